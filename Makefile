@@ -1,0 +1,31 @@
+# NIO Lab: `make help` lists the targets.
+SHELL := /bin/bash
+MVN ?= mvn -q -B -Dstyle.color=never
+PORT ?= 9988
+N ?= 100
+RUNS ?= 3
+export PORT N RUNS
+
+JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar
+SOURCES := $(shell find native-epoll lab-servers echo-bench -path '*/src/main/*' -type f 2>/dev/null) \
+           $(wildcard pom.xml */pom.xml)
+
+.PHONY: help all test clean run-bench-lt
+
+help: ## List the targets, one line each
+	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+all: $(JARS) ## Build everything: bin/lab-server and bin/echo-bench work afterwards
+
+$(JARS) &: $(SOURCES)
+	$(MVN) -DskipTests package
+	@touch $(JARS)
+
+test: ## Run the whole test suite (JUnit: echo contract per architecture, echo-bench, faults)
+	$(MVN) verify
+
+run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here
+	@bash scripts/run-bench.sh lt
+
+clean: ## Remove build output
+	$(MVN) clean

@@ -1,0 +1,87 @@
+package niolab.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A tiny thread-per-connection server for echo-bench's tests, with a behaviour knob: echo
+ * faithfully, corrupt one byte, reset, close early, or stay silent. Closing it stops everything.
+ */
+final class TestEchoServer implements AutoCloseable {
+    enum Mode { ECHO, CORRUPT, RESET, CLOSE_EARLY, SILENT }
+
+    private final ServerSocket listener;
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "test-echo");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Mode mode;
+
+    TestEchoServer(Mode mode) throws IOException {
+        this.mode = mode;
+        this.listener = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+        pool.execute(this::acceptLoop);
+    }
+
+    InetSocketAddress address() {
+        return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
+    }
+
+    String hostPort() {
+        return "127.0.0.1:" + listener.getLocalPort();
+    }
+
+    private void acceptLoop() {
+        while (!listener.isClosed()) {
+            try {
+                Socket s = listener.accept();
+                pool.execute(() -> serve(s));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        try (s) {
+            InputStream in = s.getInputStream();
+            OutputStream out = s.getOutputStream();
+            byte[] buf = new byte[65536];
+            int n = in.read(buf);
+            if (n <= 0) return;
+            switch (mode) {
+                case ECHO -> {
+                    do {
+                        out.write(buf, 0, n);
+                    } while ((n = in.read(buf)) > 0);
+                }
+                case CORRUPT -> {
+                    buf[0] ^= 0x55;
+                    out.write(buf, 0, n);
+                    while (in.read(buf) > 0) { /* drain */ }
+                }
+                case RESET -> s.setSoLinger(true, 0);
+                case CLOSE_EARLY -> out.write(buf, 0, Math.max(0, n / 2));
+                case SILENT -> {
+                    while (in.read(buf) > 0) { /* never answer */ }
+                }
+            }
+        } catch (IOException ignored) {
+            // the client went away
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        listener.close();
+        pool.shutdownNow();
+    }
+}

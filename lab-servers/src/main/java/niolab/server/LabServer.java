@@ -1,0 +1,33 @@
+package niolab.server;
+
+import niolab.server.lt.LtCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code lab-server <arch> [options]}: the entry point of every NIO Lab server.
+ *
+ * <pre>
+ *   lab-server lt --port 9988            # single-thread java.nio Selector (level-triggered)
+ *   kill -TERM $pid                      # graceful stop; the counters are printed on exit
+ * </pre>
+ */
+@Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
+        description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
+        subcommands = {LtCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
+                "2:bad flags"})
+public final class LabServer implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing architecture: lt");
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new LabServer()).execute(args));
+    }
+}

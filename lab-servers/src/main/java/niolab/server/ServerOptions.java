@@ -1,0 +1,32 @@
+package niolab.server;
+
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The options every architecture shares; mixed into each subcommand. */
+public final class ServerOptions {
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    public String host;
+
+    @Option(names = "--port", defaultValue = "9988", description = "Port to bind; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    public int port;
+
+    @Option(names = "--backlog", defaultValue = "1024", description = "Listen backlog (default: ${DEFAULT-VALUE}).")
+    public int backlog;
+
+    @Option(names = "--buffer-size", defaultValue = "65536",
+            description = "Read buffer bytes; also the most output a connection may have pending (default: ${DEFAULT-VALUE}).")
+    public int bufferSize;
+
+    @Option(names = "--reuse-port", description = "Set SO_REUSEPORT so several processes can share the port (mp workers do).")
+    public boolean reusePort;
+
+    @Option(names = "--stats-interval", converter = DurationConverter.class,
+            description = "Also print the counters every interval, e.g. 5s.")
+    public Duration statsInterval;
+
+    /** {@code 127.0.0.1:9988}, or {@code [::1]:9988} for IPv6, as users type it. */
+    public static String hostPort(String host, int port) {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+}

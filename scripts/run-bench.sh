@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# make run-bench-<arch>: start the server, wait until it accepts, run echo-bench, stop the server
+# by its PID, also when the bench fails or is interrupted.
+# Environment: PORT (9988), N (100), RUNS (3), WORKERS (mp, 4), SERVER_ARGS, BENCH_ARGS,
+# SERVER_CPU / CLIENT_CPU (taskset pinning, e.g. 0 and 1).
+set -euo pipefail
+arch=${1:?usage: run-bench.sh lt|et|mp}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+PORT=${PORT:-9988} N=${N:-100} RUNS=${RUNS:-3}
+
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+extra=()
+[ "$arch" = mp ] && extra=(--workers "${WORKERS:-4}")
+# shellcheck disable=SC2086
+start_server "$arch" "$PORT" "${extra[@]}" ${SERVER_ARGS:-}
+grep '^listening on' "$SERVER_LOG"
+pin=()
+[ -n "${CLIENT_CPU:-}" ] && pin=(taskset -c "$CLIENT_CPU")
+# shellcheck disable=SC2086
+"${pin[@]}" "$NIOLAB_HOME/bin/echo-bench" --runs "$RUNS" --requests "$N" ${BENCH_ARGS:-} "127.0.0.1:$PORT"
