@@ -16,8 +16,8 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 @Command(name = "mp", mixinStandardHelpOptions = true,
-        description = {"A master that runs N worker JVMs (lt or et) on one port with SO_REUSEPORT and supervises them:"
-                + " the kernel spreads new connections among the workers by hash; a worker that dies is restarted;"
+        description = {"A master supervising N worker JVMs (lt or et) that share one port with SO_REUSEPORT.",
+                "The kernel spreads new connections among the workers by hash; a worker that dies is restarted;"
                 + " SIGTERM stops them all and prints the counters of each and their sum.",
                 "Worker output is relayed prefixed [w1], [w2], ...; the workers get this JVM's options"
                 + " (-Xmx..., e.g. through JAVA_OPTS) and the server options below."},

@@ -177,8 +177,8 @@ public final class MultiProcessMaster implements EventLoopServer {
         }
         if (giveUpBecause != null) {
             err.println(w.tag + how + "; giving up");
-            String last = life.lastError == null ? "" : " (its last error: " + life.lastError.replaceFirst("^error: ", "") + ")";
-            throw new IOException("gave up on worker w" + w.id + ": " + giveUpBecause + last);
+            String error = life.firstError == null ? "" : " (it said: " + life.firstError.replaceFirst("^error: ", "") + ")";
+            throw new IOException("gave up on worker w" + w.id + ": " + giveUpBecause + error);
         }
         long delayMs = life.ready ? 0 : Math.min(FIRST_RETRY_DELAY_MS << (w.failedStartsInARow - 1), MAX_RETRY_DELAY_MS);
         err.println(w.tag + how + "; restarting" + (delayMs > 0 ? " in " + delayMs + " ms" : ""));

@@ -91,8 +91,8 @@ final class Worker {
          * life killed before it could print one, its last {@code stats:} line (if it printed any).
          */
         volatile Counters lastCounters;
-        /** The child's last stderr line, quoted when the master gives up on the slot. */
-        volatile String lastError;
+        /** The child's first stderr line (the error, not the usage or stack trace after it), quoted when the master gives up. */
+        volatile String firstError;
         private Thread stderrRelay;
 
         Life(Worker worker, Process process) {
@@ -146,7 +146,7 @@ final class Worker {
             try (BufferedReader r = reader(process.getErrorStream())) {
                 String line;
                 while ((line = r.readLine()) != null) {
-                    lastError = line;
+                    if (firstError == null) firstError = line;
                     worker.err.println(worker.tag + line);
                 }
             } catch (IOException ignored) {
