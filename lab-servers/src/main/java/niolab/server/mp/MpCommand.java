@@ -1,6 +1,7 @@
 package niolab.server.mp;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -62,7 +63,7 @@ public final class MpCommand implements Callable<Integer> {
      * whatever ServerOptions gains later (say {@code --protocol}) is passed on without a change here.
      */
     private List<String> forwardedOptions() {
-        Set<String> shared = new java.util.HashSet<>();
+        Set<String> shared = new HashSet<>();
         for (CommandSpec mixin : spec.mixins().values()) {
             if (!(mixin.userObject() instanceof ServerOptions)) continue;
             for (OptionSpec o : mixin.options()) shared.add(o.longestName());
