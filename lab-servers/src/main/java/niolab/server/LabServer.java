@@ -1,6 +1,7 @@
 package niolab.server;
 
 import niolab.server.lt.LtCommand;
+import niolab.server.mp.MpCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,12 +10,13 @@ import picocli.CommandLine.Command;
  *
  * <pre>
  *   lab-server lt --port 9988            # single-thread java.nio Selector (level-triggered)
+ *   lab-server mp --workers 4            # 4 lt worker JVMs sharing the port (SO_REUSEPORT)
  *   kill -TERM $pid                      # graceful stop; the counters are printed on exit
  * </pre>
  */
 @Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
         description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
-        subcommands = {LtCommand.class},
+        subcommands = {LtCommand.class, MpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
                 "2:bad flags"})
@@ -24,7 +26,7 @@ public final class LabServer implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing architecture: lt");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing architecture: " + String.join(", ", spec.subcommands().keySet()));
     }
 
     public static void main(String[] args) {

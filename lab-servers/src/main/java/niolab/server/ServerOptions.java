@@ -25,6 +25,11 @@ public final class ServerOptions {
             description = "Also print the counters every interval, e.g. 5s.")
     public Duration statsInterval;
 
+    /** Set by the mp master on its workers: stdin is a pipe from the master, and EOF means the master is gone. */
+    @Option(names = "--exit-on-stdin-eof", hidden = true,
+            description = "Stop gracefully when stdin reaches end of file (mp workers: no orphans if the master dies).")
+    public boolean exitOnStdinEof;
+
     /** {@code 127.0.0.1:9988}, or {@code [::1]:9988} for IPv6, as users type it. */
     public static String hostPort(String host, int port) {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;

@@ -15,6 +15,9 @@ import sun.misc.Signal;
  * for people and an exit code. All error handling sits here, not in the loops.
  */
 public final class ServerRunner {
+    /** How long a worker whose master is gone may take to drain before it is halted. */
+    private static final long STDIN_EOF_HALT_MS = 5000;
+
     private ServerRunner() {
     }
 
@@ -24,6 +27,7 @@ public final class ServerRunner {
     }
 
     static int run(EventLoopServer server, ServerOptions options, PrintStream out, PrintStream err) {
+        if (options.exitOnStdinEof) watchStdin(server);
         String where = ServerOptions.hostPort(options.host, options.port);
         InetSocketAddress bound;
         try {
@@ -83,6 +87,34 @@ public final class ServerRunner {
         t.setDaemon(true);
         t.start();
         return t;
+    }
+
+    /**
+     * An mp worker's stdin is a pipe whose only writer is its master: when the master dies, even
+     * by SIGKILL, the kernel closes that pipe and this read returns EOF, so the worker stops
+     * instead of living on as an orphan. Started before bind so a worker still starting notices too.
+     */
+    private static void watchStdin(EventLoopServer server) {
+        Thread t = new Thread(() -> {
+            byte[] sink = new byte[256];
+            try {
+                while (System.in.read(sink) >= 0) {
+                    // the master never writes; anything read is ignored
+                }
+            } catch (IOException ignored) {
+                // a broken stdin means the master is gone just the same
+            }
+            server.stop();
+            try {
+                Thread.sleep(STDIN_EOF_HALT_MS);
+            } catch (InterruptedException ignored) {
+                // exiting anyway
+            }
+            // Nobody is left to kill a worker whose drain hangs: make sure it goes.
+            Runtime.getRuntime().halt(1);
+        }, "stdin-eof");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** An exception as one readable phrase: its message, or its class when it has none. */

@@ -18,10 +18,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ServerCliTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt"})
+    @ValueSource(strings = {"lt", "mp"})
     void readyLineNamesTheArchitectureAndSigtermStopsGracefullyWithCounters(String arch) throws Exception {
-        try (ServerProcess p = ServerProcess.start(arch)) {
-            assertThat(p.label()).isEqualTo(arch + ", echo");
+        // mp runs 2 lt workers here; its ready line says so.
+        boolean mp = arch.equals("mp");
+        try (ServerProcess p = mp ? ServerProcess.start(arch, "--workers", "2") : ServerProcess.start(arch)) {
+            assertThat(p.label()).isEqualTo(mp ? "mp: 2 x lt, echo" : arch + ", echo");
             byte[] payload = Echo.random(100, 1);
             assertThat(Echo.roundTrip(p.address(), payload, 100, 1)).isEqualTo(payload);
             assertThat(p.terminate(20)).isZero();
@@ -42,7 +44,7 @@ class ServerCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt"})
+    @ValueSource(strings = {"lt", "mp"})
     void badFlagGivesUsageAndExitTwo(String arch) throws Exception {
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of(arch, "--no-such-flag"))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);

@@ -1,0 +1,87 @@
+package niolab.server.mp;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import niolab.server.ServerOptions;
+import niolab.server.ServerRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+@Command(name = "mp", mixinStandardHelpOptions = true,
+        description = {"A master supervising N worker JVMs (lt or et) that share one port with SO_REUSEPORT.",
+                "The kernel spreads new connections among the workers by hash; a worker that dies is restarted;"
+                + " SIGTERM stops them all and prints the counters of each and their sum.",
+                "Worker output is relayed prefixed [w1], [w2], ...; the workers get this JVM's options"
+                + " (-Xmx..., e.g. through JAVA_OPTS) and the server options below."},
+        footer = {"%n--migrate: when a worker's listener closes (it stops or dies), the connections waiting in its accept"
+                + " queue are reset, unless net.ipv4.tcp_migrate_req=1 (Linux 5.14+), in which case the kernel moves them"
+                + " to the surviving workers. The setting is system-wide and needs root: '" + MigrateSysctl.ENABLE + "'."})
+public final class MpCommand implements Callable<Integer> {
+    /** Options the master sets on each worker itself. */
+    private static final Set<String> NOT_FORWARDED = Set.of("--host", "--port", "--reuse-port");
+
+    @Mixin
+    ServerOptions options;
+
+    @Option(names = "--workers", defaultValue = "4", description = "Worker processes (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--worker-arch", defaultValue = "lt",
+            description = "Event loop each worker runs: lt or et (default: ${DEFAULT-VALUE}).")
+    String workerArch;
+
+    @Option(names = "--migrate",
+            description = "Report whether the kernel migrates a closing worker's queued connections to the others"
+                    + " (net.ipv4.tcp_migrate_req=1); see below.")
+    boolean migrate;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (workers < 1 || workers > 256) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, not " + workers);
+        }
+        if (!workerArch.equals("lt") && !workerArch.equals("et")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt or et, not '" + workerArch + "'");
+        }
+        return ServerRunner.run(new MultiProcessMaster(options, workers, workerArch, migrate, forwardedOptions()), options);
+    }
+
+    /**
+     * The shared server options the user gave, exactly as typed, for the workers' command line:
+     * whatever ServerOptions gains later (say {@code --protocol}) is passed on without a change here.
+     */
+    private List<String> forwardedOptions() {
+        Set<String> shared = new HashSet<>();
+        for (CommandSpec mixin : spec.mixins().values()) {
+            if (!(mixin.userObject() instanceof ServerOptions)) continue;
+            for (OptionSpec o : mixin.options()) shared.add(o.longestName());
+        }
+        List<String> args = new ArrayList<>();
+        ParseResult parsed = spec.commandLine().getParseResult();
+        for (OptionSpec o : parsed.matchedOptions()) {
+            String name = o.longestName();
+            if (!shared.contains(name) || NOT_FORWARDED.contains(name) || o.hidden()) continue;
+            if (o.arity().max() == 0) {
+                args.add(name);
+            } else {
+                for (String value : o.originalStringValues()) {
+                    args.add(name);
+                    args.add(value);
+                }
+            }
+        }
+        return args;
+    }
+}

@@ -1,0 +1,69 @@
+package niolab.server.mp;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import niolab.server.LabServer;
+
+/**
+ * The command line of a worker: this very JVM again (same java binary, same classpath, the JVM
+ * options the master was given, e.g. {@code -Xmx}), running {@code lab-server <arch>} on the
+ * shared port with SO_REUSEPORT.
+ */
+final class WorkerCommand {
+    private final List<String> jvm;
+    private final String arch;
+    private final String host;
+    private final List<String> forwarded;
+
+    /**
+     * @param host      a literal address, resolved once by the master: every worker then binds
+     *                  the same address, so the same socket family, and they share one
+     *                  SO_REUSEPORT group (a name such as {@code localhost} could otherwise
+     *                  resolve differently, and an IPv4 and an IPv6 listener on one port do not
+     *                  share the load: one of them gets it all)
+     * @param forwarded the master's server options as the user typed them, minus host and port
+     */
+    WorkerCommand(String arch, String host, List<String> forwarded) {
+        this.jvm = thisJvm();
+        this.arch = arch;
+        this.host = host;
+        this.forwarded = List.copyOf(forwarded);
+    }
+
+    List<String> forPort(int port) {
+        List<String> cmd = new ArrayList<>(jvm);
+        cmd.add(arch);
+        cmd.add("--host");
+        cmd.add(host);
+        cmd.add("--port");
+        cmd.add(Integer.toString(port));
+        cmd.add("--reuse-port");
+        cmd.add("--exit-on-stdin-eof");
+        cmd.addAll(forwarded);
+        return cmd;
+    }
+
+    /** The launcher options are already among the JVM's input arguments: passing them twice would print "Picked up" twice. */
+    static void dropLauncherEnvironment(Map<String, String> env) {
+        env.remove("JAVA_TOOL_OPTIONS");
+        env.remove("JDK_JAVA_OPTIONS");
+    }
+
+    private static List<String> thisJvm() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command()
+                .orElse(Paths.get(System.getProperty("java.home"), "bin", "java").toString()));
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            // N workers cannot all listen on the master's debugger port.
+            if (arg.startsWith("-agentlib:jdwp") || arg.startsWith("-Xrunjdwp")) continue;
+            cmd.add(arg);
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(LabServer.class.getName());
+        return cmd;
+    }
+}
