@@ -63,6 +63,10 @@ class ServerCliTest {
     @Test
     void connectionsOpenAtSigtermAreClosedAndTheServerStillExitsZero() throws Exception {
         try (ServerProcess p = ServerProcess.start("lt"); Socket idle = Echo.connect(p.address())) {
+            // One echo first, so the connection has surely been accepted (not left in the backlog,
+            // where closing the listener would reset it).
+            idle.getOutputStream().write(7);
+            assertThat(idle.getInputStream().read()).isEqualTo(7);
             assertThat(p.terminate(20)).isZero();
             assertThat(idle.getInputStream().read()).isEqualTo(-1);
         }

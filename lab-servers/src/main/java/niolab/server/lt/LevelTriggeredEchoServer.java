@@ -2,13 +2,16 @@ package niolab.server.lt;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.Inet4Address;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import niolab.server.Counters;
@@ -59,10 +62,15 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
 
     @Override
     public InetSocketAddress bind() throws IOException {
-        listener = ServerSocketChannel.open();
+        InetSocketAddress local = new InetSocketAddress(options.host, options.port);
+        if (local.isUnresolved()) throw new UnresolvedAddressException();
+        // The socket family follows the address: left to itself the JDK opens a dual-stack
+        // AF_INET6 socket even for 127.0.0.1, and SO_REUSEPORT groups only sockets of one family.
+        listener = ServerSocketChannel.open(local.getAddress() instanceof Inet4Address
+                ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6);
         listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
         if (options.reusePort) listener.setOption(StandardSocketOptions.SO_REUSEPORT, true);
-        listener.bind(new InetSocketAddress(options.host, options.port), options.backlog);
+        listener.bind(local, options.backlog);
         listener.configureBlocking(false);
         listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
         return (InetSocketAddress) listener.getLocalAddress();

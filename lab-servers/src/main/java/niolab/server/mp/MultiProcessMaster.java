@@ -80,9 +80,9 @@ public final class MultiProcessMaster implements EventLoopServer {
     @Override
     public InetSocketAddress bind() throws IOException {
         // Resolved once, here, so that every worker binds the same literal address, hence the
-        // same socket family and the same SO_REUSEPORT group. (With an IPv4 host, a JDK worker
-        // binds an AF_INET6 socket to ::ffff:127.0.0.1 unless -Djava.net.preferIPv4Stack=true;
-        // what matters is that all workers do the same, and they run the same JVM and flags.)
+        // same socket family (lt and et both open AF_INET for an IPv4 address, AF_INET6 for an
+        // IPv6 one) and so the same SO_REUSEPORT group: an AF_INET and a dual-stack AF_INET6
+        // listener on one port do not share the load, one of them gets it all.
         InetAddress address = InetAddress.getByName(options.host);
         if (migrate) MigrateSysctl.report(out, err);
         command = new WorkerCommand(workerArch, address.getHostAddress(), forwarded);
