@@ -1,5 +1,6 @@
 package niolab.server;
 
+import niolab.server.et.EtCommand;
 import niolab.server.lt.LtCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,12 +10,13 @@ import picocli.CommandLine.Command;
  *
  * <pre>
  *   lab-server lt --port 9988            # single-thread java.nio Selector (level-triggered)
+ *   lab-server et --port 9988            # single-thread epoll through JNA (edge-triggered)
  *   kill -TERM $pid                      # graceful stop; the counters are printed on exit
  * </pre>
  */
 @Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
         description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
-        subcommands = {LtCommand.class},
+        subcommands = {LtCommand.class, EtCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
                 "2:bad flags"})

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ServerCliTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt"})
+    @ValueSource(strings = {"lt", "et"})
     void readyLineNamesTheArchitectureAndSigtermStopsGracefullyWithCounters(String arch) throws Exception {
         try (ServerProcess p = ServerProcess.start(arch)) {
             assertThat(p.label()).isEqualTo(arch + ", echo");
@@ -30,7 +30,7 @@ class ServerCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt"})
+    @ValueSource(strings = {"lt", "et"})
     void portInUseIsOneLineAndExitOne(String arch) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
@@ -42,7 +42,7 @@ class ServerCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt"})
+    @ValueSource(strings = {"lt", "et"})
     void badFlagGivesUsageAndExitTwo(String arch) throws Exception {
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of(arch, "--no-such-flag"))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);

@@ -24,7 +24,9 @@ public final class Epoll implements AutoCloseable {
 
     /** True on 64-bit Linux, where this module's bindings and layouts hold. */
     public static boolean isSupported() {
-        return isSupported(System.getProperty("os.name", ""), Native.POINTER_SIZE);
+        String os = System.getProperty("os.name", "");
+        // Ask JNA (which loads its native part) only on Linux.
+        return os.startsWith("Linux") && isSupported(os, Native.POINTER_SIZE);
     }
 
     static boolean isSupported(String osName, int pointerSize) {
