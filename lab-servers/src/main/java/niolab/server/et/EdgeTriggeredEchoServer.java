@@ -86,6 +86,7 @@ public final class EdgeTriggeredEchoServer implements EventLoopServer {
         this.readMemory = new Memory(bufferSize);
         this.readBuffer = Pointer.nativeValue(readMemory);
         wakeValue.setLong(0, 1);
+        Errno.name(Errno.EMFILE); // load the error tables now: after EMFILE, loading a class may need a descriptor
     }
 
     @Override
