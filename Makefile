@@ -10,7 +10,7 @@ JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar
 SOURCES := $(shell find native-epoll lab-servers echo-bench -path '*/src/main/*' -type f 2>/dev/null) \
            $(wildcard pom.xml */pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-mp
+.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp
 
 help: ## List the targets, one line each
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -26,6 +26,9 @@ test: ## Run the whole test suite (JUnit: echo contract per architecture, echo-b
 
 run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here
 	@bash scripts/run-bench.sh lt
+
+run-bench-et: all ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via JNA) server, started and stopped here
+	@bash scripts/run-bench.sh et
 
 run-bench-mp: all ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
 	@bash scripts/run-bench.sh mp

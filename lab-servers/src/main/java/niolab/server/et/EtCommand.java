@@ -1,0 +1,24 @@
+package niolab.server.et;
+
+import java.util.concurrent.Callable;
+import niolab.epoll.Epoll;
+import niolab.server.ServerOptions;
+import niolab.server.ServerRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "et", mixinStandardHelpOptions = true,
+        description = "Single-thread echo server calling epoll directly through JNA (edge-triggered).")
+public final class EtCommand implements Callable<Integer> {
+    @Mixin
+    ServerOptions options;
+
+    @Override
+    public Integer call() {
+        if (!Epoll.isSupported()) {
+            System.err.println("error: et needs Linux epoll");
+            return 1;
+        }
+        return ServerRunner.run(new EdgeTriggeredEchoServer(options), options);
+    }
+}

@@ -1,0 +1,39 @@
+package niolab.epoll;
+
+import java.io.IOException;
+
+/**
+ * A native call failed outside a hot path: the message names the call and the errno, as in
+ * {@code accept4: EMFILE (Too many open files)}. Hot paths test errno values instead.
+ */
+public final class ErrnoException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    private final String call;
+    private final int errno;
+
+    public ErrnoException(String call, int errno) {
+        super(call + ": " + Errno.describe(errno));
+        this.call = call;
+        this.errno = errno;
+    }
+
+    /** Throws for the errno of the call that just returned -1 on this thread. */
+    public static ErrnoException last(String call) {
+        return new ErrnoException(call, LibC.errno());
+    }
+
+    /** Returns {@code result}, or throws naming {@code call} when it is negative (the failure value). */
+    public static int check(String call, int result) throws ErrnoException {
+        if (result < 0) throw last(call);
+        return result;
+    }
+
+    public String call() {
+        return call;
+    }
+
+    public int errno() {
+        return errno;
+    }
+}
