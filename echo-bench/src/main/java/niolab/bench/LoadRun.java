@@ -134,7 +134,6 @@ public final class LoadRun {
         final RunResult r;
         final long start;
         final Histogram interval = new Histogram(3);
-        Histogram recycle;
         long intervalStart;
         long errorsAtInterval;
         long lastProgressAt;
@@ -150,11 +149,12 @@ public final class LoadRun {
 
         void sample() {
             for (LoopStats ls : stats) {
-                recycle = ls.corrected.getIntervalHistogram(recycle);
-                interval.add(recycle);
+                // a recycled histogram must come from the same recorder: keep one per recorder
+                ls.correctedSpare = ls.corrected.getIntervalHistogram(ls.correctedSpare);
+                interval.add(ls.correctedSpare);
                 if (ls.uncorrected != null) {
-                    recycle = ls.uncorrected.getIntervalHistogram(recycle);
-                    r.uncorrectedUs.add(recycle);
+                    ls.uncorrectedSpare = ls.uncorrected.getIntervalHistogram(ls.uncorrectedSpare);
+                    r.uncorrectedUs.add(ls.uncorrectedSpare);
                 }
             }
         }

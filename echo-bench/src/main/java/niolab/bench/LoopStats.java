@@ -1,5 +1,6 @@
 package niolab.bench;
 
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
 /**
@@ -15,6 +16,10 @@ final class LoopStats {
     final ErrorCounts errors = new ErrorCounts();
     /** Errors so far, for the progress line and the interval series. */
     volatile long errorCount;
+
+    /** The coordinator's spare interval histograms (owned by the sampling thread, not the loop). */
+    Histogram correctedSpare;
+    Histogram uncorrectedSpare;
 
     // cold: read after join
     /** Requests started more than {@link #LATE_NANOS} after their intended start. */
