@@ -22,4 +22,11 @@ public final class Durations implements ITypeConverter<Duration> {
             throw new TypeConversionException("'" + value + "' is not a duration (try 500ms, 5s or 2m)");
         }
     }
+
+    /** {@code 30s}, {@code 1.5s} or {@code 250ms}: the inverse of {@link #parse}, for headers. */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 == 0) return ms / 1000 + "s";
+        return ms >= 1000 ? (ms / 1000.0) + "s" : ms + "ms";
+    }
 }

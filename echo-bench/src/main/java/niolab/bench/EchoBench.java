@@ -1,8 +1,11 @@
 package niolab.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import niolab.bench.report.CsvReport;
 import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,25 +31,55 @@ import picocli.CommandLine.Parameters;
  * <pre>
  *   echo-bench                              # 100 serial short-connection requests to 127.0.0.1:9988
  *   echo-bench --runs 3 --warmup 100 --json out.json 127.0.0.1:9988
+ *   echo-bench -c 50 --keepalive --duration 10s --warmup 2s --server-pid $PID
+ *   echo-bench -c 20 --keepalive --rate 5000 --duration 30s --hdr out.hgrm
  * </pre>
  */
-@Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.1",
-        description = "Load generator for the NIO Lab echo servers: latency table per run, errors by class.",
+@Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.2",
+        sortOptions = false,
+        description = "Load generator for the NIO Lab echo servers: latency table per run, errors by class, "
+                + "CPU per request of client and server.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every request echoed exactly", "1:errors, or the target is down", "2:bad flags"})
+        exitCodeList = {"0:the run completed with an error rate within --max-error-rate",
+                "1:more errors than that, or the target is down", "2:bad flags"})
 public final class EchoBench implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "host:port", defaultValue = "127.0.0.1:9988",
             description = "Target (default: ${DEFAULT-VALUE}).")
     String target;
 
+    @Option(names = {"-c", "--connections"}, defaultValue = "1",
+            description = "Concurrent connections; 1 without --keepalive or --rate is the seed's serial client (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = {"-k", "--keepalive"}, description = "Reuse each connection for request after request (default: a fresh connection per request).")
+    boolean keepAlive;
+
+    @Option(names = "--pipeline", paramLabel = "D", defaultValue = "1",
+            description = "Requests in flight per keep-alive connection; implies --keepalive (default: ${DEFAULT-VALUE}).")
+    int pipeline;
+
     @Option(names = {"-n", "--requests"}, defaultValue = "100", description = "Requests per run (default: ${DEFAULT-VALUE}).")
     long requests;
 
+    @Option(names = {"-d", "--duration"}, converter = Durations.class,
+            description = "Run for this long instead of a number of requests (e.g. 30s).")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "0", paramLabel = "N|T",
+            description = "Requests (e.g. 1000) or time (e.g. 2s) sent first, reported on their own line, not counted (default: ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(names = "--rate", paramLabel = "R", defaultValue = "0",
+            description = "Open loop: R requests/s in total on a fixed schedule; latency from each intended start "
+                    + "(corrected) and from the actual send (uncorrected) (default: closed loop).")
+    double rate;
+
+    @Option(names = "--threads", paramLabel = "T",
+            description = "Event-loop threads for concurrent modes (default: the core count, at most --connections).")
+    Integer threads;
+
     @Option(names = "--runs", defaultValue = "1", description = "Runs; the table has a row per run and a mean row (default: ${DEFAULT-VALUE}).")
     int runs;
-
-    @Option(names = "--warmup", defaultValue = "0", description = "Requests sent first and not counted (default: ${DEFAULT-VALUE}).")
-    long warmup;
 
     @Option(names = "--size", defaultValue = "64", description = "Payload bytes per request (default: ${DEFAULT-VALUE}).")
     int size;
@@ -53,11 +88,34 @@ public final class EchoBench implements Callable<Integer> {
     long seed;
 
     @Option(names = "--timeout", defaultValue = "5s", converter = Durations.class,
-            description = "Bound on every connect and read (default: ${DEFAULT-VALUE}).")
+            description = "Bound on every connect and every wait for a response (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the configuration and every run as JSON.")
+    @Option(names = "--linger0", description = "Close client sockets with SO_LINGER 0 (RST): no TIME-WAIT on the client. For experiments only.")
+    boolean linger0;
+
+    @Option(names = "--server-pid", paramLabel = "PID",
+            description = "Also report the server's CPU per request (/proc/PID/stat of PID and its descendants).")
+    long serverPid;
+
+    @Option(names = "--max-error-rate", paramLabel = "F", defaultValue = "0",
+            description = "Exit 0 when errors/attempted is at most F, e.g. 0.01 (default: ${DEFAULT-VALUE}).")
+    double maxErrorRate;
+
+    @Option(names = "--interval", converter = Durations.class,
+            description = "Print throughput and p99 per interval (e.g. 1s), and keep the series in --json.")
+    Duration interval;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write configuration, environment and every run as JSON (echo-bench/JSON-SCHEMA.md).")
     Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Write a CSV row per run.")
+    Path csv;
+
+    @Option(names = "--hdr", paramLabel = "FILE",
+            description = "Write the latency distribution of all runs in HdrHistogram .hgrm text, in milliseconds "
+                    + "(as wrk2 does); under --rate the uncorrected one goes to FILE with .uncorrected before the extension.")
+    Path hdr;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -71,69 +129,222 @@ public final class EchoBench implements Callable<Integer> {
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "# echo-bench -> %s: serial short connections, %d requests x %d runs, %d-byte payload%n",
-                target, requests, runs, size);
-        SerialClient client = new SerialClient(address, Payload.random(size, seed), (int) timeout.toMillis());
+        LoadSpec load = new LoadSpec(address, codec(), connections, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
+                keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0);
+        out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %d-byte payload%n",
+                target, load.describe(), duration != null ? Durations.format(duration) : requests + " requests", runs, size);
+        out.flush();
+        PrintStream progress = System.console() != null ? System.err : null;
+        LoadRun runner = new LoadRun(load, interval == null ? 0 : interval.toNanos(), serverPid, progress);
         try {
-            if (warmup > 0) {
-                RunResult w = measure(client, 0, warmup);
-                out.printf(Locale.ROOT, "warmup: %d requests, %.1f qps, p50 %d us (not counted)%n",
-                        w.ok(), w.qps(), w.percentile(50));
+            if (!load.serial()) probe(address);
+            RunResult warm = null;
+            if (!"0".equals(warmup.trim())) {
+                warm = measure(new LoadRun(load, 0, serverPid, progress), 0, warmupRequests(), warmupNanos());
+                out.printf(Locale.ROOT, "warmup: %d requests, %.1f qps, p50 %d us, %.3f s (not counted)%s%n",
+                        warm.ok(), warm.qps(), warm.percentile(50), warm.elapsedSeconds(),
+                        warm.errors.total() > 0 ? ", errors: " + warm.errors.summary() : "");
             }
             List<RunResult> results = new ArrayList<>();
             ErrorCounts errors = new ErrorCounts();
+            long attempted = 0;
             for (int run = 1; run <= runs; run++) {
-                RunResult r = measure(client, run, requests);
+                RunResult r = measure(runner, run, requests, duration == null ? 0 : duration.toNanos());
                 results.add(r);
                 errors.addAll(r.errors);
+                attempted += r.attempted();
             }
-            out.print(ResultTable.render(results));
+            if (load.rate > 0) {
+                out.println("corrected (latency from each request's intended start: coordinated omission corrected):");
+                out.print(ResultTable.render(results));
+                out.println("uncorrected (latency from the actual send: what a closed-loop tool would report):");
+                out.print(ResultTable.render(results, true));
+                out.print(schedule(results, load));
+            } else {
+                out.print(ResultTable.render(results));
+            }
+            if (interval != null) out.print(intervals(results));
+            out.println(cpu(results));
             if (errors.total() > 0) out.println("errors: " + errors.summary());
+            if (errors.get(ErrorClass.PORTS) > 0) out.print(portsAdvice(errors.get(ErrorClass.PORTS), results));
             out.flush();
-            if (json != null) writeJson(results);
-            return errors.total() == 0 ? 0 : 1;
+            if (json != null) Files.writeString(json, JsonReport.render(config(load), warm, results) + "\n", StandardCharsets.UTF_8);
+            if (csv != null) Files.writeString(csv, CsvReport.render(results), StandardCharsets.UTF_8);
+            if (hdr != null) writeHdr(results, load.rate > 0);
+            long ok = attempted - errors.total();
+            boolean within = attempted > 0 && ok > 0 && errors.total() <= maxErrorRate * attempted;
+            return within ? 0 : 1;
         } catch (TargetDownException e) {
             out.flush();
             err().println("error: " + e.getMessage());
             return 1;
         } catch (IOException e) {
-            err().println("error: cannot write " + json + ": " + e.getMessage());
+            out.flush();
+            err().println("error: cannot write a report: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** The request/response protocol; the place where {@code --protocol} will choose. */
+    private Codec codec() {
+        return new EchoCodec(Payload.random(size, seed));
     }
 
     private PrintWriter err() {
         return spec.commandLine().getErr();
     }
 
-    private RunResult measure(SerialClient client, int run, long n) {
-        RunResult r = new RunResult(run);
-        client.run(n, r);
+    private RunResult measure(LoadRun runner, int run, long n, long nanos) {
+        RunResult r = runner.run(run, n, nanos);
         if (r.ok() == 0 && r.errors.get(ErrorClass.REFUSED) == r.attempted() && r.attempted() > 0) {
             throw new TargetDownException(target);
         }
         return r;
     }
 
-    private void writeJson(List<RunResult> results) throws IOException {
-        Map<String, String> config = new LinkedHashMap<>();
-        config.put("target", target);
-        config.put("mode", "serial-short");
-        config.put("requests", Long.toString(requests));
-        config.put("runs", Integer.toString(runs));
-        config.put("warmup", Long.toString(warmup));
-        config.put("size", Integer.toString(size));
-        config.put("seed", Long.toString(seed));
-        config.put("timeout_ms", Long.toString(timeout.toMillis()));
-        Files.writeString(json, JsonReport.render(config, results) + "\n", StandardCharsets.UTF_8);
+    /** One blocking connect before a concurrent run, so a missing server is one line, not a storm of errors. */
+    private void probe(InetSocketAddress address) {
+        try (Socket s = new Socket()) {
+            s.connect(address, (int) Math.max(1, timeout.toMillis()));
+        } catch (ConnectException e) {
+            if (String.valueOf(e.getMessage()).contains("refused")) throw new TargetDownException(target);
+        } catch (IOException e) {
+            // anything else shows up, classified, in the run itself
+        }
+    }
+
+    private long warmupRequests() {
+        String w = warmup.trim();
+        return w.chars().allMatch(Character::isDigit) ? Long.parseLong(w) : Long.MAX_VALUE;
+    }
+
+    private long warmupNanos() {
+        String w = warmup.trim();
+        return w.chars().allMatch(Character::isDigit) ? 0 : Durations.parse(w).toNanos();
+    }
+
+    private static String schedule(List<RunResult> results, LoadSpec load) {
+        StringBuilder sb = new StringBuilder();
+        for (RunResult r : results) {
+            double achieved = r.elapsedNanos == 0 ? 0 : r.attempted() / r.elapsedSeconds();
+            sb.append(String.format(Locale.ROOT, "schedule: run %d: target %.1f/s, achieved %.1f/s; %d requests started more than 1 ms late (max lag %.1f ms)%s%n",
+                    r.run, load.rate, achieved, r.late, r.maxLagNanos / 1e6,
+                    r.late > 0 ? ": the client fell behind its schedule (the corrected latencies include the delay)" : ""));
+        }
+        return sb.toString();
+    }
+
+    private static String intervals(List<RunResult> results) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-6s %8s %10s %8s %8s%n", "run", "t", "qps", "p99", "errors"));
+        for (RunResult r : results) {
+            for (RunResult.Interval i : r.intervals) {
+                sb.append(String.format(Locale.ROOT, "%-6d %8.1f %10.1f %8d %8d%n", r.run, i.endSeconds, i.qps(), i.p99Us, i.errors));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Mean over runs of the CPU each side spent per successful request. */
+    private String cpu(List<RunResult> results) {
+        double client = 0;
+        double threadsCpu = 0;
+        double server = 0;
+        for (RunResult r : results) {
+            client += r.clientCpuUsPerRequest() / results.size();
+            threadsCpu += r.clientThreadCpuUsPerRequest() / results.size();
+            server += r.serverCpuUsPerRequest() / results.size();
+        }
+        String s = String.format(Locale.ROOT, "cpu: client %s us/request (worker threads %s)", us(client), us(threadsCpu));
+        if (serverPid > 0) {
+            s += Double.isNaN(server)
+                    ? ", server unknown (cannot read /proc/" + serverPid + "/stat)"
+                    : String.format(Locale.ROOT, ", server %s us/request (pid %d and descendants, 10 ms ticks)", us(server), serverPid);
+        }
+        return s;
+    }
+
+    private static String us(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f", v) : "?";
+    }
+
+    private static String portsAdvice(long failures, List<RunResult> results) {
+        long tw = results.get(results.size() - 1).timeWait;
+        String range = Proc.localPortRange();
+        return String.format(Locale.ROOT,
+                "ports exhausted: %d connects failed with EADDRNOTAVAIL (Cannot assign requested address); %s sockets in TIME-WAIT "
+                        + "(/proc/net/sockstat), local port range %s.%n"
+                        + "  The side that closes first keeps each connection in TIME-WAIT for 60 s, holding its port. Remedies: "
+                        + "--keepalive (reuse connections); sysctl net.ipv4.tcp_tw_reuse=1 (reuse TIME-WAIT ports for new "
+                        + "outgoing connections); --linger0 (close with RST, no TIME-WAIT: a lab trick, it can lose data); "
+                        + "a wider net.ipv4.ip_local_port_range.%n",
+                failures, tw < 0 ? "unknown" : Long.toString(tw), range == null ? "unknown" : range);
+    }
+
+    private Map<String, Object> config(LoadSpec load) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("target", target);
+        c.put("protocol", load.codec.name());
+        c.put("mode", load.serial() ? "serial-short" : load.keepAlive ? (load.pipeline > 1 ? "pipeline" : "keepalive") : "short");
+        c.put("connections", (long) load.connections);
+        c.put("threads", (long) (load.serial() ? 1 : load.threads));
+        c.put("keepalive", load.keepAlive);
+        c.put("pipeline", (long) load.pipeline);
+        c.put("requests", duration == null ? (Object) requests : null);
+        c.put("duration_s", duration == null ? null : (Object) (duration.toMillis() / 1000.0));
+        c.put("warmup", warmup.trim());
+        c.put("rate", rate);
+        c.put("runs", (long) runs);
+        c.put("size", (long) size);
+        c.put("seed", seed);
+        c.put("timeout_ms", timeout.toMillis());
+        c.put("interval_s", interval == null ? null : (Object) (interval.toMillis() / 1000.0));
+        c.put("linger0", linger0);
+        c.put("max_error_rate", maxErrorRate);
+        c.put("server_pid", serverPid > 0 ? (Object) serverPid : null);
+        return c;
+    }
+
+    private void writeHdr(List<RunResult> results, boolean rated) throws IOException {
+        writeHdr(hdr, results, false);
+        if (rated) {
+            String name = hdr.getFileName().toString();
+            int dot = name.lastIndexOf('.');
+            String other = dot > 0 ? name.substring(0, dot) + ".uncorrected" + name.substring(dot) : name + ".uncorrected";
+            writeHdr(hdr.resolveSibling(other), results, true);
+        }
+    }
+
+    private static void writeHdr(Path file, List<RunResult> results, boolean uncorrected) throws IOException {
+        Histogram all = new Histogram(3);
+        for (RunResult r : results) all.add(uncorrected ? r.uncorrectedUs : r.latencyUs);
+        try (PrintStream ps = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
+            all.outputPercentileDistribution(ps, 1000.0); // recorded in µs, written in ms
+        }
     }
 
     private void validate() {
         if (requests < 1) throw usage("--requests must be at least 1");
+        if (duration != null && (duration.isZero() || duration.isNegative())) throw usage("--duration must be positive");
+        if (duration != null && spec.commandLine().getParseResult().hasMatchedOption("--requests")) {
+            throw usage("--requests and --duration exclude each other");
+        }
         if (runs < 1) throw usage("--runs must be at least 1");
-        if (warmup < 0) throw usage("--warmup must not be negative");
+        if (connections < 1) throw usage("--connections must be at least 1");
+        if (pipeline < 1) throw usage("--pipeline must be at least 1");
+        if (threads != null && threads < 1) throw usage("--threads must be at least 1");
+        if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) throw usage("--rate must be a positive number of requests per second");
         if (size < 1) throw usage("--size must be at least 1 byte");
         if (timeout.isZero() || timeout.isNegative()) throw usage("--timeout must be positive");
+        if (maxErrorRate < 0 || maxErrorRate > 1) throw usage("--max-error-rate must be between 0 and 1");
+        if (interval != null && interval.toMillis() < 100) throw usage("--interval must be at least 100ms");
+        String w = warmup.trim();
+        if (!w.chars().allMatch(Character::isDigit)) {
+            try {
+                if (Durations.parse(w).isNegative()) throw usage("--warmup must not be negative");
+            } catch (CommandLine.TypeConversionException e) {
+                throw usage("--warmup takes a number of requests or a time such as 2s, not '" + warmup + "'");
+            }
+        }
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -3,65 +3,84 @@ package niolab.bench;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 
 /**
  * The seed's serial run: one request at a time, each on a fresh TCP connection (connect,
- * write the payload, read until the whole echo is back, compare, close).
+ * write the request, read until the whole response is back, check it, close).
  *
  * <p>Blocking {@link Socket}s on purpose: with one request in flight there is nothing to
- * multiplex, and a blocking read with {@code SO_TIMEOUT} bounds every wait.
+ * multiplex, a blocking read with {@code SO_TIMEOUT} bounds every wait, and the syscall
+ * sequence is the seed's (no epoll_wait between the steps).
  */
-public final class SerialClient {
+public final class SerialClient implements Runnable {
     private final InetSocketAddress target;
-    private final byte[] payload;
-    private final byte[] echo;
+    private final Codec codec;
     private final int timeoutMs;
+    private final long requests;
+    private final long endNanos;
+    final LoopStats stats = new LoopStats(false);
+    private final ByteBuffer out;
+    private final ByteBuffer in;
+    private String lastError;
+    /** When the last byte of the response arrived: latency excludes the close that follows. */
+    private long echoedAt;
 
-    public SerialClient(InetSocketAddress target, byte[] payload, int timeoutMs) {
+    /** Runs {@code requests} requests, or until {@code endNanos}, whichever comes first. */
+    public SerialClient(InetSocketAddress target, Codec codec, int timeoutMs, long requests, long endNanos) {
         this.target = target;
-        this.payload = payload;
-        this.echo = new byte[payload.length];
+        this.codec = codec;
         this.timeoutMs = timeoutMs;
+        this.requests = requests;
+        this.endNanos = endNanos;
+        this.out = ByteBuffer.allocate(codec.requestLength());
+        this.in = ByteBuffer.allocate(Math.max(65536, 2 * codec.maxResponseLength()));
     }
 
-    /** Runs {@code requests} requests into {@code into}; its elapsed time covers them all. */
-    public void run(long requests, RunResult into) {
-        long start = System.nanoTime();
-        for (long i = 0; i < requests; i++) {
+    @Override
+    public void run() {
+        long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        for (long i = 0; i < requests && System.nanoTime() < endNanos; i++) {
             long t0 = System.nanoTime();
             ErrorClass failure = request();
             if (failure == null) {
-                into.latencyUs.recordValue((echoedAt - t0) / 1000);
+                stats.corrected.recordValue((echoedAt - t0) / 1000);
+                stats.lastCompletionNanos = echoedAt;
             } else {
-                into.errors.add(failure, lastError);
+                stats.error(failure, 1, lastError);
             }
         }
-        into.elapsedNanos = System.nanoTime() - start;
+        stats.cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0;
     }
 
-    private String lastError;
-    /** When the last byte of the echo arrived: latency excludes the close that follows. */
-    private long echoedAt;
-
-    /** One request; null when the echo came back exactly, else why it failed. */
+    /** One request; null when the response came back exactly, else why it failed. */
     ErrorClass request() {
         try (Socket s = new Socket()) {
             s.setTcpNoDelay(true);
             s.setSoTimeout(timeoutMs);
             s.connect(target, timeoutMs);
-            s.getOutputStream().write(payload);
-            InputStream in = s.getInputStream();
-            int got = 0;
-            while (got < echo.length) {
-                int n = in.read(echo, got, echo.length - got);
-                if (n < 0) throw new EOFException("closed after " + got + " of " + echo.length + " bytes");
-                got += n;
+            out.clear();
+            codec.encodeRequest(out);
+            s.getOutputStream().write(out.array(), 0, out.position());
+            InputStream is = s.getInputStream();
+            in.clear();
+            while (true) {
+                int n = is.read(in.array(), in.position(), in.remaining());
+                if (n < 0) throw new EOFException("closed after " + in.position() + " bytes");
+                in.position(in.position() + n);
+                in.flip();
+                int r = codec.decodeResponse(in);
+                if (r == Codec.MISMATCH) return ErrorClass.MISMATCH;
+                if (r > 0) {
+                    echoedAt = System.nanoTime();
+                    return null;
+                }
+                in.position(in.limit()).limit(in.capacity());
+                if (!in.hasRemaining()) return ErrorClass.MISMATCH; // longer than any valid response
             }
-            echoedAt = System.nanoTime();
-            return Arrays.equals(payload, echo) ? null : ErrorClass.MISMATCH;
         } catch (IOException e) {
             lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
             return ErrorClass.of(e);

@@ -36,7 +36,8 @@ class EchoBenchTest {
             assertThat(lines[2]).startsWith("1 ");
             assertThat(lines[4]).startsWith("3 ");
             assertThat(lines[5]).startsWith("mean ");
-            assertThat(lines).hasSize(6);
+            assertThat(lines[6]).startsWith("cpu: client ");
+            assertThat(lines).hasSize(7);
             assertThat(err.toString()).isEmpty();
         }
     }
@@ -85,7 +86,7 @@ class EchoBenchTest {
             assertThat(run("--requests", "10", "--runs", "2", "--json", json.toString(), server.hostPort())).isZero();
         }
         String text = Files.readString(json);
-        assertThat(text).startsWith("{\"tool\":\"echo-bench\"").contains("\"requests\":\"10\"")
+        assertThat(text).startsWith("{\"tool\":\"echo-bench\"").contains("\"requests\":10")
                 .contains("\"run\":1,").contains("\"run\":2,").contains("\"p99\":").contains("\"mean\":{");
     }
 

@@ -12,10 +12,16 @@ import java.util.concurrent.Executors;
 
 /**
  * A tiny thread-per-connection server for echo-bench's tests, with a behaviour knob: echo
- * faithfully, corrupt one byte, reset, close early, or stay silent. Closing it stops everything.
+ * faithfully, corrupt one byte, reset, close early, stay silent, or echo but pause once for
+ * {@link #STALL_MS} (a synthetic stall for the coordinated-omission test). Closing it stops everything.
  */
 final class TestEchoServer implements AutoCloseable {
-    enum Mode { ECHO, CORRUPT, RESET, CLOSE_EARLY, SILENT }
+    enum Mode { ECHO, CORRUPT, RESET, CLOSE_EARLY, SILENT, STALL_ONCE }
+
+    static final long STALL_MS = 200;
+    /** STALL_ONCE pauses before answering this read (counted over all connections). */
+    static final int STALL_AT_READ = 300;
+    private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
 
     private final ServerSocket listener;
     private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
@@ -70,12 +76,26 @@ final class TestEchoServer implements AutoCloseable {
                 }
                 case RESET -> s.setSoLinger(true, 0);
                 case CLOSE_EARLY -> out.write(buf, 0, Math.max(0, n / 2));
+                case STALL_ONCE -> {
+                    do {
+                        if (reads.incrementAndGet() == STALL_AT_READ) sleep(STALL_MS);
+                        out.write(buf, 0, n);
+                    } while ((n = in.read(buf)) > 0);
+                }
                 case SILENT -> {
                     while (in.read(buf) > 0) { /* never answer */ }
                 }
             }
         } catch (IOException ignored) {
             // the client went away
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

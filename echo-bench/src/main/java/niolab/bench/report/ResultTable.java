@@ -3,6 +3,7 @@ package niolab.bench.report;
 import java.util.List;
 import java.util.Locale;
 import niolab.bench.RunResult;
+import org.HdrHistogram.Histogram;
 
 /**
  * The seed's table: {@code run qps min p50 p90 p99 p999 max elapsed}, latencies in µs and
@@ -16,11 +17,16 @@ public final class ResultTable {
     }
 
     public static String render(List<RunResult> runs) {
+        return render(runs, false);
+    }
+
+    /** The table of the corrected latencies, or with {@code uncorrected} of those from the actual send. */
+    public static String render(List<RunResult> runs, boolean uncorrected) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, HEADER_FORMAT, "run", "qps", "min", "p50", "p90", "p99", "p999", "max", "elapsed"));
         double[] sum = new double[8];
         for (RunResult r : runs) {
-            double[] row = columns(r);
+            double[] row = columns(r, uncorrected ? r.uncorrectedUs : r.latencyUs);
             for (int i = 0; i < row.length; i++) sum[i] += row[i];
             sb.append(row(Integer.toString(r.run), row));
         }
@@ -33,8 +39,18 @@ public final class ResultTable {
 
     /** qps, min, p50, p90, p99, p999, max (µs), elapsed (s). */
     public static double[] columns(RunResult r) {
-        return new double[] {r.qps(), r.min(), r.percentile(50), r.percentile(90), r.percentile(99),
-                r.percentile(99.9), r.max(), r.elapsedSeconds()};
+        return columns(r, r.latencyUs);
+    }
+
+    /** The same columns with the latencies taken from {@code h}. */
+    public static double[] columns(RunResult r, Histogram h) {
+        boolean empty = h == null || h.getTotalCount() == 0;
+        return new double[] {r.qps(), empty ? 0 : h.getMinValue(), pct(h, empty, 50), pct(h, empty, 90),
+                pct(h, empty, 99), pct(h, empty, 99.9), empty ? 0 : h.getMaxValue(), r.elapsedSeconds()};
+    }
+
+    private static double pct(Histogram h, boolean empty, double p) {
+        return empty ? 0 : h.getValueAtPercentile(p);
     }
 
     private static String row(String label, double[] c) {

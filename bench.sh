@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# bench.sh: the lab write-up's concurrency run. C clients start at once, each one short TCP
+# connection that echoes one line; QPS = C / wall time until the last client is done. Against
+# each architecture in turn, starting and stopping its server here.
+#
+#   bash bench.sh [C]                      C concurrent clients (default 100) against lt, et, mp
+#   bash bench.sh --sweep 10 20 30 40 50   the sweep table: Concurrency | LT QPS | ET QPS | MP QPS
+#
+# Environment: ARCHS ("lt et mp"), PORT (9988), WORKERS (mp, 4), CLIENT (nc, or echo-bench for its
+# concurrent short-connection mode: same work without a process per client, after BENCH_WARMUP
+# (1000) uncounted requests), NC_TIMEOUT (5 s bound on each nc), SERVER_CPU (taskset pinning of
+# the server). Exit 0 when every client of every architecture that started got its echo back.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+source scripts/lib.sh
+
+PORT=${PORT:-9988}
+ARCHS=${ARCHS:-lt et mp}
+CLIENT=${CLIENT:-nc}
+NC_TIMEOUT=${NC_TIMEOUT:-5}
+
+usage() {
+  sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+sweep=()
+case "${1:-}" in
+  -h|--help) usage ;;
+  --sweep) shift; sweep=("$@"); [ ${#sweep[@]} -gt 0 ] || usage ;;
+  "") sweep=(100) ;;
+  *) [ $# -eq 1 ] || usage; sweep=("$1") ;;
+esac
+for c in "${sweep[@]}"; do
+  [[ "$c" =~ ^[1-9][0-9]*$ ]] || { echo "error: '$c' is not a number of clients" >&2; exit 2; }
+done
+
+case "$CLIENT" in
+  nc)
+    if ! command -v nc >/dev/null 2>&1; then
+      echo "error: bench.sh needs nc, the OpenBSD netcat (Debian/Ubuntu: apt-get install netcat-openbsd)" >&2
+      exit 1
+    fi
+    if ! nc -h 2>&1 | grep -q -- '-N'; then
+      echo "error: this nc has no -N (shut down the socket after EOF on stdin): install netcat-openbsd" >&2
+      exit 1
+    fi ;;
+  echo-bench)
+    [ -f echo-bench/target/echo-bench.jar ] || { echo "error: run 'make all' first (echo-bench is not built)" >&2; exit 1; } ;;
+  *) echo "error: CLIENT must be nc or echo-bench, not '$CLIENT'" >&2; exit 2 ;;
+esac
+
+WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/niolab-bench.XXXXXX")
+CLIENT_PIDS=()
+cleanup() {
+  # the client PIDs are timeout's: TERM makes timeout stop its nc as well
+  local p
+  for p in "${CLIENT_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${CLIENT_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+  CLIENT_PIDS=()
+  stop_server quiet
+  rm -rf "$WORKDIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+now_ns() { date +%s%N; }
+
+# run_nc C and run_echo_bench C set R to "qps errors elapsed_s". They run in this shell, not in
+# a $(...) subshell, so that an interrupt reaches the trap while clients are out.
+# run_nc: an error is a client whose echo was not its line.
+run_nc() {
+  local c=$1 i
+  rm -f "$WORKDIR"/in.* "$WORKDIR"/out.*
+  for ((i = 1; i <= c; i++)); do printf 'niolab client %d of %d\n' "$i" "$c" >"$WORKDIR/in.$i"; done
+  CLIENT_PIDS=()
+  local t0; t0=$(now_ns)
+  for ((i = 1; i <= c; i++)); do
+    timeout "$NC_TIMEOUT" nc -N 127.0.0.1 "$PORT" <"$WORKDIR/in.$i" >"$WORKDIR/out.$i" 2>/dev/null &
+    CLIENT_PIDS+=($!)
+  done
+  local p
+  for p in "${CLIENT_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  local t1; t1=$(now_ns)
+  CLIENT_PIDS=()
+  local errors=0
+  for ((i = 1; i <= c; i++)); do cmp -s "$WORKDIR/in.$i" "$WORKDIR/out.$i" || errors=$((errors + 1)); done
+  R=$(awk -v c="$c" -v e="$errors" -v ns=$((t1 - t0)) 'BEGIN { s = ns / 1e9; printf "%.1f %d %.3f\n", (c - e) / s, e, s }')
+}
+
+# run_echo_bench: the same work, C concurrent short connections of one request each.
+run_echo_bench() {
+  local c=$1 out
+  # the warm-up (not counted) takes the client JVM's cold start out of a run this short
+  out=$(bin/echo-bench --connections "$c" --requests "$c" --warmup "${BENCH_WARMUP:-1000}" --size 24 "127.0.0.1:$PORT" 2>&1)
+  local row errors
+  row=$(awk '$1 == "1" { print $2, $9 }' <<<"$out")
+  if [ -z "$row" ]; then
+    R="? $c ?"
+    sed 's/^/  echo-bench: /' <<<"$out" >&2
+    return
+  fi
+  errors=$(grep '^errors:' <<<"$out" | grep -o '=[0-9]*' | tr -d '=' | awk '{ s += $1 } END { print s + 0 }')
+  set -- $row
+  R="$1 $errors $2"
+}
+
+declare -A QPS ERR SECS SKIPPED
+for arch in $ARCHS; do
+  extra=()
+  [ "$arch" = mp ] && extra=(--workers "${WORKERS:-4}")
+  if ! start_server "$arch" "$PORT" "${extra[@]}" 2>"$WORKDIR/start.err"; then
+    SKIPPED[$arch]=$(grep -v '^error: lab-server' "$WORKDIR/start.err" | head -1 | sed 's/^ *//')
+    echo "$arch: skipped, lab-server $arch did not start on port $PORT (${SKIPPED[$arch]:-no output})" >&2
+    continue
+  fi
+  for c in "${sweep[@]}"; do
+    if [ "$CLIENT" = nc ]; then run_nc "$c"; else run_echo_bench "$c"; fi
+    read -r QPS[$arch,$c] ERR[$arch,$c] SECS[$arch,$c] <<<"$R"
+  done
+  stop_server quiet
+done
+
+if [ ${#sweep[@]} -eq 1 ]; then
+  c=${sweep[0]}
+  echo "# bench.sh: $c concurrent $CLIENT clients, one short connection each echoing one line, port $PORT"
+  printf '%-6s %8s %10s %7s %9s\n' arch clients qps errors elapsed
+  for arch in $ARCHS; do
+    if [ -n "${SKIPPED[$arch]+x}" ]; then
+      printf '%-6s %8s %10s %7s %9s  skipped: server did not start\n' "$arch" "$c" - - -
+    else
+      printf '%-6s %8s %10s %7s %9s\n' "$arch" "$c" "${QPS[$arch,$c]}" "${ERR[$arch,$c]}" "${SECS[$arch,$c]}"
+    fi
+  done
+else
+  echo "# bench.sh --sweep: $CLIENT clients, one short connection each echoing one line, port $PORT (QPS; errors in brackets)"
+  printf '%-12s' Concurrency
+  for arch in $ARCHS; do printf ' %12s' "${arch^^} QPS"; done
+  echo
+  for c in "${sweep[@]}"; do
+    printf '%-12s' "$c"
+    for arch in $ARCHS; do
+      if [ -n "${SKIPPED[$arch]+x}" ]; then
+        v=-
+      else
+        v=${QPS[$arch,$c]}
+        [ "${ERR[$arch,$c]}" != 0 ] && v="$v [${ERR[$arch,$c]}]"
+      fi
+      printf ' %12s' "$v"
+    done
+    echo
+  done
+fi
+
+# the exit code says whether every client of every architecture that ran got its echo back
+status=0
+for arch in $ARCHS; do
+  [ -n "${SKIPPED[$arch]+x}" ] && continue
+  for c in "${sweep[@]}"; do [ "${ERR[$arch,$c]}" = 0 ] || status=1; done
+done
+exit $status

@@ -1,0 +1,192 @@
+package niolab.bench;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one measured run: starts the workers (one {@link SerialClient}, or {@code --threads}
+ * {@link EventLoop}s), samples their recorders every 250 ms for the progress line and the
+ * {@code --interval} series, joins them, and folds everything into a {@link RunResult}.
+ *
+ * <pre>
+ *   RunResult r = new LoadRun(spec, 0, -1, null).run(1, 10_000, 0);   // 10k requests, no series
+ * </pre>
+ */
+public final class LoadRun {
+    private static final long SAMPLE_NANOS = 250_000_000L;
+    private static final long PROGRESS_AFTER_NANOS = 2_000_000_000L;
+
+    private final LoadSpec spec;
+    private final long intervalNanos;
+    private final long serverPid;
+    /** Where the one-line progress goes (a terminal), or null for none. */
+    private final PrintStream progress;
+
+    public LoadRun(LoadSpec spec, long intervalNanos, long serverPid, PrintStream progress) {
+        this.spec = spec;
+        this.intervalNanos = intervalNanos;
+        this.serverPid = serverPid;
+        this.progress = progress;
+    }
+
+    /** {@code requests} requests, or for {@code durationNanos} when that is positive. */
+    public RunResult run(int runNo, long requests, long durationNanos) {
+        boolean rated = spec.rate > 0;
+        RunResult r = new RunResult(runNo, rated);
+        long cpu0 = Proc.selfCpuNanos();
+        long srv0 = serverPid > 0 ? Proc.cpuNanos(serverPid) : -1;
+        long start = System.nanoTime();
+        long end = durationNanos > 0 ? start + durationNanos : Long.MAX_VALUE;
+        long budget = durationNanos > 0 ? Long.MAX_VALUE : requests;
+
+        List<LoopStats> stats = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        if (spec.serial()) {
+            SerialClient c = new SerialClient(spec.target, spec.codec, (int) Math.max(1, spec.timeoutNanos / 1_000_000L), budget, end);
+            stats.add(c.stats);
+            threads.add(new Thread(c, "echo-bench-serial"));
+        } else {
+            int assigned = 0;
+            for (int i = 0; i < spec.threads; i++) {
+                int share = (spec.connections - i + spec.threads - 1) / spec.threads;
+                // split N in proportion to connections, exactly: floor(N*a/C) differences sum to N
+                long b = budget == Long.MAX_VALUE ? budget
+                        : mulDiv(budget, assigned + share, spec.connections) - mulDiv(budget, assigned, spec.connections);
+                assigned += share;
+                EventLoop loop = new EventLoop(spec, i, start, b, end);
+                stats.add(loop.stats);
+                threads.add(new Thread(loop, "echo-bench-loop-" + i));
+            }
+        }
+        for (Thread t : threads) t.start();
+
+        Sampler s = new Sampler(stats, r, start);
+        long nextInterval = intervalNanos > 0 ? start + intervalNanos : Long.MAX_VALUE;
+        boolean shown = false;
+        for (Thread t : threads) {
+            while (t.isAlive()) {
+                join(t, SAMPLE_NANOS / 1_000_000L);
+                long now = System.nanoTime();
+                s.sample();
+                if (now >= nextInterval) {
+                    s.closeInterval(now);
+                    nextInterval += intervalNanos;
+                }
+                if (progress != null && now - start > PROGRESS_AFTER_NANOS) {
+                    shown = true;
+                    progress.printf(Locale.ROOT, "\r%s", s.progressLine(now));
+                    progress.flush();
+                }
+            }
+        }
+        long joined = System.nanoTime();
+        s.sample();
+        if (intervalNanos > 0 && (s.interval.getTotalCount() > 0 || s.errorsNow() > s.errorsAtInterval)) {
+            s.closeInterval(joined);
+        } else {
+            r.latencyUs.add(s.interval);
+        }
+        if (shown) {
+            progress.print("\r" + " ".repeat(79) + "\r");
+            progress.flush();
+        }
+
+        long last = 0;
+        long threadCpu = 0;
+        for (LoopStats ls : stats) {
+            last = Math.max(last, ls.lastCompletionNanos);
+            threadCpu += ls.cpuNanos;
+            r.errors.addAll(ls.errors);
+            r.late += ls.late;
+            r.maxLagNanos = Math.max(r.maxLagNanos, ls.maxLagNanos);
+        }
+        r.elapsedNanos = (r.ok() > 0 ? last : joined) - start;
+        r.clientThreadCpuNanos = threadCpu;
+        long cpu1 = Proc.selfCpuNanos();
+        r.clientProcessCpuNanos = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
+        if (srv0 >= 0) {
+            long srv1 = Proc.cpuNanos(serverPid);
+            r.serverCpuNanos = srv1 < 0 ? -1 : srv1 - srv0;
+        }
+        r.timeWait = Proc.timeWait();
+        return r;
+    }
+
+    private static long mulDiv(long a, long b, long c) {
+        return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b))
+                .divide(java.math.BigInteger.valueOf(c)).longValueExact();
+    }
+
+    private static void join(Thread t, long millis) {
+        try {
+            t.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Moves what the workers recorded into the run's totals and the current interval. */
+    private static final class Sampler {
+        final List<LoopStats> stats;
+        final RunResult r;
+        final long start;
+        final Histogram interval = new Histogram(3);
+        long intervalStart;
+        long errorsAtInterval;
+        long lastProgressAt;
+        long lastProgressCount;
+
+        Sampler(List<LoopStats> stats, RunResult r, long start) {
+            this.stats = stats;
+            this.r = r;
+            this.start = start;
+            this.intervalStart = start;
+            this.lastProgressAt = start;
+        }
+
+        void sample() {
+            for (LoopStats ls : stats) {
+                // a recycled histogram must come from the same recorder: keep one per recorder
+                ls.correctedSpare = ls.corrected.getIntervalHistogram(ls.correctedSpare);
+                interval.add(ls.correctedSpare);
+                if (ls.uncorrected != null) {
+                    ls.uncorrectedSpare = ls.uncorrected.getIntervalHistogram(ls.uncorrectedSpare);
+                    r.uncorrectedUs.add(ls.uncorrectedSpare);
+                }
+            }
+        }
+
+        long errorsNow() {
+            long e = 0;
+            for (LoopStats ls : stats) e += ls.errorCount;
+            return e;
+        }
+
+        long done() {
+            return r.latencyUs.getTotalCount() + interval.getTotalCount();
+        }
+
+        void closeInterval(long now) {
+            long errs = errorsNow();
+            long p99 = interval.getTotalCount() == 0 ? 0 : interval.getValueAtPercentile(99);
+            r.intervals.add(new RunResult.Interval((now - start) / 1e9, (now - intervalStart) / 1e9,
+                    interval.getTotalCount(), p99, errs - errorsAtInterval));
+            r.latencyUs.add(interval);
+            interval.reset();
+            intervalStart = now;
+            errorsAtInterval = errs;
+        }
+
+        String progressLine(long now) {
+            long done = done();
+            double rate = now > lastProgressAt ? (done - lastProgressCount) * 1e9 / (now - lastProgressAt) : 0;
+            lastProgressAt = now;
+            lastProgressCount = done;
+            return String.format(Locale.ROOT, "%6.1f s  %,12d requests  %,10.0f/s  %,d errors   ",
+                    (now - start) / 1e9, done, rate, errorsNow());
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package niolab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import niolab.bench.report.JsonReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** The concurrent, keep-alive, pipelined and --rate modes against real sockets. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LoadModesTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        CommandLine cl = new CommandLine(new EchoBench());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    private static final String[] CONCURRENT = {"-c", "4", "--threads", "2"};
+    private static final String[] KEEPALIVE = {"-c", "4", "--threads", "2", "--keepalive"};
+
+    private static String[] args(String[] mode, String... more) {
+        String[] a = new String[mode.length + more.length];
+        System.arraycopy(mode, 0, a, 0, mode.length);
+        System.arraycopy(more, 0, a, mode.length, more.length);
+        return a;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"short", "keepalive", "pipeline"})
+    void everyModeEchoesExactly(String mode) throws Exception {
+        String[] m = switch (mode) {
+            case "short" -> CONCURRENT;
+            case "keepalive" -> KEEPALIVE;
+            default -> new String[] {"-c", "3", "--threads", "2", "--pipeline", "8"};
+        };
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            assertThat(run(args(m, "--requests", "400", "--runs", "2", server.hostPort()))).as(out + "" + err).isZero();
+        }
+        String[] lines = out.toString().split("\n");
+        assertThat(lines[1].trim().split("\\s+")).containsExactly("run", "qps", "min", "p50", "p90", "p99", "p999", "max", "elapsed");
+        assertThat(lines[4]).startsWith("mean ");
+        assertThat(out.toString()).doesNotContain("errors:");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void errorClassesWithRealSockets(boolean keepAlive) throws Exception {
+        String[] m = keepAlive ? KEEPALIVE : CONCURRENT;
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.CORRUPT)) {
+            assertThat(run(args(m, "--requests", "8", server.hostPort()))).isEqualTo(1);
+            assertThat(out.toString()).contains("errors: mismatch=8");
+        }
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.RESET)) {
+            assertThat(run(args(m, "--requests", "8", server.hostPort()))).isEqualTo(1);
+            assertThat(out.toString()).contains("errors: reset=8");
+        }
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.CLOSE_EARLY)) {
+            assertThat(run(args(m, "--requests", "8", server.hostPort()))).isEqualTo(1);
+            assertThat(out.toString()).contains("errors: short=8");
+        }
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.SILENT)) {
+            long t0 = System.nanoTime();
+            assertThat(run(args(m, "--requests", "8", "--timeout", "200ms", server.hostPort()))).isEqualTo(1);
+            assertThat(out.toString()).contains("errors: timeout=8");
+            // 4 connections, 8 requests: two rounds of 200 ms, each wait bounded
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isBetween(350L, 5000L);
+        }
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        assertThat(run(args(m, "--requests", "8", "127.0.0.1:" + port))).isEqualTo(1);
+        assertThat(err.toString().trim()).isEqualTo("error: connection refused by 127.0.0.1:" + port + " (is the server running?)");
+    }
+
+    @Test
+    void maxErrorRateDecidesTheExitCode() throws Exception {
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            assertThat(run(args(KEEPALIVE, "--requests", "50", "--max-error-rate", "0.5", server.hostPort()))).isZero();
+        }
+        assertThat(run("--max-error-rate", "2")).isEqualTo(2);
+        assertThat(run("--requests", "5", "--duration", "1s")).isEqualTo(2);
+        assertThat(err.toString()).contains("exclude each other");
+        assertThat(run("--warmup", "soon")).isEqualTo(2);
+    }
+
+    @Test
+    void rateIsHeldAndBothHistogramsArePrinted() throws Exception {
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            assertThat(run(args(KEEPALIVE, "--rate", "200", "--duration", "1s", server.hostPort()))).isZero();
+        }
+        String text = out.toString();
+        assertThat(text).contains("corrected (latency from each request's intended start").contains("uncorrected (latency from the actual send");
+        String row = text.lines().filter(l -> l.startsWith("1 ")).findFirst().orElseThrow();
+        double qps = Double.parseDouble(row.trim().split("\\s+")[1]);
+        assertThat(qps).isBetween(150.0, 250.0);
+        assertThat(text).contains("schedule: run 1: target 200.0/s");
+    }
+
+    /**
+     * The server stalls once for 200 ms under a 1000/s schedule on one connection. Uncorrected,
+     * that is one slow sample in ~1500 and p99 does not see it; corrected, every request that
+     * should have started during the stall waited for it (200 ms down to 0), ~13% of the samples.
+     */
+    @Test
+    void coordinatedOmissionIsCorrectedOnASyntheticStall() throws Exception {
+        long stallUs = TestEchoServer.STALL_MS * 1000;
+        RunResult r;
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.STALL_ONCE)) {
+            LoadSpec spec = new LoadSpec(server.address(), new EchoCodec(Payload.random(64, 1)), 1, 1, true, 1, 1000,
+                    TimeUnit.SECONDS.toNanos(5), false);
+            r = new LoadRun(spec, 0, -1, null).run(1, Long.MAX_VALUE, TimeUnit.MILLISECONDS.toNanos(1500));
+        }
+        assertThat(r.errors.total()).isZero();
+        assertThat(r.latencyUs.getMaxValue()).isGreaterThan(stallUs * 3 / 4);           // the stalled request, both ways
+        assertThat(r.uncorrectedUs.getMaxValue()).isGreaterThan(stallUs * 3 / 4);
+        assertThat(r.latencyUs.getValueAtPercentile(99)).isGreaterThan(stallUs / 2);     // corrected: the stall shows
+        assertThat(r.uncorrectedUs.getValueAtPercentile(99)).isLessThan(stallUs / 2);    // uncorrected: it hides
+        assertThat(r.late).isGreaterThan(50);                                            // and falling behind is reported
+        assertThat(r.maxLagNanos).isGreaterThan(TimeUnit.MICROSECONDS.toNanos(stallUs / 2));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void jsonCsvAndHdrRoundTrip(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("r.json");
+        Path csv = dir.resolve("r.csv");
+        Path hdr = dir.resolve("r.hgrm");
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            assertThat(run(args(KEEPALIVE, "--requests", "3000", "--runs", "2", "--warmup", "200", "--interval", "100ms",
+                    "--json", json.toString(), "--csv", csv.toString(), "--hdr", hdr.toString(), server.hostPort()))).isZero();
+        }
+        Object doc = MiniJson.parse(Files.readString(json));
+        Map<String, Object> top = MiniJson.obj(doc);
+        assertThat(top.get("tool")).isEqualTo("echo-bench");
+        assertThat(top.get("schema")).isEqualTo((double) JsonReport.SCHEMA);
+        Map<String, Object> config = MiniJson.obj(doc, "config");
+        assertThat(config).containsEntry("mode", "keepalive").containsEntry("connections", 4.0).containsEntry("keepalive", true)
+                .containsEntry("requests", 3000.0).containsEntry("duration_s", null).containsEntry("warmup", "200")
+                .containsEntry("protocol", "echo").containsEntry("interval_s", 0.1);
+        Map<String, Object> env = MiniJson.obj(doc, "environment");
+        assertThat(env).containsKeys("host", "cores", "kernel", "jdk", "time", "local_port_range");
+        assertThat((Double) env.get("cores")).isGreaterThanOrEqualTo(1.0);
+        assertThat(MiniJson.obj(doc, "warmup").get("requests")).isEqualTo(200.0);
+        List<Object> runs = (List<Object>) top.get("runs");
+        assertThat(runs).hasSize(2);
+        for (Object o : runs) {
+            Map<String, Object> run = (Map<String, Object>) o;
+            assertThat(run.get("requests")).isEqualTo(3000.0);
+            assertThat(run.get("attempted")).isEqualTo(3000.0);
+            Map<String, Object> lat = (Map<String, Object>) run.get("latency_us");
+            assertThat((Double) lat.get("p50")).isLessThanOrEqualTo((Double) lat.get("p99"));
+            assertThat((Double) lat.get("p99")).isLessThanOrEqualTo((Double) lat.get("max"));
+            assertThat((Map<String, Object>) run.get("errors")).containsEntry("mismatch", 0.0).containsEntry("ports_exhausted", 0.0);
+            assertThat((Map<String, Object>) run.get("cpu_us_per_request")).containsKeys("client_process", "client_threads", "server");
+            assertThat(run).doesNotContainKey("uncorrected_latency_us");
+            List<Object> intervals = (List<Object>) run.get("intervals");
+            assertThat(intervals).isNotEmpty();
+            double sum = 0;
+            for (Object i : intervals) sum += (Double) ((Map<String, Object>) i).get("requests");
+            assertThat(sum).isEqualTo(3000.0); // the series adds up to the run
+        }
+        assertThat(MiniJson.obj(doc, "mean")).containsKeys("qps", "elapsed_s", "latency_us");
+        assertThat(MiniJson.obj(doc, "errors")).containsEntry("refused", 0.0);
+
+        List<String> rows = Files.readAllLines(csv);
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0)).startsWith("run,requests,attempted,errors,qps,min_us,p50_us");
+        assertThat(rows.get(1)).startsWith("1,3000,3000,0,");
+
+        String h = Files.readString(hdr);
+        assertThat(h).contains("Value     Percentile TotalCount 1/(1-Percentile)").contains("#[Mean").contains("Total count    =         6000]");
+    }
+}
