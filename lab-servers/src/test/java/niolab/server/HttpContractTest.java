@@ -6,44 +6,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.Http.Response;
-import niolab.server.testing.ServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The HTTP /ping contract every architecture keeps in {@code --protocol http}, written once;
  * each architecture runs it through a subclass that says how to start its server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-public abstract class HttpContractTest {
-    protected ServerProcess server;
-    protected InetSocketAddress address;
-
-    /** Starts this architecture's server with {@code --protocol http} on port 0. */
-    protected abstract ServerProcess startServer() throws Exception;
-
-    @BeforeAll
-    void start() throws Exception {
-        server = startServer();
-        address = server.address();
-    }
-
-    @AfterAll
-    void stop() {
-        if (server != null) server.close();
-    }
-
+public abstract class HttpContractTest extends ServerContractTest {
     private static void assertPing(Response r) {
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.header("Content-Type")).isEqualTo("application/json");
