@@ -22,6 +22,7 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
     protected final Counters counters;
     private boolean written;
     private boolean closing;
+    private boolean closeScheduled;
 
     PeerHandler(PeerLoop loop) {
         this.loop = loop;
@@ -74,7 +75,10 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
             counters.writes++;
             ctx.flush();
         }
-        if (closing) ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        if (closing && !closeScheduled) {
+            closeScheduled = true; // more read-complete events may come before the close is done
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
     }
 
     @Override
