@@ -6,8 +6,8 @@ N ?= 100
 RUNS ?= 3
 export PORT N RUNS
 
-JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar
-SOURCES := $(shell find native-epoll lab-servers echo-bench -path '*/src/main/*' -type f 2>/dev/null) \
+JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar
+SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers -path '*/src/main/*' -type f 2>/dev/null) \
            $(wildcard pom.xml */pom.xml)
 
 .PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp
@@ -21,7 +21,7 @@ $(JARS) &: $(SOURCES)
 	$(MVN) -DskipTests package
 	@touch $(JARS)
 
-test: ## Run the whole test suite (JUnit: echo contract per architecture, echo-bench, faults)
+test: ## Run the whole test suite (JUnit: echo and HTTP contracts per architecture and Netty peer, fuzz, echo-bench)
 	$(MVN) verify
 
 run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here

@@ -21,6 +21,10 @@ public final class ServerOptions {
     @Option(names = "--reuse-port", description = "Set SO_REUSEPORT so several processes can share the port (mp workers do).")
     public boolean reusePort;
 
+    @Option(names = "--protocol", defaultValue = "echo", converter = Protocol.Converter.class,
+            description = "echo, or http (GET /ping answers {\"status\":\"ok\"}) (default: ${DEFAULT-VALUE}).")
+    public Protocol protocol;
+
     @Option(names = "--stats-interval", converter = DurationConverter.class,
             description = "Also print the counters every interval, e.g. 5s.")
     public Duration statsInterval;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,37 +14,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
-import niolab.server.testing.ServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The echo contract every architecture keeps, written once; each architecture runs it through
  * a subclass that says how to start its server (as Netty's SocketEchoTest serves each transport).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-public abstract class EchoContractTest {
-    protected ServerProcess server;
-    protected InetSocketAddress address;
-
-    /** Starts this architecture's server on port 0. */
-    protected abstract ServerProcess startServer() throws Exception;
-
-    @BeforeAll
-    void start() throws Exception {
-        server = startServer();
-        address = server.address();
-    }
-
-    @AfterAll
-    void stop() {
-        if (server != null) server.close();
-    }
-
+public abstract class EchoContractTest extends ServerContractTest {
     @Test
     void randomPayloadsFromOneByteToOneMebibyteComeBackExactly() throws Exception {
         SplittableRandom r = new SplittableRandom(42);

@@ -53,6 +53,14 @@ class ServerCliTest {
     }
 
     @Test
+    void unknownProtocolGivesUsageAndExitTwo() throws Exception {
+        try (ServerProcess p = ServerProcess.launch(List.of(), List.of("lt", "--protocol", "smtp"))) {
+            assertThat(p.awaitExit(30)).isEqualTo(2);
+            assertThat(p.output()).contains("'smtp' is not a protocol (echo or http)").doesNotContain("Exception");
+        }
+    }
+
+    @Test
     void unknownHostIsOneLine() throws Exception {
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of("lt", "--host", "no-such-host.invalid", "--port", "0"))) {
             assertThat(p.awaitExit(30)).isEqualTo(1);

@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
 public final class ServerProcess implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("^listening on (\\S+):(\\d+) \\((.*)\\)");
     private static final long READY_TIMEOUT_S = 60;
+    /** The main class to start; netty-peers' tests set {@code niolab.netty.NettyPeers}. */
+    private static final String MAIN = System.getProperty("niolab.server.main", "niolab.server.LabServer");
 
     public final Process process;
     private final List<String> output = Collections.synchronizedList(new ArrayList<>());
@@ -63,7 +65,7 @@ public final class ServerProcess implements AutoCloseable {
         cmd.add(javaBinary().toString());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add("niolab.server.LabServer");
+        cmd.add(MAIN);
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         return new ServerProcess(pb.start());

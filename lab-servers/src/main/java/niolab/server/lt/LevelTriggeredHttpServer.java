@@ -1,0 +1,72 @@
+package niolab.server.lt;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import niolab.server.ServerOptions;
+import niolab.server.proto.HttpConnection;
+import niolab.server.proto.HttpPing;
+
+/**
+ * {@code lt --protocol http}: each read is parsed by {@link HttpPing}, which answers every
+ * complete request in it into one shared output buffer, so a pipelined batch leaves in one
+ * write. A partial write parks the unwritten responses and the unparsed requests in the
+ * connection ({@link HttpConnection#park}) and the connection waits for OP_WRITE, reading
+ * nothing meanwhile.
+ */
+public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
+    /** Shared by every connection: each read is fully answered (or parked) before the next. */
+    private final ByteBuffer readBuffer;
+    private final ByteBuffer writeBuffer;
+
+    public LevelTriggeredHttpServer(ServerOptions options) {
+        super(options, "http");
+        this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
+        this.writeBuffer = ByteBuffer.allocateDirect(Math.max(options.bufferSize, HttpPing.MAX_RESPONSE_BYTES));
+    }
+
+    @Override
+    protected Object newAttachment() {
+        return new HttpConnection(); // a few ints of parser state; the buffers come only if needed
+    }
+
+    @Override
+    protected void onReadable(SelectionKey key) throws IOException {
+        if (read(key, readBuffer)) respond(key, (HttpConnection) key.attachment(), readBuffer);
+    }
+
+    /** Answers what {@code in} holds; parks what the socket would not take. */
+    private void respond(SelectionKey key, HttpConnection conn, ByteBuffer in) throws IOException {
+        SocketChannel ch = (SocketChannel) key.channel();
+        ByteBuffer out = writeBuffer;
+        int flags;
+        do {
+            out.clear();
+            flags = HttpPing.process(in, out, conn);
+            out.flip();
+            if (out.hasRemaining()) write(ch, out); // a partial request answers nothing: no syscall
+            if (out.hasRemaining()) {
+                counters.partialWrites++;
+                conn.park(out, in, flags);
+                awaitWritable(key);
+                return;
+            }
+        } while ((flags & HttpPing.OUT_FULL) != 0);
+        if ((flags & HttpPing.CLOSE) != 0) close(key);
+    }
+
+    @Override
+    protected void onWritable(SelectionKey key) throws IOException {
+        HttpConnection conn = (HttpConnection) key.attachment();
+        ByteBuffer pending = conn.pendingOutput();
+        write((SocketChannel) key.channel(), pending);
+        if (pending.hasRemaining()) return;
+        if (conn.closeAfterPending()) {
+            close(key);
+            return;
+        }
+        resumeReading(key);
+        respond(key, conn, conn.pendingInput()); // requests that arrived with the parked batch
+    }
+}

@@ -1,0 +1,213 @@
+package niolab.server;
+
+import static niolab.server.testing.Http.ascii;
+import static niolab.server.testing.Http.get;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.util.concurrent.CompletableFuture;
+import niolab.server.testing.Echo;
+import niolab.server.testing.Http;
+import niolab.server.testing.Http.Response;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP /ping contract every architecture keeps in {@code --protocol http}, written once;
+ * each architecture runs it through a subclass that says how to start its server.
+ */
+public abstract class HttpContractTest extends ServerContractTest {
+    private static void assertPing(Response r) {
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Content-Type")).isEqualTo("application/json");
+        assertThat(r.header("Content-Length")).isEqualTo("15");
+        assertThat(r.body()).isEqualTo("{\"status\":\"ok\"}");
+    }
+
+    private static void assertClosed(InputStream in) throws Exception {
+        assertThat(in.read()).as("the server closes the connection").isEqualTo(-1);
+    }
+
+    @Test
+    void readyLineSaysHttp() {
+        assertThat(server.label()).endsWith(", http");
+    }
+
+    @Test
+    void keepAliveAnswersManyRequestsOnOneConnection() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            for (int i = 0; i < 2000; i++) {
+                s.getOutputStream().write(ascii(get("/ping")));
+                Response r = Http.read(s.getInputStream());
+                assertPing(r);
+                assertThat(r.header("Connection")).isNull();
+            }
+        }
+    }
+
+    @Test
+    void hundredPipelinedRequestsInOneWriteAreAnsweredInOrder() throws Exception {
+        String[] kinds = {get("/ping"), get("/nope"), "HEAD /ping HTTP/1.1\r\n\r\n", "DELETE /ping HTTP/1.1\r\n\r\n"};
+        int[] statuses = {200, 404, 200, 405};
+        StringBuilder batch = new StringBuilder();
+        for (int i = 0; i < 100; i++) batch.append(kinds[i * 7 % 4]);
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii(batch.toString()));
+            for (int i = 0; i < 100; i++) {
+                int k = i * 7 % 4;
+                Response r = Http.read(s.getInputStream(), k == 2);
+                assertThat(r.status()).as("response %d", i).isEqualTo(statuses[k]);
+                if (k == 0) assertPing(r);
+            }
+            s.getOutputStream().write(ascii(get("/ping")));
+            assertPing(Http.read(s.getInputStream()));
+        }
+    }
+
+    @Test
+    void thousandsOfPipelinedRequestsFromAClientThatReadsLateAllGetAnswered() throws Exception {
+        // ~1 MB of requests written before reading anything: the server must stop reading while
+        // its responses wait (backpressure), park the rest, and lose nothing.
+        int n = 50_000;
+        byte[] one = ascii(get("/ping"));
+        try (Socket s = Echo.connect(address)) {
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                try {
+                    OutputStream out = s.getOutputStream();
+                    for (int i = 0; i < n; i += 500) {
+                        byte[] chunk = new byte[one.length * 500];
+                        for (int j = 0; j < 500; j++) System.arraycopy(one, 0, chunk, j * one.length, one.length);
+                        out.write(chunk);
+                    }
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            Thread.sleep(300);
+            InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+            for (int i = 0; i < n; i++) assertPing(Http.read(in));
+            Echo.await(writer);
+        }
+    }
+
+    @Test
+    void requestSentOneByteAtATimeIsAnswered() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.setTcpNoDelay(true);
+            for (int round = 0; round < 2; round++) {
+                for (byte b : ascii("GET /ping HTTP/1.1\r\nHost: bytewise\r\nContent-Length: 3\r\n\r\nabc")) {
+                    s.getOutputStream().write(b);
+                    s.getOutputStream().flush();
+                    Thread.sleep(1);
+                }
+                assertPing(Http.read(s.getInputStream()));
+            }
+        }
+    }
+
+    @Test
+    void connectionCloseIsHonoured() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii("GET /ping HTTP/1.1\r\nConnection: close\r\n\r\n" + get("/ping")));
+            Response r = Http.read(s.getInputStream());
+            assertPing(r);
+            assertThat(r.header("Connection")).isEqualTo("close");
+            assertClosed(s.getInputStream()); // the pipelined request after it is not answered
+        }
+    }
+
+    @Test
+    void http10ClosesUnlessKeepAliveIsAsked() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii("GET /ping HTTP/1.0\r\n\r\n"));
+            assertPing(Http.read(s.getInputStream()));
+            assertClosed(s.getInputStream());
+        }
+        try (Socket s = Echo.connect(address)) {
+            for (int i = 0; i < 3; i++) {
+                s.getOutputStream().write(ascii("GET /ping HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n"));
+                Response r = Http.read(s.getInputStream());
+                assertPing(r);
+                assertThat(r.header("Connection")).isEqualToIgnoringCase("keep-alive");
+            }
+        }
+    }
+
+    @Test
+    void headAnswersTheHeadersWithoutTheBody() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii("HEAD /ping HTTP/1.1\r\n\r\n" + get("/ping")));
+            Response r = Http.read(s.getInputStream(), true);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("Content-Length")).isEqualTo("15");
+            assertPing(Http.read(s.getInputStream())); // no stray body bytes came before it
+        }
+    }
+
+    @Test
+    void malformedRequestGets400AndClose() throws Exception {
+        for (String bad : new String[] {"GET /ping\r\n\r\n", "GET /ping HTTP/1.1\r\nNo colon here\r\n\r\n",
+                "GET /ping HTTP/1.1\r\n folded: x\r\n\r\n", "G@T /ping HTTP/1.1\r\n\r\n",
+                "GET /ping HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                "GET /ping HTTP/1.1\r\nContent-Length: 1x\r\n\r\n"}) {
+            try (Socket s = Echo.connect(address)) {
+                s.getOutputStream().write(ascii(bad));
+                Response r = Http.read(s.getInputStream());
+                assertThat(r.status()).as(bad).isEqualTo(400);
+                assertThat(r.header("Connection")).isEqualTo("close");
+                assertClosed(s.getInputStream());
+            }
+        }
+    }
+
+    @Test
+    void unknownPathGets404AndOtherMethodsGet405OnAKeptConnection() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii(get("/pong") + get("/pingx") + "POST /ping HTTP/1.1\r\nContent-Length: 0\r\n\r\n"
+                    + get("/ping?verbose=1")));
+            assertThat(Http.read(s.getInputStream()).status()).isEqualTo(404);
+            assertThat(Http.read(s.getInputStream()).status()).isEqualTo(404);
+            Response r = Http.read(s.getInputStream());
+            assertThat(r.status()).isEqualTo(405);
+            assertThat(r.header("Allow")).isEqualTo("GET, HEAD");
+            assertPing(Http.read(s.getInputStream()));
+        }
+    }
+
+    @Test
+    void headersOver8KiBGet431AndClose() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            String big = "GET /ping HTTP/1.1\r\nX-Big: " + "a".repeat(9000) + "\r\n\r\n";
+            s.getOutputStream().write(ascii(big));
+            Response r = Http.read(s.getInputStream());
+            assertThat(r.status()).isEqualTo(431);
+            assertClosed(s.getInputStream());
+        }
+    }
+
+    @Test
+    void contentLengthBodyIsReadAndDiscardedAcrossWrites() throws Exception {
+        String body = (get("/ping") + "x".repeat(1000)).repeat(50); // a body that looks like requests
+        try (Socket s = Echo.connect(address)) {
+            s.setTcpNoDelay(true);
+            OutputStream out = s.getOutputStream();
+            out.write(ascii("POST /ping HTTP/1.1\r\nContent-Length: " + body.length() + "\r\n\r\n" + body.substring(0, 100)));
+            out.flush();
+            Thread.sleep(20);
+            out.write(ascii(body.substring(100) + get("/ping")));
+            assertThat(Http.read(s.getInputStream()).status()).isEqualTo(405);
+            assertPing(Http.read(s.getInputStream()));
+        }
+    }
+
+    @Test
+    void pipelinedRequestsThenHalfCloseAreAllAnsweredThenClosed() throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii(get("/ping").repeat(10)));
+            s.shutdownOutput();
+            for (int i = 0; i < 10; i++) assertPing(Http.read(s.getInputStream()));
+            assertClosed(s.getInputStream());
+        }
+    }
+}
