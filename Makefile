@@ -10,10 +10,11 @@ JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar nett
 SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers -path '*/src/main/*' -type f 2>/dev/null) \
            $(wildcard pom.xml */pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp
+.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp experiments reports $(addprefix exp-,$(EXPERIMENTS))
 
 help: ## List the targets, one line each
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+	@printf '  %-16s %s\n' exp-NAME "Run one experiment and regenerate experiments/exp-NAME.md: NAME is one of $(EXPERIMENTS)"
 
 all: $(JARS) ## Build everything: bin/lab-server and bin/echo-bench work afterwards
 
@@ -32,6 +33,17 @@ run-bench-et: all ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via 
 
 run-bench-mp: all ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
 	@bash scripts/run-bench.sh mp
+
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http
+
+experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about 30 min)
+
+# exp-NAME: run one experiment, regenerate experiments/exp-NAME.md (listed by make help)
+$(addprefix exp-,$(EXPERIMENTS)): exp-%: all
+	@bash experiments/scripts/exp-$*.sh
+
+reports: all ## Regenerate experiments/*.md from the committed results, without running anything
+	@java -cp echo-bench/target/echo-bench.jar niolab.bench.report.ExperimentReports experiments
 
 clean: ## Remove build output
 	$(MVN) clean

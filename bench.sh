@@ -9,7 +9,8 @@
 # Environment: ARCHS ("lt et mp"), PORT (9988), WORKERS (mp, 4), CLIENT (nc, or echo-bench for its
 # concurrent short-connection mode: same work without a process per client, after BENCH_WARMUP
 # (1000) uncounted requests), NC_TIMEOUT (5 s bound on each nc), SERVER_CPU (taskset pinning of
-# the server). Exit 0 when every client of every architecture that started got its echo back.
+# the server), BENCH_CSV (append the results to this CSV file). Exit 0 when every architecture
+# started and every client got its echo back.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 source scripts/lib.sh
@@ -20,7 +21,7 @@ CLIENT=${CLIENT:-nc}
 NC_TIMEOUT=${NC_TIMEOUT:-5}
 
 usage() {
-  sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -152,10 +153,21 @@ else
   done
 fi
 
-# the exit code says whether every client of every architecture that ran got its echo back
+# BENCH_CSV=FILE appends the results as rows (the experiments read them)
+if [ -n "${BENCH_CSV:-}" ]; then
+  [ -s "$BENCH_CSV" ] || echo "client,arch,clients,qps,errors,elapsed_s" >"$BENCH_CSV"
+  for arch in $ARCHS; do
+    [ -n "${SKIPPED[$arch]+x}" ] && continue
+    for c in "${sweep[@]}"; do
+      echo "$CLIENT,$arch,$c,${QPS[$arch,$c]},${ERR[$arch,$c]},${SECS[$arch,$c]}" >>"$BENCH_CSV"
+    done
+  done
+fi
+
+# the exit code says whether every architecture started and every client got its echo back
 status=0
 for arch in $ARCHS; do
-  [ -n "${SKIPPED[$arch]+x}" ] && continue
+  if [ -n "${SKIPPED[$arch]+x}" ]; then status=1; continue; fi
   for c in "${sweep[@]}"; do [ "${ERR[$arch,$c]}" = 0 ] || status=1; done
 done
 exit $status

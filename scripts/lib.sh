@@ -42,6 +42,8 @@ stop_server() {
     [ "${1:-}" = quiet ] || grep -E '^(counters|total|\[w[0-9]+\] counters)' "$SERVER_LOG" | sed 's/^/server /' || true
   fi
   SERVER_PID=
+  # SERVER_LOG_COPY=FILE keeps the server's whole output (its counters come last, at exit)
+  [ -n "$SERVER_LOG" ] && [ -n "${SERVER_LOG_COPY:-}" ] && cp "$SERVER_LOG" "$SERVER_LOG_COPY"
   [ -n "$SERVER_LOG" ] && rm -f "$SERVER_LOG"
   SERVER_LOG=
 }
