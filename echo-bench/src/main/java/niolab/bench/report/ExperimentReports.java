@@ -20,7 +20,8 @@ import java.util.Map;
  * </pre>
  */
 public final class ExperimentReports {
-    private static final List<Experiment> ALL = List.of();
+    private static final List<Experiment> ALL = List.of(
+            new ShortRunExperiment());
 
     private ExperimentReports() {
     }
@@ -87,7 +88,12 @@ public final class ExperimentReports {
             if (args[i].equals("--check")) {
                 check = true;
             } else {
-                chosen.add(byName(args[i]));
+                try {
+                    chosen.add(byName(args[i]));
+                } catch (IllegalArgumentException e) {
+                    System.err.println("error: " + e.getMessage());
+                    System.exit(2);
+                }
             }
         }
         if (chosen.isEmpty()) chosen = withResults(dir);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# exp-short-run: the lab write-up's experiment 2.1. Each architecture on a fresh server:
+# echo-bench 3 runs x 100 serial short-connection requests; then bash bench.sh with 100 nc
+# clients (ROUNDS rounds) and the 10..60 concurrency sweep (ROUNDS rounds). Server on CPU 0,
+# clients on CPU 1. About 2 minutes.
+NAME=short-run
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+ROUNDS=${ROUNDS:-3}
+export WORKERS=${WORKERS:-4}
+
+for arch in lt et mp; do
+  echo "== $arch: 3 x 100 serial requests"
+  # shellcheck disable=SC2046
+  start_server "$arch" "$EXP_PORT" $(server_args "$arch")
+  echo_bench --runs 3 --requests 100 --json "$RESULTS/serial-$arch.json"
+  stop_keep_log "$RESULTS/server-$arch.log"
+done
+
+for r in $(seq "$ROUNDS"); do
+  echo "== bench.sh 100, round $r"
+  PORT=$EXP_PORT BENCH_CSV=$RESULTS/bench-100.csv client_pin bash bench.sh 100 || true
+done
+for r in $(seq "$ROUNDS"); do
+  echo "== bench.sh --sweep, round $r"
+  PORT=$EXP_PORT BENCH_CSV=$RESULTS/sweep.csv client_pin bash bench.sh --sweep 10 20 30 40 50 60 || true
+done
+report
