@@ -21,7 +21,7 @@ import java.util.Map;
  */
 public final class ExperimentReports {
     private static final List<Experiment> ALL = List.of(
-            new ShortRunExperiment());
+            new ShortRunExperiment(), new LongRunExperiment(), new ConcurrencyExperiment());
 
     private ExperimentReports() {
     }
