@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import niolab.bench.report.JsonReader;
 import niolab.bench.report.JsonReport;
+import niolab.bench.report.Results;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,6 +142,12 @@ class LoadModesTest {
         assertThat(r.maxLagNanos).isGreaterThan(TimeUnit.MICROSECONDS.toNanos(stallUs / 2));
     }
 
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> obj(Object doc, Object... path) {
+        return (Map<String, Object>) Results.get(doc, path);
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void jsonCsvAndHdrRoundTrip(@TempDir Path dir) throws Exception {
@@ -150,18 +158,18 @@ class LoadModesTest {
             assertThat(run(args(KEEPALIVE, "--requests", "3000", "--runs", "2", "--warmup", "200", "--interval", "100ms",
                     "--json", json.toString(), "--csv", csv.toString(), "--hdr", hdr.toString(), server.hostPort()))).isZero();
         }
-        Object doc = MiniJson.parse(Files.readString(json));
-        Map<String, Object> top = MiniJson.obj(doc);
+        Object doc = JsonReader.parse(Files.readString(json));
+        Map<String, Object> top = obj(doc);
         assertThat(top.get("tool")).isEqualTo("echo-bench");
         assertThat(top.get("schema")).isEqualTo((double) JsonReport.SCHEMA);
-        Map<String, Object> config = MiniJson.obj(doc, "config");
+        Map<String, Object> config = obj(doc, "config");
         assertThat(config).containsEntry("mode", "keepalive").containsEntry("connections", 4.0).containsEntry("keepalive", true)
                 .containsEntry("requests", 3000.0).containsEntry("duration_s", null).containsEntry("warmup", "200")
                 .containsEntry("protocol", "echo").containsEntry("interval_s", 0.1);
-        Map<String, Object> env = MiniJson.obj(doc, "environment");
+        Map<String, Object> env = obj(doc, "environment");
         assertThat(env).containsKeys("host", "cores", "kernel", "jdk", "time", "local_port_range");
         assertThat((Double) env.get("cores")).isGreaterThanOrEqualTo(1.0);
-        assertThat(MiniJson.obj(doc, "warmup").get("requests")).isEqualTo(200.0);
+        assertThat(obj(doc, "warmup").get("requests")).isEqualTo(200.0);
         List<Object> runs = (List<Object>) top.get("runs");
         assertThat(runs).hasSize(2);
         for (Object o : runs) {
@@ -180,8 +188,8 @@ class LoadModesTest {
             for (Object i : intervals) sum += (Double) ((Map<String, Object>) i).get("requests");
             assertThat(sum).isEqualTo(3000.0); // the series adds up to the run
         }
-        assertThat(MiniJson.obj(doc, "mean")).containsKeys("qps", "elapsed_s", "latency_us");
-        assertThat(MiniJson.obj(doc, "errors")).containsEntry("refused", 0.0);
+        assertThat(obj(doc, "mean")).containsKeys("qps", "elapsed_s", "latency_us");
+        assertThat(obj(doc, "errors")).containsEntry("refused", 0.0);
 
         List<String> rows = Files.readAllLines(csv);
         assertThat(rows).hasSize(3);

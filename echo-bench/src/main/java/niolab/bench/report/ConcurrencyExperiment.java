@@ -70,13 +70,7 @@ public final class ConcurrencyExperiment implements Experiment {
             out.chart("concurrency-" + mode + "-qps.svg", q.render());
             out.chart("concurrency-" + mode + "-p99.svg", l.render());
             int best = Stats.best(peak[m], true);
-            StringBuilder diff = new StringBuilder();
-            for (int a = 0; a < ARCHS.length; a++) {
-                if (a == best) continue;
-                if (diff.length() > 0) diff.append(", ");
-                diff.append(Md.pct(Stats.pctDiff(peak[m][best], peak[m][a]))).append(" vs ").append(LABELS[a]);
-            }
-            out.put(mode + "_best_peak_line", LABELS[best] + " (" + diff + ")");
+            out.put(mode + "_best_peak_line", LABELS[best] + " (" + Md.versus(peak[m], best, LABELS) + ")");
         }
         out.put("levels", String.join(", ", lv));
         StringBuilder ka = new StringBuilder();

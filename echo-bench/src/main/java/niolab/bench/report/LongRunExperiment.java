@@ -70,13 +70,7 @@ public final class LongRunExperiment implements Experiment {
         out.chart("long-run-qps.svg", qpsChart.render());
         out.chart("long-run-p99.svg", p99Chart.render());
         int best = Stats.best(steady, true);
-        StringBuilder diff = new StringBuilder();
-        for (int a = 0; a < ARCHS.length; a++) {
-            if (a == best) continue;
-            if (diff.length() > 0) diff.append(", ");
-            diff.append(Md.pct(Stats.pctDiff(steady[best], steady[a]))).append(" vs ").append(LABELS[a]);
-        }
-        out.put("best_steady_line", LABELS[best] + " (" + diff + ")");
+        out.put("best_steady_line", LABELS[best] + " (" + Md.versus(steady, best, LABELS) + ")");
         out.put("seed_ratio", Md.f2(SEED_RATIO) + "×");
         out.put("ratio_min", Md.f2(ratio[Stats.best(ratio, false)]) + "×");
         out.put("ratio_max", Md.f2(ratio[Stats.best(ratio, true)]) + "×");

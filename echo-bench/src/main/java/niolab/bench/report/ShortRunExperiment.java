@@ -62,12 +62,7 @@ public final class ShortRunExperiment implements Experiment {
     private static List<String> dimension(String name, double[] v, boolean higherIsBetter, boolean micros,
                                           Report out, String key) {
         int b = Stats.best(v, higherIsBetter);
-        StringBuilder diff = new StringBuilder();
-        for (int a = 0; a < v.length; a++) {
-            if (a == b) continue;
-            if (diff.length() > 0) diff.append(", ");
-            diff.append(Md.pct(Stats.pctDiff(v[b], v[a]))).append(" vs ").append(LABELS[a]);
-        }
+        String diff = Md.versus(v, b, LABELS);
         List<String> row = new ArrayList<>();
         row.add(name);
         for (double x : v) row.add(micros ? Md.us(x) : Md.f1(x));
