@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
+import niolab.server.IdleSweep;
 import niolab.server.ServerOptions;
 
 /**
@@ -42,6 +44,7 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
     private final ByteBuffer readBuffer;
     /** Created once: {@code select(Consumer)} is called per wakeup, and {@code this::onReady} would allocate each time. */
     private final Consumer<SelectionKey> onReady = this::onReady;
+    private final IdleSweep idle;
 
     private ServerSocketChannel listener;
     private SelectionKey listenKey;
@@ -53,10 +56,27 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
     public LevelTriggeredEchoServer(ServerOptions options) {
         this.options = options;
         this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
+        this.idle = new IdleSweep(options.idleTimeout);
+        // Loaded now, not at some accept: after EMFILE, loading a class may need a descriptor.
+        LtConnection.class.getName();
         try {
             this.selector = Selector.open();
+            initializeChannelWrites();
         } catch (IOException e) {
             throw new IllegalStateException("cannot open a selector: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The JDK sets up its file dispatcher on the first channel write, and the setup opens a
+     * socketpair. Left to the first echo, that may come when descriptors have run out: the setup
+     * fails and the loop dies (found by the fault suite; Netty 4.2's NIO loop died the same way
+     * loading time-zone data). So write once now, to a pipe.
+     */
+    private static void initializeChannelWrites() throws IOException {
+        Pipe pipe = Pipe.open();
+        try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
+            sink.write(ByteBuffer.allocate(1));
         }
     }
 
@@ -80,10 +100,11 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
     public void run() throws IOException {
         try {
             while (running) {
-                // Block without a timeout unless a paused accept has to be retried.
-                counters.events += selector.select(onReady, acceptResumeAt == 0 ? 0 : ACCEPT_BACKOFF_MS);
+                // Block without a timeout unless a paused accept has to be retried or an idle sweep is due.
+                counters.events += selector.select(onReady, idle.waitMillis(acceptResumeAt == 0 ? 0 : ACCEPT_BACKOFF_MS, 0));
                 counters.waits++;
                 if (acceptResumeAt != 0 && System.nanoTime() - acceptResumeAt >= 0) resumeAccepting();
+                if (idle.enabled && idle.due()) closeIdleConnections();
             }
             drain();
         } finally {
@@ -96,6 +117,7 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
             accept();
             return;
         }
+        if (idle.enabled) ((LtConnection) key.attachment()).lastActive = idle.sweeps;
         try {
             if (key.isWritable()) {
                 flush(key);
@@ -118,13 +140,17 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
                 pauseAccepting(e);
                 return;
             }
-            if (ch == null) return;
+            if (ch == null) {
+                // The backlog is drained: a failure episode, if any, is over. (Not at the first
+                // accept that works: freed descriptors let a few in, then accept fails again.)
+                acceptFailing = false;
+                return;
+            }
             counters.accepts++;
-            acceptFailing = false;
             try {
                 ch.configureBlocking(false);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.register(selector, SelectionKey.OP_READ);
+                ch.register(selector, SelectionKey.OP_READ, idle.enabled ? new LtConnection(idle.sweeps) : null);
             } catch (IOException e) {
                 counters.resets++;
                 closeQuietly(ch);
@@ -159,10 +185,11 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
 
     /** Keeps the unwritten rest and swaps OP_READ for OP_WRITE until it is gone. */
     private void stash(SelectionKey key, ByteBuffer rest) {
-        ByteBuffer pending = (ByteBuffer) key.attachment();
+        LtConnection c = (LtConnection) key.attachment();
+        if (c == null) key.attach(c = new LtConnection(idle.sweeps));
+        ByteBuffer pending = c.pending;
         if (pending == null) {
-            pending = ByteBuffer.allocateDirect(options.bufferSize); // once per connection, on the slow path
-            key.attach(pending);
+            pending = c.pending = ByteBuffer.allocateDirect(options.bufferSize); // once per connection, on the slow path
         }
         pending.clear();
         pending.put(rest).flip();
@@ -172,7 +199,7 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
     }
 
     private void flush(SelectionKey key) throws IOException {
-        ByteBuffer pending = (ByteBuffer) key.attachment();
+        ByteBuffer pending = ((LtConnection) key.attachment()).pending;
         write((SocketChannel) key.channel(), pending);
         if (!pending.hasRemaining()) key.interestOps(SelectionKey.OP_READ);
     }
@@ -203,6 +230,20 @@ public final class LevelTriggeredEchoServer implements EventLoopServer {
     private void resumeAccepting() {
         acceptResumeAt = 0;
         if (listenKey.isValid()) listenKey.interestOps(SelectionKey.OP_ACCEPT);
+    }
+
+    /** {@code --idle-timeout}: closes the connections that have had no event for that long (slowloris). */
+    private void closeIdleConnections() {
+        idle.advance();
+        int closed = 0;
+        // Cancelled keys stay in keys() until the next select, so closing while iterating is safe.
+        for (SelectionKey k : selector.keys()) {
+            if (k == listenKey || !k.isValid() || !idle.isIdle(((LtConnection) k.attachment()).lastActive)) continue;
+            close(k);
+            closed++;
+        }
+        counters.idleCloses += closed;
+        if (closed > 0) idle.log(log, "lt", closed);
     }
 
     /** Stop accepting, let connections finish their echoes for a short grace, then close. */
