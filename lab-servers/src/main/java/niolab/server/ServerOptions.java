@@ -29,6 +29,11 @@ public final class ServerOptions {
             description = "Also print the counters every interval, e.g. 5s.")
     public Duration statsInterval;
 
+    @Option(names = "--idle-timeout", converter = DurationConverter.class,
+            description = "Close a connection that has neither sent nor taken any bytes for this long, e.g. 30s"
+                    + " (slowloris); counted as idle_closes. Checked about once a second. Default: off.")
+    public Duration idleTimeout;
+
     /** Set by the mp master on its workers: stdin is a pipe from the master, and EOF means the master is gone. */
     @Option(names = "--exit-on-stdin-eof", hidden = true,
             description = "Stop gracefully when stdin reaches end of file (mp workers: no orphans if the master dies).")

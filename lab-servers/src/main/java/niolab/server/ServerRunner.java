@@ -64,6 +64,10 @@ public final class ServerRunner {
         } catch (IOException | RuntimeException e) {
             err.println("error: event loop failed: " + describe(e));
             code = 1;
+        } catch (Error e) {
+            // A bug or an exhausted JVM (say a class that could not load without a descriptor): still one line.
+            err.println("error: event loop failed: " + e);
+            code = 1;
         }
         if (stats != null) stats.interrupt();
         out.println("counters: " + server.counters().format(server.waitName()));

@@ -19,6 +19,8 @@ final class Connection {
     boolean mayHaveInput;
     /** The peer has half-closed (EPOLLRDHUP): its FIN will not be reported again, so read to EOF. */
     boolean peerShutdown;
+    /** The sweep number of its last event ({@link niolab.server.IdleSweep}, {@code --idle-timeout}). */
+    long lastActive;
 
     /** Echo bytes the kernel has not taken yet, at {@code pendingAddress + pendingOffset}. */
     int pendingLength;
@@ -26,8 +28,9 @@ final class Connection {
     private Memory pending;
     private long pendingAddress;
 
-    void open(int fd) {
+    void open(int fd, long now) {
         this.fd = fd;
+        lastActive = now;
         mayHaveInput = false;
         peerShutdown = false;
         pendingLength = 0;

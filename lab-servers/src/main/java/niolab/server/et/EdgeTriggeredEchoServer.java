@@ -24,6 +24,7 @@ import niolab.epoll.LibC;
 import niolab.epoll.Sockets;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
+import niolab.server.IdleSweep;
 import niolab.server.ServerOptions;
 
 /**
@@ -66,6 +67,7 @@ public final class EdgeTriggeredEchoServer implements EventLoopServer {
     private int listenFd = -1;
     private int wakeFd = -1;
     private int openConnections;
+    private final IdleSweep idle;
 
     // Cold: setup, stop, accept failures.
     private final ServerOptions options;
@@ -86,7 +88,10 @@ public final class EdgeTriggeredEchoServer implements EventLoopServer {
         this.readMemory = new Memory(bufferSize);
         this.readBuffer = Pointer.nativeValue(readMemory);
         wakeValue.setLong(0, 1);
-        Errno.name(Errno.EMFILE); // load the error tables now: after EMFILE, loading a class may need a descriptor
+        this.idle = new IdleSweep(options.idleTimeout);
+        // Load these now: after EMFILE, loading a class from the class path may need a descriptor.
+        Errno.name(Errno.EMFILE);
+        Connection.class.getName();
     }
 
     @Override
@@ -120,12 +125,13 @@ public final class EdgeTriggeredEchoServer implements EventLoopServer {
     public void run() throws IOException {
         try {
             while (running) {
-                // Block without a timeout unless a paused accept has to be retried.
-                dispatch(waitForEvents(acceptPaused ? ACCEPT_RETRY_MS : -1));
+                // Block without a timeout unless a paused accept has to be retried or an idle sweep is due.
+                dispatch(waitForEvents((int) idle.waitMillis(acceptPaused ? ACCEPT_RETRY_MS : -1, -1)));
                 if (acceptPaused && System.nanoTime() - acceptRetryAt >= 0) {
                     acceptPaused = false;
                     acceptAll();
                 }
+                if (idle.enabled && idle.due()) closeIdleConnections();
             }
             drain();
         } finally {
@@ -163,12 +169,16 @@ public final class EdgeTriggeredEchoServer implements EventLoopServer {
             int fd = LibC.accept4(listenFd, null, null, LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC);
             if (fd >= 0) {
                 counters.accepts++;
-                acceptFailing = false;
                 open(fd);
                 continue;
             }
             int err = LibC.errno();
-            if (err == Errno.EAGAIN) return;
+            if (err == Errno.EAGAIN) {
+                // The backlog is drained: a failure episode, if any, is over. (Not at the first
+                // accept that works: freed descriptors let a few in, then accept fails again.)
+                acceptFailing = false;
+                return;
+            }
             if (err == Errno.EINTR || err == Errno.ECONNABORTED) continue; // that one is gone; the rest wait
             pauseAccepting(err);
             return;
@@ -180,13 +190,14 @@ public final class EdgeTriggeredEchoServer implements EventLoopServer {
         if (fd >= connections.length) connections = Arrays.copyOf(connections, Math.max(fd + 1, 2 * connections.length));
         Connection c = connections[fd];
         if (c == null) connections[fd] = c = new Connection();
-        c.open(fd);
+        c.open(fd, idle.sweeps);
         openConnections++;
         // epoll_ctl(ADD) polls the socket at once: bytes sent before the accept still raise an edge.
         if (epoll.add(fd, CONNECTION_EVENTS, fd) != 0) fail(c); // ENOMEM, ENOSPC (max_user_watches)
     }
 
     private void onConnectionEvent(Connection c, int ready) {
+        c.lastActive = idle.sweeps; // one store, whether --idle-timeout is on or not: cheaper than a branch
         if ((ready & EPOLLRDHUP) != 0) c.peerShutdown = true;
         if (c.pendingLength > 0) {
             // Not writable yet: wait for the EPOLLOUT edge (errors surface through send).
@@ -294,6 +305,19 @@ public final class EdgeTriggeredEchoServer implements EventLoopServer {
             log.print(Errno.message(err));
             log.println("); pausing accepts, retrying every 100 ms");
         }
+    }
+
+    /** {@code --idle-timeout}: closes the connections that have had no event for that long (slowloris). */
+    private void closeIdleConnections() {
+        idle.advance();
+        int closed = 0;
+        for (Connection c : connections) {
+            if (c == null || c.fd < 0 || !idle.isIdle(c.lastActive)) continue;
+            close(c);
+            closed++;
+        }
+        counters.idleCloses += closed;
+        if (closed > 0) idle.log(log, "et", closed);
     }
 
     /** Stop accepting, let connections finish their echoes for a short grace, then close. */

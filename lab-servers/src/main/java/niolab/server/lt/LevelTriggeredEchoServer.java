@@ -18,6 +18,23 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
     public LevelTriggeredEchoServer(ServerOptions options) {
         super(options, "echo");
         this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
+        // Loaded now, not at some accept: after EMFILE, loading a class may need a descriptor.
+        LtConnection.class.getName();
+    }
+
+    @Override
+    protected Object newAttachment() {
+        return idle.enabled ? new LtConnection(idle.sweeps) : null; // else only at a first partial write
+    }
+
+    @Override
+    protected void stamp(SelectionKey key, long sweep) {
+        ((LtConnection) key.attachment()).lastActive = sweep;
+    }
+
+    @Override
+    protected long lastActive(SelectionKey key) {
+        return ((LtConnection) key.attachment()).lastActive;
     }
 
     @Override
@@ -33,10 +50,11 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
 
     /** Keeps the unwritten rest and swaps OP_READ for OP_WRITE until it is gone. */
     private void stash(SelectionKey key, ByteBuffer rest) {
-        ByteBuffer pending = (ByteBuffer) key.attachment();
+        LtConnection c = (LtConnection) key.attachment();
+        if (c == null) key.attach(c = new LtConnection(idle.sweeps));
+        ByteBuffer pending = c.pending;
         if (pending == null) {
-            pending = ByteBuffer.allocateDirect(options.bufferSize); // once per connection, on the slow path
-            key.attach(pending);
+            pending = c.pending = ByteBuffer.allocateDirect(options.bufferSize); // once per connection, on the slow path
         }
         pending.clear();
         pending.put(rest).flip();
@@ -45,7 +63,7 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
 
     @Override
     protected void onWritable(SelectionKey key) throws IOException {
-        ByteBuffer pending = (ByteBuffer) key.attachment();
+        ByteBuffer pending = ((LtConnection) key.attachment()).pending;
         write((SocketChannel) key.channel(), pending);
         if (!pending.hasRemaining()) resumeReading(key);
     }

@@ -28,7 +28,19 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
 
     @Override
     protected Object newAttachment() {
-        return new HttpConnection(); // a few ints of parser state; the buffers come only if needed
+        HttpConnection c = new HttpConnection(); // a few ints of parser state; the buffers come only if needed
+        c.lastActive = idle.sweeps;
+        return c;
+    }
+
+    @Override
+    protected void stamp(SelectionKey key, long sweep) {
+        ((HttpConnection) key.attachment()).lastActive = sweep;
+    }
+
+    @Override
+    protected long lastActive(SelectionKey key) {
+        return ((HttpConnection) key.attachment()).lastActive;
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
+import niolab.server.IdleSweep;
 import niolab.server.ServerOptions;
 
 /**
@@ -42,6 +44,7 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     private final String protocol;
     /** Created once: {@code select(Consumer)} is called per wakeup, and {@code this::onReady} would allocate each time. */
     private final Consumer<SelectionKey> onReady = this::onReady;
+    protected final IdleSweep idle;
 
     private ServerSocketChannel listener;
     private SelectionKey listenKey;
@@ -53,10 +56,25 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     protected LevelTriggeredServer(ServerOptions options, String protocol) {
         this.options = options;
         this.protocol = protocol;
+        this.idle = new IdleSweep(options.idleTimeout);
         try {
             this.selector = Selector.open();
+            initializeChannelWrites();
         } catch (IOException e) {
             throw new IllegalStateException("cannot open a selector: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The JDK sets up its file dispatcher on the first channel write, and the setup opens a
+     * socketpair. Left to the first echo, that may come when descriptors have run out: the setup
+     * fails and the loop dies (found by the fault suite; Netty 4.2's NIO loop died the same way
+     * loading time-zone data). So write once now, to a pipe.
+     */
+    private static void initializeChannelWrites() throws IOException {
+        Pipe pipe = Pipe.open();
+        try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
+            sink.write(ByteBuffer.allocate(1));
         }
     }
 
@@ -80,10 +98,11 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     public void run() throws IOException {
         try {
             while (running) {
-                // Block without a timeout unless a paused accept has to be retried.
-                counters.events += selector.select(onReady, acceptResumeAt == 0 ? 0 : ACCEPT_BACKOFF_MS);
+                // Block without a timeout unless a paused accept has to be retried or an idle sweep is due.
+                counters.events += selector.select(onReady, idle.waitMillis(acceptResumeAt == 0 ? 0 : ACCEPT_BACKOFF_MS, 0));
                 counters.waits++;
                 if (acceptResumeAt != 0 && System.nanoTime() - acceptResumeAt >= 0) resumeAccepting();
+                if (idle.enabled && idle.due()) closeIdleConnections();
             }
             drain();
         } finally {
@@ -96,6 +115,7 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
             accept();
             return;
         }
+        if (idle.enabled) stamp(key, idle.sweeps);
         try {
             if (key.isWritable()) {
                 onWritable(key);
@@ -118,9 +138,13 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
                 pauseAccepting(e);
                 return;
             }
-            if (ch == null) return;
+            if (ch == null) {
+                // The backlog is drained: a failure episode, if any, is over. (Not at the first
+                // accept that works: freed descriptors let a few in, then accept fails again.)
+                acceptFailing = false;
+                return;
+            }
             counters.accepts++;
-            acceptFailing = false;
             try {
                 ch.configureBlocking(false);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -138,10 +162,14 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     /** The connection registered for OP_WRITE (output is pending) can take more. */
     protected abstract void onWritable(SelectionKey key) throws IOException;
 
-    /** A new connection's attachment: its protocol state, or null until it needs one. */
-    protected Object newAttachment() {
-        return null;
-    }
+    /** A new connection's attachment: its protocol state, or null until it needs one (never null with --idle-timeout). */
+    protected abstract Object newAttachment();
+
+    /** Records the sweep of the connection's last event ({@code --idle-timeout} only). */
+    protected abstract void stamp(SelectionKey key, long sweep);
+
+    /** The sweep of the connection's last event ({@code --idle-timeout} only). */
+    protected abstract long lastActive(SelectionKey key);
 
     /**
      * Reads into {@code buf} (cleared first, flipped after). Returns false if there is nothing
@@ -204,6 +232,20 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     private void resumeAccepting() {
         acceptResumeAt = 0;
         if (listenKey.isValid()) listenKey.interestOps(SelectionKey.OP_ACCEPT);
+    }
+
+    /** {@code --idle-timeout}: closes the connections that have had no event for that long (slowloris). */
+    private void closeIdleConnections() {
+        idle.advance();
+        int closed = 0;
+        // Cancelled keys stay in keys() until the next select, so closing while iterating is safe.
+        for (SelectionKey k : selector.keys()) {
+            if (k == listenKey || !k.isValid() || !idle.isIdle(lastActive(k))) continue;
+            close(k);
+            closed++;
+        }
+        counters.idleCloses += closed;
+        if (closed > 0) idle.log(log, "lt", closed);
     }
 
     /** Stop accepting, let connections finish their echoes for a short grace, then close. */

@@ -26,6 +26,15 @@ public final class Echo {
         return s;
     }
 
+    /** A client with a small receive buffer, so that the server's send buffer fills while it dawdles. */
+    public static Socket slowReader(InetSocketAddress address) throws IOException {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(8 * 1024);
+        s.setSoTimeout(TIMEOUT_MS);
+        s.connect(address, TIMEOUT_MS);
+        return s;
+    }
+
     public static byte[] random(int size, long seed) {
         byte[] b = new byte[size];
         SplittableRandom r = new SplittableRandom(seed);

@@ -1,0 +1,88 @@
+package niolab.server.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/** What /proc says about a server and its children (mp workers): descriptors held, CPU used. */
+public final class Proc {
+    private static final long CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux ABI we run on
+
+    private Proc() {
+    }
+
+    /** The server process and its descendants still alive (an mp master's workers). */
+    public static List<Long> tree(ServerProcess p) {
+        List<Long> pids = new ArrayList<>();
+        pids.add(p.pid());
+        p.process.toHandle().descendants().filter(ProcessHandle::isAlive).forEach(h -> pids.add(h.pid()));
+        return pids;
+    }
+
+    /** The workers of an mp master (its children), or the server itself. */
+    public static List<Long> servingProcesses(ServerProcess p) {
+        List<Long> pids = new ArrayList<>();
+        p.process.toHandle().children().filter(ProcessHandle::isAlive).forEach(h -> pids.add(h.pid()));
+        if (pids.isEmpty()) pids.add(p.pid());
+        return pids;
+    }
+
+    /** Open descriptors of one process (0 if it has gone). */
+    public static long fds(long pid) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return fds.count();
+        } catch (NoSuchFileException gone) {
+            return 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static long fds(List<Long> pids) {
+        long n = 0;
+        for (long pid : pids) n += fds(pid);
+        return n;
+    }
+
+    /** Waits (bounded) until the processes hold at most {@code limit} descriptors; returns the last count. */
+    public static long awaitFdsAtMost(List<Long> pids, long limit, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long n;
+        while ((n = fds(pids)) > limit && System.nanoTime() < deadline) Thread.sleep(20);
+        return n;
+    }
+
+    /** CPU time (user + system) used so far by the processes, in seconds, from /proc/PID/stat. */
+    public static double cpuSeconds(List<Long> pids) {
+        long ticks = 0;
+        for (long pid : pids) {
+            String stat;
+            try {
+                stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            } catch (NoSuchFileException gone) {
+                continue;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            // Fields after the ")" that closes the command name: state is field 3, utime 14, stime 15.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        }
+        return (double) ticks / CLOCK_TICKS_PER_SECOND;
+    }
+
+    /** The value of {@code name} in the last {@code counters:} line (the sum, for mp). */
+    public static long counter(ServerProcess p, String name) {
+        Matcher m = Pattern.compile("(?m)^counters: .*\\b" + name + "=(\\d+)").matcher(p.output());
+        if (!m.find()) throw new AssertionError("no counter " + name + " in:\n" + p.output());
+        return Long.parseLong(m.group(1));
+    }
+}
