@@ -20,7 +20,7 @@ import java.util.Map;
  * </pre>
  */
 public final class ExperimentReports {
-    private static final List<Experiment> ALL = List.of();
+    private static final List<Experiment> ALL = List.of(new SyscallsExperiment(), new TimeWaitExperiment());
 
     private ExperimentReports() {
     }
