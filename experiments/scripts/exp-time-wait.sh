@@ -13,9 +13,9 @@
 #   scenarios.csv     scenario,tw_reuse,options: what each scenario ran
 NAME=time-wait
 EXP_PORT=${EXP_PORT:-29120}
-PORTS=${PORTS:-40000 40999}
-N=${N:-3000}
-RATE=${RATE:-500}
+PORTS=${TW_PORTS:-40000 40999}
+REQUESTS=${TW_REQUESTS:-3000}  # not N: the Makefile exports N (100) for the bench targets
+RATE=${TW_RATE:-500}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 NS=
@@ -39,12 +39,12 @@ ip netns del "niolab-tw-probe-$$"
 SCENARIOS=(reuse0-serial reuse2-serial reuse0-paced reuse2-paced reuse0-keepalive reuse0-linger0)
 declare -A REUSE=([reuse0-serial]=0 [reuse2-serial]=2 [reuse0-paced]=0 [reuse2-paced]=2 [reuse0-keepalive]=0 [reuse0-linger0]=0)
 declare -A OPTS=(
-  [reuse0-serial]="-n $N"
-  [reuse2-serial]="-n $N"
-  [reuse0-paced]="-n $N --rate $RATE"
-  [reuse2-paced]="-n $N --rate $RATE"
-  [reuse0-keepalive]="-n $N --keepalive"
-  [reuse0-linger0]="-n $N --linger0"
+  [reuse0-serial]="-n $REQUESTS"
+  [reuse2-serial]="-n $REQUESTS"
+  [reuse0-paced]="-n $REQUESTS --rate $RATE"
+  [reuse2-paced]="-n $REQUESTS --rate $RATE"
+  [reuse0-keepalive]="-n $REQUESTS --keepalive"
+  [reuse0-linger0]="-n $REQUESTS --linger0"
 )
 
 # sample FILE: TIME-WAIT every 100 ms inside the namespace, t in seconds from now, until killed.
