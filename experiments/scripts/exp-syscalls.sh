@@ -73,13 +73,21 @@ count() {
 }
 
 # excerpt TRACE START: the event loop thread's calls from the middle successful call matching
-# START up to the next one (one short connection, or one wakeup), payloads elided.
+# START up to the next one (one short connection, or one wakeup); a call that other threads
+# interrupted (<unfinished ...> then <... resumed>) is joined back into one line; payloads elided.
 excerpt() {
   awk -v key="^($2)\\\\(" '
     !t && $2 ~ /^epoll_p?wait\(/ { t = $1 }
     { th[NR] = $1; sub(/^[0-9]+ +/, ""); l[NR] = $0 }
     END {
-      for (i = 1; i <= NR; i++) if (th[i] == t) { n++; line[n] = l[i]; if (l[i] ~ key && l[i] !~ /= -1 E/) mark[++m] = n }
+      for (i = 1; i <= NR; i++) {
+        if (th[i] != t) continue
+        s = l[i]
+        if (s ~ / <unfinished \.\.\.>$/) { held = s; sub(/ <unfinished \.\.\.>$/, "", held); continue }
+        if (s ~ /^<\.\.\. [a-z_0-9]+ resumed>/) { sub(/^<\.\.\. [a-z_0-9]+ resumed>/, "", s); s = held s }
+        line[++n] = s
+        if (s ~ key && s !~ /= -1 E/) mark[++m] = n
+      }
       if (m < 2) exit
       k = int(m / 2)
       for (i = mark[k]; i < mark[k + 1]; i++) print line[i]
