@@ -13,7 +13,9 @@ start_server() {
   shift 2
   SERVER_LOG=$(mktemp "${TMPDIR:-/tmp}/niolab-$arch.XXXXXX")
   local pin=()
-  [ -n "${SERVER_CPU:-}" ] && pin=(taskset -c "$SERVER_CPU")
+  # SERVER_NETNS=NS runs the server inside network namespace NS (ip netns exec keeps the PID)
+  [ -n "${SERVER_NETNS:-}" ] && pin=(ip netns exec "$SERVER_NETNS")
+  [ -n "${SERVER_CPU:-}" ] && pin+=(taskset -c "$SERVER_CPU")
   "${pin[@]}" "$NIOLAB_HOME/bin/lab-server" "$arch" --port "$port" "$@" >"$SERVER_LOG" 2>&1 &
   SERVER_PID=$!
   local deadline=$((SECONDS + ${READY_TIMEOUT:-60}))

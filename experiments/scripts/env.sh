@@ -7,7 +7,8 @@ j() { printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' | tr -d '\n'; }
 cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')
 jdk=$(java -version 2>&1 | head -1)
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -n "$(git -C "$here" status --porcelain 2>/dev/null)" ] && commit="$commit (with uncommitted changes)"
+# tracked files only: the results being written (env.json itself) are untracked until committed
+[ -n "$(git -C "$here" status --porcelain --untracked-files=no 2>/dev/null)" ] && commit="$commit (with uncommitted changes)"
 cat <<EOF2
 {
   "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",

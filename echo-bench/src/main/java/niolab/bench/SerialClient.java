@@ -22,6 +22,7 @@ public final class SerialClient implements Runnable {
     private final int timeoutMs;
     private final long requests;
     private final long endNanos;
+    private final boolean linger0;
     final LoopStats stats = new LoopStats(false);
     private final ByteBuffer out;
     private final ByteBuffer in;
@@ -29,13 +30,17 @@ public final class SerialClient implements Runnable {
     /** When the last byte of the response arrived: latency excludes the close that follows. */
     private long echoedAt;
 
-    /** Runs {@code requests} requests, or until {@code endNanos}, whichever comes first. */
-    public SerialClient(InetSocketAddress target, Codec codec, int timeoutMs, long requests, long endNanos) {
+    /**
+     * Runs {@code requests} requests, or until {@code endNanos}, whichever comes first;
+     * {@code linger0} closes each socket with SO_LINGER 0 (RST, no TIME-WAIT on this side).
+     */
+    public SerialClient(InetSocketAddress target, Codec codec, int timeoutMs, long requests, long endNanos, boolean linger0) {
         this.target = target;
         this.codec = codec;
         this.timeoutMs = timeoutMs;
         this.requests = requests;
         this.endNanos = endNanos;
+        this.linger0 = linger0;
         this.out = ByteBuffer.allocate(codec.requestLength());
         this.in = ByteBuffer.allocate(Math.max(65536, 2 * codec.maxResponseLength()));
     }
@@ -61,6 +66,7 @@ public final class SerialClient implements Runnable {
         try (Socket s = new Socket()) {
             s.setTcpNoDelay(true);
             s.setSoTimeout(timeoutMs);
+            if (linger0) s.setSoLinger(true, 0);
             s.connect(target, timeoutMs);
             out.clear();
             codec.encodeRequest(out);

@@ -20,8 +20,8 @@ import java.util.Map;
  * </pre>
  */
 public final class ExperimentReports {
-    private static final List<Experiment> ALL = List.of(
-            new ShortRunExperiment(), new LongRunExperiment(), new ConcurrencyExperiment());
+    private static final List<Experiment> ALL = List.of(new ShortRunExperiment(), new LongRunExperiment(),
+            new ConcurrencyExperiment(), new SyscallsExperiment(), new TimeWaitExperiment());
 
     private ExperimentReports() {
     }

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +32,39 @@ public final class Results {
 
     public Map<String, Object> json(String file) {
         return JsonReader.object(text(file));
+    }
+
+    /** A CSV file with a header line (no quoting): one map per row, column name to cell. */
+    public List<Map<String, String>> csv(String file) {
+        String[] lines = text(file).split("\n");
+        String[] header = lines[0].split(",", -1);
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].isBlank()) continue;
+            String[] cells = lines[i].split(",", header.length);
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int c = 0; c < header.length; c++) row.put(header[c], c < cells.length ? cells[c] : "");
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /**
+     * The last {@code counters: k=v ...} line of a lab server's output (mp: the summed one,
+     * not the {@code [wN]} ones), as numbers by name.
+     */
+    public Map<String, Double> counters(String file) {
+        String last = null;
+        for (String line : text(file).split("\n")) {
+            if (line.startsWith("counters:")) last = line;
+        }
+        if (last == null) throw new IllegalArgumentException(dir.resolve(file) + " has no counters line");
+        Map<String, Double> c = new LinkedHashMap<>();
+        for (String kv : last.substring("counters:".length()).trim().split("\\s+")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) c.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
+        }
+        return c;
     }
 
     /** Follows a path of keys and list indexes, e.g. {@code get(doc, "mean", "latency_us", "p99")}. */
