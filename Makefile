@@ -10,7 +10,7 @@ JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar nett
 SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers -path '*/src/main/*' -type f 2>/dev/null) \
            $(wildcard pom.xml */pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp
+.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http
 
 help: ## List the targets, one line each
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -32,6 +32,9 @@ run-bench-et: all ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via 
 
 run-bench-mp: all ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
 	@bash scripts/run-bench.sh mp
+
+bench-http: all ## HTTP /ping on lt, et, mp, netty-nio, netty-epoll with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
+	@bash scripts/bench-http.sh
 
 clean: ## Remove build output
 	$(MVN) clean
