@@ -10,7 +10,7 @@ JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar nett
 SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers -path '*/src/main/*' -type f 2>/dev/null) \
            $(wildcard pom.xml */pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp experiments reports $(addprefix exp-,$(EXPERIMENTS))
+.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http experiments reports $(addprefix exp-,$(EXPERIMENTS))
 
 help: ## List the targets, one line each
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -44,6 +44,9 @@ $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 
 reports: all ## Regenerate experiments/*.md from the committed results, without running anything
 	@java -cp echo-bench/target/echo-bench.jar niolab.bench.report.ExperimentReports experiments
+
+bench-http: all ## HTTP /ping on lt, et, mp, netty-nio, netty-epoll with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
+	@bash scripts/bench-http.sh
 
 clean: ## Remove build output
 	$(MVN) clean

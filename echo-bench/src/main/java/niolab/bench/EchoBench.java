@@ -33,11 +33,12 @@ import picocli.CommandLine.Parameters;
  *   echo-bench --runs 3 --warmup 100 --json out.json 127.0.0.1:9988
  *   echo-bench -c 50 --keepalive --duration 10s --warmup 2s --server-pid $PID
  *   echo-bench -c 20 --keepalive --rate 5000 --duration 30s --hdr out.hgrm
+ *   echo-bench --protocol http -c 50 --pipeline 16 --duration 5s 127.0.0.1:8080
  * </pre>
  */
 @Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.2",
         sortOptions = false,
-        description = "Load generator for the NIO Lab echo servers: latency table per run, errors by class, "
+        description = "Load generator for the NIO Lab echo and HTTP /ping servers: latency table per run, errors by class, "
                 + "CPU per request of client and server.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed with an error rate within --max-error-rate",
@@ -80,6 +81,11 @@ public final class EchoBench implements Callable<Integer> {
 
     @Option(names = "--runs", defaultValue = "1", description = "Runs; the table has a row per run and a mean row (default: ${DEFAULT-VALUE}).")
     int runs;
+
+    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http",
+            description = "echo, or http: GET /ping, each response checked for status 200 and body {\"status\":\"ok\"}; "
+                    + "short connections send Connection: close (default: ${DEFAULT-VALUE}).")
+    String protocol;
 
     @Option(names = "--size", defaultValue = "64", description = "Payload bytes per request (default: ${DEFAULT-VALUE}).")
     int size;
@@ -131,8 +137,9 @@ public final class EchoBench implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         LoadSpec load = new LoadSpec(address, codec(), connections, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
                 keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0);
-        out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %d-byte payload%n",
-                target, load.describe(), duration != null ? Durations.format(duration) : requests + " requests", runs, size);
+        out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%n",
+                target, load.describe(), duration != null ? Durations.format(duration) : requests + " requests", runs,
+                isHttp() ? "HTTP GET /ping" : size + "-byte payload");
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
         LoadRun runner = new LoadRun(load, interval == null ? 0 : interval.toNanos(), serverPid, progress);
@@ -185,9 +192,13 @@ public final class EchoBench implements Callable<Integer> {
         }
     }
 
-    /** The request/response protocol; the place where {@code --protocol} will choose. */
+    /** The request/response protocol, by {@code --protocol}. */
     private Codec codec() {
-        return new EchoCodec(Payload.random(size, seed));
+        return isHttp() ? new HttpPingCodec(target, keepAlive || pipeline > 1) : new EchoCodec(Payload.random(size, seed));
+    }
+
+    private boolean isHttp() {
+        return "http".equals(protocol);
     }
 
     private PrintWriter err() {
@@ -334,6 +345,7 @@ public final class EchoBench implements Callable<Integer> {
         if (threads != null && threads < 1) throw usage("--threads must be at least 1");
         if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) throw usage("--rate must be a positive number of requests per second");
         if (size < 1) throw usage("--size must be at least 1 byte");
+        if (!protocol.equals("echo") && !protocol.equals("http")) throw usage("--protocol must be echo or http, not '" + protocol + "'");
         if (timeout.isZero() || timeout.isNegative()) throw usage("--timeout must be positive");
         if (maxErrorRate < 0 || maxErrorRate > 1) throw usage("--max-error-rate must be between 0 and 1");
         if (interval != null && interval.toMillis() < 100) throw usage("--interval must be at least 100ms");

@@ -15,7 +15,7 @@ public enum ErrorClass {
     TIMEOUT("timeout"),
     /** The connection closed before the whole echo came back. */
     SHORT("short"),
-    /** The echo came back, but with other bytes. */
+    /** The response came back wrong: other bytes (echo), or not 200 with {"status":"ok"} (http). */
     MISMATCH("mismatch"),
     /** connect: EADDRNOTAVAIL, "Cannot assign requested address": no free ephemeral port (TIME-WAIT). */
     PORTS("ports_exhausted"),

@@ -3,19 +3,14 @@ package niolab.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * A tiny thread-per-connection server for echo-bench's tests, with a behaviour knob: echo
  * faithfully, corrupt one byte, reset, close early, stay silent, or echo but pause once for
- * {@link #STALL_MS} (a synthetic stall for the coordinated-omission test). Closing it stops everything.
+ * {@link #STALL_MS} (a synthetic stall for the coordinated-omission test).
  */
-final class TestEchoServer implements AutoCloseable {
+final class TestEchoServer extends TestServer {
     enum Mode { ECHO, CORRUPT, RESET, CLOSE_EARLY, SILENT, STALL_ONCE }
 
     static final long STALL_MS = 200;
@@ -23,40 +18,16 @@ final class TestEchoServer implements AutoCloseable {
     static final int STALL_AT_READ = 300;
     private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
 
-    private final ServerSocket listener;
-    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "test-echo");
-        t.setDaemon(true);
-        return t;
-    });
     private final Mode mode;
 
     TestEchoServer(Mode mode) throws IOException {
+        super("test-echo");
         this.mode = mode;
-        this.listener = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
-        pool.execute(this::acceptLoop);
+        start();
     }
 
-    InetSocketAddress address() {
-        return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
-    }
-
-    String hostPort() {
-        return "127.0.0.1:" + listener.getLocalPort();
-    }
-
-    private void acceptLoop() {
-        while (!listener.isClosed()) {
-            try {
-                Socket s = listener.accept();
-                pool.execute(() -> serve(s));
-            } catch (IOException e) {
-                return;
-            }
-        }
-    }
-
-    private void serve(Socket s) {
+    @Override
+    protected void serve(Socket s) {
         try (s) {
             InputStream in = s.getInputStream();
             OutputStream out = s.getOutputStream();
@@ -97,11 +68,5 @@ final class TestEchoServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    @Override
-    public void close() throws IOException {
-        listener.close();
-        pool.shutdownNow();
     }
 }

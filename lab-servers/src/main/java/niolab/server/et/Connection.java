@@ -3,6 +3,7 @@ package niolab.server.et;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import niolab.epoll.LibC;
+import niolab.server.proto.HttpConnection;
 
 /**
  * One connection's state, found by its fd. The object is kept and reused by the next
@@ -21,6 +22,8 @@ final class Connection {
     boolean peerShutdown;
     /** The sweep number of its last event ({@link niolab.server.IdleSweep}, {@code --idle-timeout}). */
     long lastActive;
+    /** {@code et --protocol http}: the parser and parked output, kept with the slot and reset per connection; null for echo. */
+    HttpConnection http;
 
     /** Echo bytes the kernel has not taken yet, at {@code pendingAddress + pendingOffset}. */
     int pendingLength;
@@ -35,6 +38,7 @@ final class Connection {
         peerShutdown = false;
         pendingLength = 0;
         pendingOffset = 0;
+        if (http != null) http.reset();
     }
 
     /** Keeps {@code length} unsent bytes from {@code from}; the buffer is allocated only by connections that need one. */

@@ -2,13 +2,14 @@ package niolab.server.et;
 
 import java.util.concurrent.Callable;
 import niolab.epoll.Epoll;
+import niolab.server.Protocol;
 import niolab.server.ServerOptions;
 import niolab.server.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "et", mixinStandardHelpOptions = true,
-        description = "Single-thread echo server calling epoll directly through JNA (edge-triggered).")
+        description = "Single-thread echo or HTTP /ping server calling epoll directly through JNA (edge-triggered).")
 public final class EtCommand implements Callable<Integer> {
     @Mixin
     ServerOptions options;
@@ -19,6 +20,8 @@ public final class EtCommand implements Callable<Integer> {
             System.err.println("error: et needs Linux epoll");
             return 1;
         }
-        return ServerRunner.run(new EdgeTriggeredEchoServer(options), options);
+        EdgeTriggeredServer server = options.protocol == Protocol.HTTP
+                ? new EdgeTriggeredHttpServer(options) : new EdgeTriggeredEchoServer(options);
+        return ServerRunner.run(server, options);
     }
 }

@@ -46,6 +46,19 @@ public final class HttpConnection {
         closeAfterPending = (flags & HttpPing.CLOSE) != 0;
     }
 
+    /**
+     * Makes this state fit a new connection, for loops that reuse it (et keeps one per fd
+     * number). The parked buffers are dropped: an idle slot holds no memory.
+     */
+    public void reset() {
+        parser.reset();
+        owed = null;
+        owedClose = false;
+        pendingOut = null;
+        pendingIn = null;
+        closeAfterPending = false;
+    }
+
     /** Responses waiting for the socket (read mode); null until the first {@link #park}. */
     public ByteBuffer pendingOutput() {
         return pendingOut;

@@ -288,6 +288,14 @@ public final class HttpRequestParser {
         return -complete();
     }
 
+    /** Forgets everything, ready for a new connection's first request. */
+    public void reset() {
+        state = START;
+        headBytes = 0;
+        bodyLeft = 0;
+        resetFacts();
+    }
+
     /** The request is over: keep its facts for the caller and get ready for the next one. */
     private int complete() {
         state = START;

@@ -1,0 +1,116 @@
+package niolab.bench;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * HTTP/1.1 {@code GET /ping}: a response counts only if its status is 200 and its body is
+ * exactly {@code {"status":"ok"}}; its end is found through {@code Content-Length}, so
+ * pipelined responses are told apart whatever headers the server adds.
+ *
+ * <p>Short connections (one request per connection) send {@code Connection: close}, as wrk
+ * does with {@code -H 'Connection: close'}: the server then closes too, and the client closes
+ * as soon as the response is in. Decoding reads the buffer with absolute gets and allocates
+ * nothing.
+ */
+public final class HttpPingCodec implements Codec {
+    static final byte[] BODY = ascii("{\"status\":\"ok\"}");
+    /** A head longer than this without its blank line is not a /ping response. */
+    private static final int MAX_HEAD = 4096;
+    private static final byte[] STATUS_PREFIX = ascii("HTTP/1.");
+    private static final byte[] STATUS_200 = ascii(" 200");
+    private static final byte[] CONTENT_LENGTH = ascii("content-length:");
+    private static final byte CR = '\r';
+    private static final byte LF = '\n';
+
+    private final byte[] request;
+
+    /** @param host the {@code Host} header; {@code keepAlive} false adds {@code Connection: close} */
+    public HttpPingCodec(String host, boolean keepAlive) {
+        this.request = ascii("GET /ping HTTP/1.1\r\nHost: " + host + "\r\n" + (keepAlive ? "" : "Connection: close\r\n") + "\r\n");
+    }
+
+    @Override
+    public String name() {
+        return "http";
+    }
+
+    @Override
+    public int requestLength() {
+        return request.length;
+    }
+
+    @Override
+    public int maxResponseLength() {
+        return MAX_HEAD + BODY.length;
+    }
+
+    @Override
+    public void encodeRequest(ByteBuffer out) {
+        out.put(request);
+    }
+
+    @Override
+    public int decodeResponse(ByteBuffer in) {
+        int p = in.position();
+        int limit = in.limit();
+        int headEnd = headEnd(in, p, limit);
+        if (headEnd < 0) return limit - p > MAX_HEAD ? MISMATCH : NEED_MORE;
+        // "HTTP/1.x 200 ..." then the headers; only Content-Length matters
+        if (!startsWith(in, p, STATUS_PREFIX, false) || !startsWith(in, p + STATUS_PREFIX.length + 1, STATUS_200, false)) {
+            return MISMATCH;
+        }
+        long length = contentLength(in, p, headEnd);
+        if (length != BODY.length) return MISMATCH;
+        int end = headEnd + BODY.length;
+        if (end > limit) return NEED_MORE;
+        if (!startsWith(in, headEnd, BODY, false)) return MISMATCH;
+        in.position(end);
+        return end - p;
+    }
+
+    /** The index just after the head's blank line ({@code \r\n\r\n}), or -1 if it is not in yet. */
+    private static int headEnd(ByteBuffer in, int from, int limit) {
+        for (int i = from + 3; i < limit; i++) {
+            if (in.get(i) == LF && in.get(i - 1) == CR && in.get(i - 2) == LF && in.get(i - 3) == CR) return i + 1;
+        }
+        return -1;
+    }
+
+    /** The Content-Length among the header lines of the head at {@code [from, headEnd)}, or -1. */
+    private static long contentLength(ByteBuffer in, int from, int headEnd) {
+        for (int line = from; line < headEnd; ) {
+            int next = line;
+            while (in.get(next) != LF) next++; // the head ends with LF: no bound needed
+            next++;
+            if (startsWith(in, line, CONTENT_LENGTH, true)) return digits(in, line + CONTENT_LENGTH.length, next);
+            line = next;
+        }
+        return -1;
+    }
+
+    /** The decimal number in {@code [from, to)} between optional blanks, or -1 if there is none. */
+    private static long digits(ByteBuffer in, int from, int to) {
+        int i = from;
+        while (i < to && (in.get(i) == ' ' || in.get(i) == '\t')) i++;
+        long v = -1;
+        for (int d; i < to && (d = in.get(i) - '0') >= 0 && d <= 9 && v < 1_000_000_000L; i++) v = (v < 0 ? 0 : v * 10) + d;
+        while (i < to && (in.get(i) == ' ' || in.get(i) == '\t')) i++;
+        return i < to && in.get(i) == CR ? v : -1;
+    }
+
+    /** Whether {@code word} is at {@code at} (ASCII case ignored if {@code fold}: the word is lower case). */
+    private static boolean startsWith(ByteBuffer in, int at, byte[] word, boolean fold) {
+        if (at + word.length > in.limit()) return false;
+        for (int i = 0; i < word.length; i++) {
+            int b = in.get(at + i);
+            if (fold && b >= 'A' && b <= 'Z') b |= 0x20;
+            if (b != word[i]) return false;
+        }
+        return true;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,124 @@
+package niolab.server.et;
+
+import static niolab.epoll.LibC.EPOLLERR;
+import static niolab.epoll.LibC.EPOLLHUP;
+import static niolab.epoll.LibC.EPOLLIN;
+import static niolab.epoll.LibC.EPOLLOUT;
+import static niolab.epoll.LibC.EPOLLRDHUP;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import java.nio.ByteBuffer;
+import niolab.server.ServerOptions;
+import niolab.server.proto.HttpConnection;
+import niolab.server.proto.HttpPing;
+
+/**
+ * {@code et --protocol http}: each read is parsed by {@link HttpPing}, which answers every
+ * complete request in it into one shared native output buffer, so a pipelined batch leaves in
+ * one send. Reading goes on until the socket is drained (the same short-read rule as the echo
+ * loop), one batch per read.
+ *
+ * <p>A partial send parks the unsent responses and the unparsed requests in the connection
+ * ({@link HttpConnection#park}) and reading stops: that is the backpressure. The EPOLLOUT edge
+ * (registered once, see {@link EdgeTriggeredServer}) resumes it: the parked output goes first,
+ * then the parked requests, then the socket, which may still hold bytes no edge will announce
+ * again ({@link Connection#mayHaveInput}).
+ */
+public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
+    /** The read buffer seen as a ByteBuffer for the parser: the same native memory, no copy. */
+    private final ByteBuffer in;
+    /** One output buffer for the whole loop: each batch is sent (or parked) before the next read. */
+    private final Memory writeMemory;
+    private final long writeBuffer;
+    private final ByteBuffer out;
+
+    public EdgeTriggeredHttpServer(ServerOptions options) {
+        super(options, "http");
+        this.in = readMemory.getByteBuffer(0, bufferSize);
+        int outSize = Math.max(bufferSize, HttpPing.MAX_RESPONSE_BYTES);
+        this.writeMemory = new Memory(outSize);
+        this.writeBuffer = Pointer.nativeValue(writeMemory);
+        this.out = writeMemory.getByteBuffer(0, outSize);
+    }
+
+    @Override
+    protected void onConnectionEvent(Connection c, int ready) {
+        if ((ready & EPOLLRDHUP) != 0) c.peerShutdown = true;
+        HttpConnection h = c.http;
+        if (h == null) c.http = h = new HttpConnection(); // once per fd slot; reset on reuse
+        ByteBuffer parked = h.pendingOutput();
+        if (parked != null && parked.hasRemaining()) {
+            // Not writable yet: wait for the EPOLLOUT edge (errors surface through send).
+            if ((ready & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0 || !flush(c, parked)) return;
+            if (h.closeAfterPending()) {
+                close(c);
+                return;
+            }
+            if (!respond(c, h, h.pendingInput())) return; // the requests that came with the parked batch
+        }
+        if (c.mayHaveInput || (ready & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) != 0) readAndRespond(c, h);
+    }
+
+    /** Reads and answers until the socket is drained, output backs up, or the connection ends. */
+    private void readAndRespond(Connection c, HttpConnection h) {
+        c.mayHaveInput = false;
+        ByteBuffer in = this.in;
+        long n;
+        while ((n = read(c)) > 0) {
+            in.limit((int) n).position(0);
+            if (!respond(c, h, in)) return; // parked or closed
+            // The echo loop's short-read rule: bytes arriving later raise a new edge; only
+            // after a half-close read on to EOF, whose edge was reported already.
+            if (n < bufferSize && !c.peerShutdown) return;
+        }
+    }
+
+    /**
+     * Answers what {@code in} holds, one send per full output buffer (one per read, unless a
+     * read brings more responses than the buffer holds). False if the connection was closed,
+     * or the output was parked and reading must stop.
+     */
+    private boolean respond(Connection c, HttpConnection h, ByteBuffer in) {
+        ByteBuffer out = this.out;
+        int flags;
+        do {
+            out.clear();
+            flags = HttpPing.process(in, out, h);
+            int length = out.position();
+            if (length > 0) { // a partial request answers nothing: no syscall
+                long w = send(c.fd, writeBuffer, length);
+                if (w < 0) {
+                    fail(c);
+                    return false;
+                }
+                if (w < length) {
+                    counters.partialWrites++;
+                    out.flip().position((int) w);
+                    h.park(out, in, flags);
+                    c.mayHaveInput = true; // we stop reading before EAGAIN: no edge will remind us
+                    return false;
+                }
+            }
+        } while ((flags & HttpPing.OUT_FULL) != 0);
+        if ((flags & HttpPing.CLOSE) != 0) {
+            close(c);
+            return false;
+        }
+        return true;
+    }
+
+    /** One send of the parked output; true when all of it has gone (a short send means: wait for EPOLLOUT). */
+    private boolean flush(Connection c, ByteBuffer parked) {
+        // Slow path only: JNA allocates a Pointer to tell the direct buffer's address.
+        long address = Pointer.nativeValue(Native.getDirectBufferPointer(parked));
+        long w = send(c.fd, address + parked.position(), parked.remaining());
+        if (w < 0) {
+            fail(c);
+            return false;
+        }
+        parked.position(parked.position() + (int) w);
+        return !parked.hasRemaining();
+    }
+}
