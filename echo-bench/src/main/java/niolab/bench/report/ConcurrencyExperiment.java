@@ -30,12 +30,14 @@ public final class ConcurrencyExperiment implements Experiment {
             double[][] p99 = new double[ARCHS.length][lv.length];
             double[][] cpu = new double[ARCHS.length][lv.length];
             long errors = 0;
+            double[] spreads = new double[ARCHS.length * lv.length];
             for (int a = 0; a < ARCHS.length; a++) {
                 for (int i = 0; i < lv.length; i++) {
                     BenchJson b = BenchJson.read(r, mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
                     qps[a][i] = b.median("qps");
                     p99[a][i] = b.median("p99");
                     cpu[a][i] = b.serverCpuPerRequest();
+                    spreads[a * lv.length + i] = Stats.spread(b.column("qps")) / qps[a][i] * 100;
                     errors += b.errors();
                 }
             }
@@ -56,6 +58,9 @@ public final class ConcurrencyExperiment implements Experiment {
             out.put(mode + "_table", Md.table(List.of("connections", "LT QPS", "ET QPS", "MP QPS", "LT P99 µs", "ET P99 µs",
                     "MP P99 µs", "LT CPU µs/req", "ET CPU µs/req", "MP CPU µs/req", "most QPS"), rows));
             out.put(mode + "_errors", Long.toString(errors));
+            // How far apart the runs of one point are: differences smaller than this are noise.
+            out.put(mode + "_noise", Md.f0(Stats.median(spreads)) + "%");
+            out.put(mode + "_noise_max", Md.f0(spreads[Stats.best(spreads, true)]) + "%");
             SvgChart q = new SvgChart("QPS by connections, " + what, "connections (log2)", "QPS").logX();
             SvgChart l = new SvgChart("P99 by connections, " + what, "connections (log2)", "P99 (µs)").logX();
             for (int a = 0; a < ARCHS.length; a++) {
@@ -66,6 +71,9 @@ public final class ConcurrencyExperiment implements Experiment {
                 out.put(mode + "_peak_" + ARCHS[a], Md.f0(qps[a][at]) + " at " + lv[at]);
                 out.put(mode + "_one_" + ARCHS[a], Md.f0(qps[a][0]));
                 out.put(mode + "_cpu_last_" + ARCHS[a], Md.f1(cpu[a][lv.length - 1]));
+                // share of the server's core in use at the peak: QPS x CPU seconds per request
+                out.put(mode + "_util_" + ARCHS[a], Md.f0(qps[a][at] * cpu[a][at] / 1e4) + "%");
+                for (int i = 0; i < lv.length; i++) out.put(mode + "_p99_" + ARCHS[a] + "_" + lv[i], Md.f0(p99[a][i]));
             }
             out.chart("concurrency-" + mode + "-qps.svg", q.render());
             out.chart("concurrency-" + mode + "-p99.svg", l.render());

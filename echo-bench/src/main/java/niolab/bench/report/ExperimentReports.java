@@ -21,7 +21,7 @@ import java.util.Map;
  */
 public final class ExperimentReports {
     private static final List<Experiment> ALL = List.of(new ShortRunExperiment(), new LongRunExperiment(),
-            new ConcurrencyExperiment(), new SyscallsExperiment(), new TimeWaitExperiment());
+            new ConcurrencyExperiment(), new SyscallsExperiment(), new TimeWaitExperiment(), new HttpExperiment());
 
     private ExperimentReports() {
     }
