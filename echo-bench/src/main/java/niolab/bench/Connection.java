@@ -38,7 +38,9 @@ final class Connection {
     Connection(int index, int pipeline, Codec codec, RateSchedule schedule) {
         this.index = index;
         this.out = ByteBuffer.allocateDirect(pipeline * codec.requestLength());
-        this.in = ByteBuffer.allocateDirect(Math.max(65536, 2 * pipeline * codec.maxResponseLength()));
+        // Sized to what can be in flight, not to 64 KiB: with hundreds of connections, small
+        // buffers keep the client's working set in cache, as the server's one shared buffer is.
+        this.in = ByteBuffer.allocateDirect(Math.max(4096, 2 * pipeline * codec.maxResponseLength()));
         this.intended = new long[pipeline];
         this.started = new long[pipeline];
         this.schedule = schedule;
