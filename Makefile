@@ -23,7 +23,8 @@ $(JARS) &: $(SOURCES)
 	@touch $(JARS)
 
 test: ## Run the whole test suite (JUnit: echo and HTTP contracts per architecture and Netty peer, fuzz, echo-bench)
-	$(MVN) verify
+	@rm -rf */target/surefire-reports
+	@$(MVN) verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
 run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here
 	@bash scripts/run-bench.sh lt
