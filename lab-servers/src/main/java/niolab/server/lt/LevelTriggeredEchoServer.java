@@ -18,23 +18,6 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
     public LevelTriggeredEchoServer(ServerOptions options) {
         super(options, "echo");
         this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
-        // Loaded now, not at some accept: after EMFILE, loading a class may need a descriptor.
-        LtConnection.class.getName();
-    }
-
-    @Override
-    protected Object newAttachment() {
-        return idle.enabled ? new LtConnection(idle.sweeps) : null; // else only at a first partial write
-    }
-
-    @Override
-    protected void stamp(SelectionKey key, long sweep) {
-        ((LtConnection) key.attachment()).lastActive = sweep;
-    }
-
-    @Override
-    protected long lastActive(SelectionKey key) {
-        return ((LtConnection) key.attachment()).lastActive;
     }
 
     @Override

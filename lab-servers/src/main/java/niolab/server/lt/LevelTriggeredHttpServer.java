@@ -27,25 +27,15 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
     }
 
     @Override
-    protected Object newAttachment() {
-        HttpConnection c = new HttpConnection(); // a few ints of parser state; the buffers come only if needed
-        c.lastActive = idle.sweeps;
+    protected LtConnection newAttachment() {
+        LtConnection c = new LtConnection(idle.sweeps);
+        c.http = new HttpConnection(); // a few ints of parser state; its buffers come only if needed
         return c;
     }
 
     @Override
-    protected void stamp(SelectionKey key, long sweep) {
-        ((HttpConnection) key.attachment()).lastActive = sweep;
-    }
-
-    @Override
-    protected long lastActive(SelectionKey key) {
-        return ((HttpConnection) key.attachment()).lastActive;
-    }
-
-    @Override
     protected void onReadable(SelectionKey key) throws IOException {
-        if (read(key, readBuffer)) respond(key, (HttpConnection) key.attachment(), readBuffer);
+        if (read(key, readBuffer)) respond(key, ((LtConnection) key.attachment()).http, readBuffer);
     }
 
     /** Answers what {@code in} holds; parks what the socket would not take. */
@@ -70,7 +60,7 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
 
     @Override
     protected void onWritable(SelectionKey key) throws IOException {
-        HttpConnection conn = (HttpConnection) key.attachment();
+        HttpConnection conn = ((LtConnection) key.attachment()).http;
         ByteBuffer pending = conn.pendingOutput();
         write((SocketChannel) key.channel(), pending);
         if (pending.hasRemaining()) return;

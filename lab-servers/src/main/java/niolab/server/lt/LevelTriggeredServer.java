@@ -57,6 +57,8 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
         this.options = options;
         this.protocol = protocol;
         this.idle = new IdleSweep(options.idleTimeout);
+        // Loaded now, not at some accept: after EMFILE, loading a class may need a descriptor.
+        LtConnection.class.getName();
         try {
             this.selector = Selector.open();
             initializeChannelWrites();
@@ -115,7 +117,7 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
             accept();
             return;
         }
-        if (idle.enabled) stamp(key, idle.sweeps);
+        if (idle.enabled) ((LtConnection) key.attachment()).lastActive = idle.sweeps;
         try {
             if (key.isWritable()) {
                 onWritable(key);
@@ -162,14 +164,13 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     /** The connection registered for OP_WRITE (output is pending) can take more. */
     protected abstract void onWritable(SelectionKey key) throws IOException;
 
-    /** A new connection's attachment: its protocol state, or null until it needs one (never null with --idle-timeout). */
-    protected abstract Object newAttachment();
-
-    /** Records the sweep of the connection's last event ({@code --idle-timeout} only). */
-    protected abstract void stamp(SelectionKey key, long sweep);
-
-    /** The sweep of the connection's last event ({@code --idle-timeout} only). */
-    protected abstract long lastActive(SelectionKey key);
+    /**
+     * A new connection's attachment: with {@code --idle-timeout} every connection needs one for
+     * its last-activity stamp; otherwise the echo server attaches one only at a first partial write.
+     */
+    protected LtConnection newAttachment() {
+        return idle.enabled ? new LtConnection(idle.sweeps) : null;
+    }
 
     /**
      * Reads into {@code buf} (cleared first, flipped after). Returns false if there is nothing
@@ -240,7 +241,7 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
         int closed = 0;
         // Cancelled keys stay in keys() until the next select, so closing while iterating is safe.
         for (SelectionKey k : selector.keys()) {
-            if (k == listenKey || !k.isValid() || !idle.isIdle(lastActive(k))) continue;
+            if (k == listenKey || !k.isValid() || !idle.isIdle(((LtConnection) k.attachment()).lastActive)) continue;
             close(k);
             closed++;
         }

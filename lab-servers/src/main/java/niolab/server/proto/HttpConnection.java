@@ -16,9 +16,6 @@ public final class HttpConnection {
     byte[] owed;
     boolean owedClose;
 
-    /** For the loop's {@code --idle-timeout}: the idle sweep of this connection's last event. */
-    public long lastActive;
-
     private ByteBuffer pendingOut;
     private ByteBuffer pendingIn;
     private boolean closeAfterPending;
