@@ -269,13 +269,24 @@ public abstract class FaultContractTest {
                 for (int i = 0; i < 300; i++) flood.add(Echo.connect(p.address())); // the kernel completes them all
                 assertThat(p.awaitOutput("pausing accepts", 20_000)).as(p.output()).isTrue();
 
+                // Per process: a spinning event loop keeps its own process near 1.0 of a core,
+                // while mp's three JVMs together may add up their start-up work (JIT, GC).
                 List<Long> pids = Proc.tree(p);
-                double cpu0 = Proc.cpuSeconds(pids);
+                double[] cpu0 = new double[pids.size()];
+                for (int i = 0; i < cpu0.length; i++) cpu0[i] = Proc.cpuSeconds(List.of(pids.get(i)));
                 long t0 = System.nanoTime();
                 Thread.sleep(3000); // the episode: every descriptor taken, 300 - ~40 connections waiting
-                double cpu = (Proc.cpuSeconds(pids) - cpu0) / ((System.nanoTime() - t0) / 1e9);
-                System.out.printf("%s: CPU while out of descriptors: %.1f%% of one core%n", arch().get(0), 100 * cpu);
-                assertThat(cpu).as("CPU share of one core while out of descriptors (a spin is ~1.0)").isLessThan(0.5);
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                double busiest = 0, total = 0;
+                for (int i = 0; i < cpu0.length; i++) {
+                    double share = (Proc.cpuSeconds(List.of(pids.get(i))) - cpu0[i]) / seconds;
+                    busiest = Math.max(busiest, share);
+                    total += share;
+                }
+                System.out.printf("%s: CPU while out of descriptors: %.1f%% of one core (busiest process %.1f%%)%n",
+                        arch().get(0), 100 * total, 100 * busiest);
+                assertThat(busiest).as("CPU share of one core of the busiest server process while out of descriptors (a spin is ~1.0)")
+                        .isLessThan(0.5);
 
                 // Descriptors free up as clients finish; each waiting connection is served in its turn.
                 for (int i = 0; i < flood.size(); i++) {
