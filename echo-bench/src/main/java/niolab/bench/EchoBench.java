@@ -1,5 +1,6 @@
 package niolab.bench;
 
+import niolab.common.Durations;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;

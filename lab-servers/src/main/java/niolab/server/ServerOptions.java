@@ -1,6 +1,7 @@
 package niolab.server;
 
 import java.time.Duration;
+import niolab.common.Durations;
 import picocli.CommandLine.Option;
 
 /** The options every architecture shares; mixed into each subcommand. */
@@ -25,11 +26,11 @@ public final class ServerOptions {
             description = "echo, or http (GET /ping answers {\"status\":\"ok\"}) (default: ${DEFAULT-VALUE}).")
     public Protocol protocol;
 
-    @Option(names = "--stats-interval", converter = DurationConverter.class,
+    @Option(names = "--stats-interval", converter = Durations.class,
             description = "Also print the counters every interval, e.g. 5s.")
     public Duration statsInterval;
 
-    @Option(names = "--idle-timeout", converter = DurationConverter.class,
+    @Option(names = "--idle-timeout", converter = Durations.class,
             description = "Close a connection that has neither sent nor taken any bytes for this long, e.g. 30s"
                     + " (slowloris); counted as idle_closes. Checked about once a second. Default: off.")
     public Duration idleTimeout;

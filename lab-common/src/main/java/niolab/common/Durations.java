@@ -1,13 +1,17 @@
-package niolab.server;
+package niolab.common;
 
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Parses {@code 250ms}, {@code 5s}, {@code 2m}, or a bare number of seconds. */
-public final class DurationConverter implements ITypeConverter<Duration> {
+public final class Durations implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
+        return parse(value);
+    }
+
+    public static Duration parse(String value) {
         String v = value.trim().toLowerCase();
         try {
             if (v.endsWith("ms")) return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
@@ -17,5 +21,12 @@ public final class DurationConverter implements ITypeConverter<Duration> {
         } catch (NumberFormatException e) {
             throw new TypeConversionException("'" + value + "' is not a duration (try 500ms, 5s or 2m)");
         }
+    }
+
+    /** {@code 30s}, {@code 1.5s} or {@code 250ms}: the inverse of {@link #parse}, for headers. */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 == 0) return ms / 1000 + "s";
+        return ms >= 1000 ? (ms / 1000.0) + "s" : ms + "ms";
     }
 }
