@@ -45,6 +45,11 @@ public abstract class ServerCliTest {
         return "bytes_in=100 bytes_out=100";
     }
 
+    /** What a server whose port is taken prints: by default exactly one line, {@code error: } and the reason. */
+    protected void assertPortInUseSaid(String output, String reason) {
+        assertThat(output).isEqualTo("error: " + reason);
+    }
+
     protected final ServerProcess start() throws Exception {
         List<String> args = new ArrayList<>(List.of(arch()));
         args.addAll(baseArgs());
@@ -77,8 +82,8 @@ public abstract class ServerCliTest {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             try (ServerProcess p = launch("--port", Integer.toString(port))) {
-                assertThat(p.awaitExit(30)).isEqualTo(1);
-                assertThat(p.output().trim()).isEqualTo("error: 127.0.0.1:" + port + " is already in use");
+                assertThat(p.awaitExit(60)).isEqualTo(1);
+                assertPortInUseSaid(p.output().trim(), "127.0.0.1:" + port + " is already in use");
             }
         }
     }
