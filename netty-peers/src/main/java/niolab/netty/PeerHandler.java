@@ -1,5 +1,13 @@
 package niolab.netty;
 
+import static niolab.server.Counter.ACCEPTS;
+import static niolab.server.Counter.BYTES_IN;
+import static niolab.server.Counter.BYTES_OUT;
+import static niolab.server.Counter.CLOSES;
+import static niolab.server.Counter.READS;
+import static niolab.server.Counter.RESETS;
+import static niolab.server.Counter.WRITES;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -34,21 +42,21 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public final void channelActive(ChannelHandlerContext ctx) {
-        counters.accepts++;
+        counters.inc(ACCEPTS);
         ctx.fireChannelActive();
     }
 
     @Override
     public final void channelInactive(ChannelHandlerContext ctx) {
-        counters.closes++;
+        counters.inc(CLOSES);
         ctx.fireChannelInactive();
     }
 
     @Override
     public final void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf buf = (ByteBuf) msg;
-        counters.reads++;
-        counters.bytesIn += buf.readableBytes();
+        counters.inc(READS);
+        counters.add(BYTES_IN, buf.readableBytes());
         if (closing) {
             buf.release(); // the answer that closes has been written; what follows is dropped
             return;
@@ -57,7 +65,7 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
     }
 
     protected final void send(ChannelHandlerContext ctx, ByteBuf out) {
-        counters.bytesOut += out.readableBytes();
+        counters.add(BYTES_OUT, out.readableBytes());
         ctx.write(out, ctx.voidPromise());
         written = true;
     }
@@ -72,7 +80,7 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
     public final void channelReadComplete(ChannelHandlerContext ctx) {
         if (written) {
             written = false;
-            counters.writes++;
+            counters.inc(WRITES);
             ctx.flush();
         }
         if (closing && !closeScheduled) {
@@ -100,7 +108,7 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException) counters.resets++; // reset by peer, broken pipe: this connection only
+        if (cause instanceof IOException) counters.inc(RESETS); // reset by peer, broken pipe: this connection only
         ctx.close();
     }
 }

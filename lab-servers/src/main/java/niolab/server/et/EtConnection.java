@@ -10,7 +10,7 @@ import niolab.server.proto.HttpConnection;
  * connection that gets the same fd number (the kernel hands out the lowest free one), so
  * accepting allocates nothing once the loop has warmed up.
  */
-final class Connection {
+final class EtConnection {
     /** The socket, or -1 while this slot is free. */
     int fd = -1;
     /**
