@@ -127,11 +127,14 @@ public final class BufferRing implements AutoCloseable {
         SHORT.setRelease(entries, BUF_RING_TAIL, (short) tail);
     }
 
-    /** Unregisters the group and frees the buffers; the kernel must hold none (the recvs are done). */
+    /**
+     * Unregisters the group and frees the buffers; no recv may be using them. Closing the ring
+     * first unregisters every group: then only the memory is freed here.
+     */
     @Override
     public void close() {
         if (!arena.scope().isAlive()) return;
-        registration(IORING_UNREGISTER_PBUF_RING, 0);
+        if (ring.isOpen()) registration(IORING_UNREGISTER_PBUF_RING, 0);
         arena.close();
     }
 }

@@ -219,10 +219,14 @@ public final class IoUring implements AutoCloseable {
         return cq.completions();
     }
 
+    boolean isOpen() {
+        return arena.scope().isAlive();
+    }
+
     /** Unmaps the rings and closes the ring fd; the kernel cancels what is still in flight. */
     @Override
     public void close() {
-        if (!arena.scope().isAlive()) return;
+        if (!isOpen()) return;
         arena.close();
         calls.close(ringFd);
     }

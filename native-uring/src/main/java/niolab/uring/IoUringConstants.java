@@ -16,34 +16,28 @@ public final class IoUringConstants {
     // Opcodes (enum io_uring_op), in kernel order.
     public static final int IORING_OP_NOP = 0;
     public static final int IORING_OP_TIMEOUT = 11;
-    public static final int IORING_OP_TIMEOUT_REMOVE = 12;
     public static final int IORING_OP_ACCEPT = 13;
     public static final int IORING_OP_ASYNC_CANCEL = 14;
     public static final int IORING_OP_CLOSE = 19;
+    public static final int IORING_OP_READ = 22;
     public static final int IORING_OP_SEND = 26;
     public static final int IORING_OP_RECV = 27;
     public static final int IORING_OP_PROVIDE_BUFFERS = 31;
-    public static final int IORING_OP_SHUTDOWN = 34;
     /** 5.19, the release of multishot accept and buffer rings. */
     public static final int IORING_OP_SOCKET = 45;
     /** 6.0, the release of multishot recv. */
     public static final int IORING_OP_SEND_ZC = 47;
 
     // sqe->flags
-    public static final int IOSQE_FIXED_FILE = 1;
     public static final int IOSQE_IO_LINK = 1 << 2;
     public static final int IOSQE_BUFFER_SELECT = 1 << 5;
     public static final int IOSQE_CQE_SKIP_SUCCESS = 1 << 6;
 
-    // sqe->ioprio for accept (5.19) and recv/send (multishot recv: 6.0)
+    // sqe->ioprio for accept (5.19) and recv (6.0)
     public static final int IORING_ACCEPT_MULTISHOT = 1;
-    public static final int IORING_RECVSEND_POLL_FIRST = 1;
     public static final int IORING_RECV_MULTISHOT = 1 << 1;
 
-    // sqe->timeout_flags, sqe->cancel_flags
-    public static final int IORING_TIMEOUT_ABS = 1;
-    /** 6.4: the timeout repeats until cancelled (off = 0) or off times. */
-    public static final int IORING_TIMEOUT_MULTISHOT = 1 << 6;
+    // sqe->cancel_flags
     public static final int IORING_ASYNC_CANCEL_ALL = 1;
     public static final int IORING_ASYNC_CANCEL_FD = 1 << 1;
 
@@ -62,7 +56,6 @@ public final class IoUringConstants {
 
     // io_uring_setup flags
     public static final int IORING_SETUP_CQSIZE = 1 << 3;
-    public static final int IORING_SETUP_CLAMP = 1 << 4;
     /** 5.18: one failing SQE does not stop the rest of the batch. */
     public static final int IORING_SETUP_SUBMIT_ALL = 1 << 7;
     /** 5.19: completions wait for the task's next kernel entry instead of interrupting it. */
@@ -86,7 +79,6 @@ public final class IoUringConstants {
     // io_uring_params->features
     public static final int IORING_FEAT_SINGLE_MMAP = 1;
     public static final int IORING_FEAT_NODROP = 1 << 1;
-    public static final int IORING_FEAT_FAST_POLL = 1 << 5;
     public static final int IORING_FEAT_EXT_ARG = 1 << 8;
 
     // io_uring_register opcodes

@@ -134,6 +134,16 @@ public final class SubmissionQueue {
         sqes.set(JAVA_INT, sqe + SQE_OP_FLAGS, SEND_FLAGS);
     }
 
+    /**
+     * One read(2)-like read of {@code length} bytes: for a non-socket fd, such as the eventfd
+     * another thread writes to wake the loop (a SINGLE_ISSUER ring takes SQEs from its own
+     * thread only, so a stop request must arrive as a completion).
+     */
+    public void prepareRead(int fd, long address, int length, long userData) {
+        // off = -1: the file's current position, which an eventfd ignores.
+        prepare(IORING_OP_READ, fd, address, length, -1, userData);
+    }
+
     public void prepareClose(int fd, long userData) {
         prepare(IORING_OP_CLOSE, fd, 0, 0, 0, userData);
     }
@@ -174,7 +184,20 @@ public final class SubmissionQueue {
 
     /** The SQE prepared last posts no CQE if it succeeds (IOSQE_CQE_SKIP_SUCCESS, 5.17): failures still report. */
     public void skipCompletionOnSuccess() {
-        sqes.set(JAVA_BYTE, lastSqe + SQE_FLAGS, (byte) (sqes.get(JAVA_BYTE, lastSqe + SQE_FLAGS) | IOSQE_CQE_SKIP_SUCCESS));
+        addFlags(IOSQE_CQE_SKIP_SUCCESS);
+    }
+
+    /**
+     * Chains the SQE prepared last to the next one (IOSQE_IO_LINK): the next starts only after
+     * this one succeeded, else it completes with -ECANCELED (a short send or recv counts as a
+     * failure). A send linked to the connection's next recv is backpressure without a round trip.
+     */
+    public void linkNext() {
+        addFlags(IOSQE_IO_LINK);
+    }
+
+    private void addFlags(int flags) {
+        sqes.set(JAVA_BYTE, lastSqe + SQE_FLAGS, (byte) (sqes.get(JAVA_BYTE, lastSqe + SQE_FLAGS) | flags));
     }
 
     /** The SQ ring's flags (IORING_SQ_CQ_OVERFLOW, IORING_SQ_TASKRUN): set by the kernel at any time. */

@@ -82,11 +82,20 @@ public final class UringSupport {
             } catch (ErrnoException e) {
                 reason = e.call().equals("io_uring_setup") ? setupReason(e.errno()) : e.getMessage();
             } catch (RuntimeException | IOException | LinkageError e) {
-                reason = "io_uring detection failed: " + e;
+                reason = failureReason(e);
             }
             CAPABILITIES = found;
             REASON = reason;
         }
+    }
+
+    /** A detection that threw: the JVM refusing native access is the one cause people can fix. */
+    private static String failureReason(Throwable e) {
+        Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof IllegalCallerException) {
+            return "the JVM denies native access to the io_uring binding: run java with --enable-native-access=ALL-UNNAMED";
+        }
+        return "io_uring detection failed: " + cause;
     }
 
     private static String environmentReason() throws IOException {

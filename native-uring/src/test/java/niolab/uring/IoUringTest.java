@@ -3,8 +3,12 @@ package niolab.uring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.concurrent.TimeUnit;
 import niolab.epoll.Errno;
+import niolab.epoll.LibC;
 import niolab.uring.CompletionLog.Cqe;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The ring itself, without sockets: submission, waiting, the enter count, timers and cancel. */
+/** The ring itself, without sockets: submission, waiting, the enter count, timers, cancel, a wakeup. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class IoUringTest {
     private static final long SECOND = 1_000_000_000L;
@@ -102,6 +106,45 @@ class IoUringTest {
     void aTimedWaitWithNothingInFlightReturnsEmpty() throws Exception {
         assertThat(ring.submitAndWait(1, 10_000_000)).isZero();
         assertThat(ring.enterCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void anotherThreadWakesTheLoopThroughAnEventfd() throws Exception {
+        int efd = LibC.eventfd(0, LibC.EFD_CLOEXEC);
+        assertThat(efd).isGreaterThanOrEqualTo(0);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment counter = arena.allocate(8);
+            ring.sq().prepareRead(efd, counter.address(), 8, 5);
+            Thread waker = new Thread(() -> {
+                try (Arena own = Arena.ofConfined()) {
+                    MemorySegment one = own.allocate(ValueLayout.JAVA_LONG);
+                    one.set(ValueLayout.JAVA_LONG, 0, 1);
+                    LibC.write(efd, one.address(), 8);
+                }
+            });
+            waker.start();
+
+            assertThat(new CompletionLog(ring).await(5).res()).as("the 8-byte eventfd counter was read").isEqualTo(8);
+            assertThat(counter.get(ValueLayout.JAVA_LONG, 0)).isEqualTo(1);
+            waker.join(10_000);
+        } finally {
+            LibC.close(efd);
+        }
+    }
+
+    @Test
+    void aLinkedSqeRunsOnlyAfterItsPredecessorSucceeded() throws Exception {
+        ring.sq().prepareNop(1);
+        ring.sq().linkNext();
+        ring.sq().prepareNop(2);
+        ring.sq().prepareClose(-1, 3);
+        ring.sq().linkNext();
+        ring.sq().prepareNop(4);
+        CompletionLog log = new CompletionLog(ring);
+
+        assertThat(log.await(2).res()).as("after a success").isZero();
+        assertThat(log.await(3).res()).isEqualTo(-Errno.EBADF);
+        assertThat(log.await(4).res()).as("after a failure").isEqualTo(-Errno.ECANCELED);
     }
 
     @Test

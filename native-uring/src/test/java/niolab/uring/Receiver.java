@@ -30,7 +30,7 @@ final class Receiver implements AutoCloseable {
         this.recvUserData = recvUserData;
         this.bufferSize = bufferSize;
         this.slab = arena.allocate((long) count * bufferSize, 64);
-        this.bufferRing = mode == RecvMode.MULTISHOT_BUFRING ? BufferRing.register(ring, GROUP, count, bufferSize) : null;
+        this.bufferRing = mode.bufferRing() ? BufferRing.register(ring, GROUP, count, bufferSize) : null;
         if (mode == RecvMode.MULTISHOT_PROVIDED) {
             sq.prepareProvideBuffers(slab.address(), bufferSize, count, GROUP, 0, PROVIDE_USER_DATA);
             sq.skipCompletionOnSuccess();
@@ -38,8 +38,11 @@ final class Receiver implements AutoCloseable {
     }
 
     void arm() {
-        if (mode == RecvMode.SINGLE) sq.prepareRecv(fd, slab.address(), bufferSize, recvUserData);
-        else sq.prepareRecvMultishot(fd, GROUP, recvUserData);
+        switch (mode) {
+            case SINGLE -> sq.prepareRecv(fd, slab.address(), bufferSize, recvUserData);
+            case SINGLE_BUFRING -> sq.prepareRecvSelect(fd, GROUP, recvUserData);
+            case MULTISHOT_PROVIDED, MULTISHOT_BUFRING -> sq.prepareRecvMultishot(fd, GROUP, recvUserData);
+        }
     }
 
     /** The address of the bytes a recv completion with these flags delivered. */
@@ -47,15 +50,18 @@ final class Receiver implements AutoCloseable {
         return switch (mode) {
             case SINGLE -> slab.address();
             case MULTISHOT_PROVIDED -> slab.address() + (long) CompletionQueue.bufferId(flags) * bufferSize;
-            case MULTISHOT_BUFRING -> bufferRing.address(CompletionQueue.bufferId(flags));
+            case SINGLE_BUFRING, MULTISHOT_BUFRING -> bufferRing.address(CompletionQueue.bufferId(flags));
         };
     }
 
-    /** The bytes of that completion are used: give its buffer back, and re-arm the recv if it ended. */
+    /**
+     * The bytes of that completion (res > 0) are used: give its buffer back, and re-arm the recv
+     * if it ended (always for a single recv; for a multishot one when the kernel stopped it).
+     */
     void done(int flags) {
         if (CompletionQueue.hasBuffer(flags)) {
             int id = CompletionQueue.bufferId(flags);
-            if (mode == RecvMode.MULTISHOT_BUFRING) {
+            if (bufferRing != null) {
                 bufferRing.recycle(id);
             } else {
                 sq.prepareProvideBuffers(address(flags), bufferSize, 1, GROUP, id, PROVIDE_USER_DATA);

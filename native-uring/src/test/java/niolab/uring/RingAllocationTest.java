@@ -38,8 +38,7 @@ class RingAllocationTest {
     @EnumSource(RecvMode.class)
     void recvAndSendCompletionsAllocateNothing(RecvMode mode) throws Exception {
         UringCapabilities caps = UringSupport.capabilities();
-        assumeTrue(mode == RecvMode.SINGLE || caps.multishotRecv(), "no multishot recv on this kernel");
-        assumeTrue(mode != RecvMode.MULTISHOT_BUFRING || caps.bufferRing(), "no buffer ring on this kernel");
+        assumeTrue(mode.unsupportedBy(caps) == null, mode.unsupportedBy(caps));
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         int roundTrips = WARMUP_ROUND_TRIPS + MEASURED_ROUND_TRIPS;
         AtomicReference<Throwable> peerFailure = new AtomicReference<>();

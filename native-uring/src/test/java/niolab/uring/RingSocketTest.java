@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A real TCP connection on 127.0.0.1 served through the ring, in each receive mode: accept,
- * recv, send (an echo, twelve times, so that four buffers must be given back to keep going),
- * the peer's half-close seen as a recv of 0, close; and a second accept, which a multishot
- * accept delivers without a new SQE.
+ * recv, send (an echo, twelve times, so that four provided buffers must be given back to keep
+ * going), the peer's half-close seen as a recv of 0, close; and a second accept, which a
+ * multishot accept (the multishot modes) delivers without a new SQE.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RingSocketTest {
@@ -43,9 +43,8 @@ class RingSocketTest {
     @EnumSource(RecvMode.class)
     void acceptRecvSendCloseThroughTheRing(RecvMode mode) throws Exception {
         UringCapabilities caps = UringSupport.capabilities();
-        assumeTrue(mode == RecvMode.SINGLE || caps.multishotAccept() && caps.multishotRecv(), "no multishot on this kernel");
-        assumeTrue(mode != RecvMode.MULTISHOT_BUFRING || caps.bufferRing(), "no buffer ring on this kernel");
-        boolean multishot = mode != RecvMode.SINGLE;
+        assumeTrue(mode.unsupportedBy(caps) == null, mode.unsupportedBy(caps));
+        boolean multishot = mode.multishot;
         try (Loopback loopback = new Loopback(); IoUring ring = IoUring.open(16, 0, caps.setupFlags())) {
             CompletionLog log = new CompletionLog(ring);
             SubmissionQueue sq = ring.sq();
@@ -71,7 +70,7 @@ class RingSocketTest {
 
                         Cqe received = log.await(recvId);
                         assertThat(received.res()).as("recv %d", i).isEqualTo(message.length);
-                        assertThat(CompletionQueue.hasBuffer(received.flags())).as("a provided buffer").isEqualTo(multishot);
+                        assertThat(CompletionQueue.hasBuffer(received.flags())).as("a provided buffer").isEqualTo(mode.providedBuffers);
                         assertThat(received.more()).as("multishot recv stays armed").isEqualTo(multishot);
                         long data = receiver.address(received.flags());
                         assertThat(bytesAt(data, received.res())).isEqualTo(message);
