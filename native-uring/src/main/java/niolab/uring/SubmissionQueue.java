@@ -35,7 +35,8 @@ import niolab.epoll.LibC;
  */
 public final class SubmissionQueue {
     private static final VarHandle INT = JAVA_INT.varHandle();
-    /** io_uring never blocks on a socket the way send(2) would; the flag still spares a SIGPIPE. */
+    // LibC's constants are compile-time constants: javac copies them, JNA is never loaded for them.
+    /** A send to a peer that has gone completes with -EPIPE instead of raising SIGPIPE. */
     private static final int SEND_FLAGS = LibC.MSG_NOSIGNAL;
     /** The accepted fd is not inherited by a child process (mp workers, tests' processes). */
     private static final int ACCEPT_FLAGS = LibC.SOCK_CLOEXEC;
