@@ -17,11 +17,14 @@ public final class Errno {
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int EFAULT = 14;
+    public static final int EBUSY = 16;
     public static final int EINVAL = 22;
     public static final int ENFILE = 23;
     public static final int EMFILE = 24;
     public static final int ENOSPC = 28;
     public static final int EPIPE = 32;
+    public static final int ENOSYS = 38;
+    public static final int ETIME = 62;
     public static final int EPROTO = 71;
     public static final int ENOTSOCK = 88;
     public static final int ENOPROTOOPT = 92;
@@ -37,6 +40,8 @@ public final class Errno {
     public static final int ETIMEDOUT = 110;
     public static final int ECONNREFUSED = 111;
     public static final int EHOSTUNREACH = 113;
+    public static final int EALREADY = 114;
+    public static final int ECANCELED = 125;
 
     private static final String[] NAMES = new String[128];
     private static final String[] MESSAGES = new String[128];
@@ -51,11 +56,14 @@ public final class Errno {
         name(ENOMEM, "ENOMEM", "Cannot allocate memory");
         name(EACCES, "EACCES", "Permission denied");
         name(EFAULT, "EFAULT", "Bad address");
+        name(EBUSY, "EBUSY", "Device or resource busy");
         name(EINVAL, "EINVAL", "Invalid argument");
         name(ENFILE, "ENFILE", "Too many open files in system");
         name(EMFILE, "EMFILE", "Too many open files");
         name(ENOSPC, "ENOSPC", "No space left on device");
         name(EPIPE, "EPIPE", "Broken pipe");
+        name(ENOSYS, "ENOSYS", "Function not implemented");
+        name(ETIME, "ETIME", "Timer expired");
         name(EPROTO, "EPROTO", "Protocol error");
         name(ENOTSOCK, "ENOTSOCK", "Socket operation on non-socket");
         name(ENOPROTOOPT, "ENOPROTOOPT", "Protocol not available");
@@ -71,6 +79,8 @@ public final class Errno {
         name(ETIMEDOUT, "ETIMEDOUT", "Connection timed out");
         name(ECONNREFUSED, "ECONNREFUSED", "Connection refused");
         name(EHOSTUNREACH, "EHOSTUNREACH", "No route to host");
+        name(EALREADY, "EALREADY", "Operation already in progress");
+        name(ECANCELED, "ECANCELED", "Operation canceled");
     }
 
     private Errno() {
