@@ -1,4 +1,4 @@
-package niolab.bench.report;
+package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,13 +20,13 @@ public final class HttpExperiment implements Experiment {
 
     @Override
     public void generate(Results r, Report out) {
-        Csv summary = Csv.parse(r.text("summary.csv"));
-        Csv samples = Csv.parse(r.text("samples.csv"));
+        Csv summary = r.csv("summary.csv");
+        Csv samples = r.csv("samples.csv");
         for (String mode : MODES) {
             List<List<String>> rows = new ArrayList<>();
             for (String s : SERVERS) {
-                Map<String, String> row = row(summary, s, mode);
-                double[] w = samples.values("requests_per_s", "server", s, "mode", mode, "tool", "wrk");
+                Map<String, String> row = summary.row("server", s, "mode", mode);
+                double[] w = samples.numbers("requests_per_s", "server", s, "mode", mode, "tool", "wrk");
                 rows.add(List.of(s, Md.f0(num(row, "wrk_requests_per_s")),
                         Md.f0(w[Stats.best(w, false)]) + " – " + Md.f0(w[Stats.best(w, true)]),
                         Md.f0(num(row, "echo_bench_requests_per_s")), Md.f2(num(row, "echo_bench_over_wrk")),
@@ -42,7 +42,7 @@ public final class HttpExperiment implements Experiment {
         out.put("noise", Md.f0(noise * 100) + "%");
         targets(summary, noise, out);
         redis(r, summary, out);
-        out.put("rounds", Integer.toString(samples.values("requests_per_s", "server", "lt", "mode", "keepalive", "tool", "wrk").length));
+        out.put("rounds", Integer.toString(samples.numbers("requests_per_s", "server", "lt", "mode", "keepalive", "tool", "wrk").length));
     }
 
     /** The targets, each a line that says met or missed with the figures. */
@@ -52,8 +52,7 @@ public final class HttpExperiment implements Experiment {
         int k = 0;
         for (String s : SERVERS) {
             for (String m : MODES) {
-                double[] w = samples.values("requests_per_s", "server", s, "mode", m, "tool", "wrk");
-                spreads[k++] = Stats.spread(w) / Stats.median(w);
+                spreads[k++] = Stats.relativeSpread(samples.numbers("requests_per_s", "server", s, "mode", m, "tool", "wrk"));
             }
         }
         return Stats.median(spreads);
@@ -61,14 +60,14 @@ public final class HttpExperiment implements Experiment {
 
     private static void targets(Csv summary, double noise, Report out) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(target("pipelined depth 16: lt req/s ≥ netty-nio", num(row(summary, "lt", "pipeline"), "wrk_requests_over_netty"), 1.0, true, noise));
-        rows.add(target("pipelined depth 16: et req/s ≥ netty-epoll", num(row(summary, "et", "pipeline"), "wrk_requests_over_netty"), 1.0, true, noise));
-        rows.add(target("keep-alive: lt CPU/req ≤ netty-nio", num(row(summary, "lt", "keepalive"), "cpu_per_req_over_netty"), 1.0, false, noise));
-        rows.add(target("keep-alive: et CPU/req ≤ netty-epoll", num(row(summary, "et", "keepalive"), "cpu_per_req_over_netty"), 1.0, false, noise));
+        rows.add(target("pipelined depth 16: lt req/s ≥ netty-nio", num(summary.row("server", "lt", "mode", "pipeline"), "wrk_requests_over_netty"), 1.0, true, noise));
+        rows.add(target("pipelined depth 16: et req/s ≥ netty-epoll", num(summary.row("server", "et", "mode", "pipeline"), "wrk_requests_over_netty"), 1.0, true, noise));
+        rows.add(target("keep-alive: lt CPU/req ≤ netty-nio", num(summary.row("server", "lt", "mode", "keepalive"), "cpu_per_req_over_netty"), 1.0, false, noise));
+        rows.add(target("keep-alive: et CPU/req ≤ netty-epoll", num(summary.row("server", "et", "mode", "keepalive"), "cpu_per_req_over_netty"), 1.0, false, noise));
         int met = 0;
         for (String s : SERVERS) {
             List<String> t = target("keep-alive: echo-bench ≥ 0.9 × wrk against " + s,
-                    num(row(summary, s, "keepalive"), "echo_bench_over_wrk"), 0.9, true, noise);
+                    num(summary.row("server", s, "mode", "keepalive"), "echo_bench_over_wrk"), 0.9, true, noise);
             rows.add(t);
             if (t.get(2).equals("met")) met++;
         }
@@ -96,22 +95,22 @@ public final class HttpExperiment implements Experiment {
 
     /** redis-benchmark PING on the same core: the ceiling, and how close each server comes. */
     private static void redis(Results r, Csv summary, Report out) {
-        Csv redis = Csv.parse(r.text("redis.csv"));
+        Csv redis = r.csv("redis.csv");
         out.put("redis_version", r.text("redis-version.txt").trim());
         List<List<String>> rows = new ArrayList<>();
         String[][] modes = {{"keepalive", "keep-alive"}, {"pipeline", "pipelined depth 16"}};
         for (String[] m : modes) {
-            double ceiling = Stats.median(redis.values("requests_per_s", "mode", m[0], "test", "PING_INLINE"));
+            double ceiling = Stats.median(redis.numbers("requests_per_s", "mode", m[0], "test", "PING_INLINE"));
             double best = 0;
             String bestName = "";
             for (String s : SERVERS) {
-                double w = num(row(summary, s, m[0]), "wrk_requests_per_s");
+                double w = num(summary.row("server", s, "mode", m[0]), "wrk_requests_per_s");
                 if (w > best) {
                     best = w;
                     bestName = s;
                 }
             }
-            rows.add(List.of(m[1], Md.f0(ceiling), Md.f0(Stats.median(redis.values("requests_per_s", "mode", m[0], "test", "PING_MBULK"))),
+            rows.add(List.of(m[1], Md.f0(ceiling), Md.f0(Stats.median(redis.numbers("requests_per_s", "mode", m[0], "test", "PING_MBULK"))),
                     bestName + " " + Md.f0(best), Md.f2(best / ceiling)));
             out.put("redis_" + m[0], Md.f0(ceiling));
             out.put("best_" + m[0], bestName + " (" + Md.f0(best) + " req/s, " + Md.f2(best / ceiling) + " of redis)");
@@ -120,16 +119,8 @@ public final class HttpExperiment implements Experiment {
                 "fastest /ping server (wrk)", "fastest / redis inline"), rows));
     }
 
-    private static Map<String, String> row(Csv csv, String server, String mode) {
-        for (Map<String, String> row : csv.rows) {
-            if (server.equals(row.get("server")) && mode.equals(row.get("mode"))) return row;
-        }
-        throw new IllegalArgumentException("summary.csv has no row for " + server + " " + mode);
-    }
-
     private static double num(Map<String, String> row, String column) {
-        String v = row.get(column);
-        return v == null || v.isEmpty() ? Double.NaN : Double.parseDouble(v);
+        return Csv.number(row.get(column));
     }
 
     private static String orDash(String v) {
