@@ -77,8 +77,9 @@ final class BenchSummary implements Callable<Integer> {
     }
 
     /**
-     * {@code v} with {@code places} decimals as C's printf rounds it (the exact binary value,
-     * ties to even), so the file reads the same as when awk wrote it; empty when not measured.
+     * {@code v} with {@code places} decimals as printf and awk round it (the exact binary value,
+     * ties to even; String.format rounds a shortest decimal half up and can differ in the last
+     * digit), so summaries compare byte for byte whichever tool wrote them; empty when not measured.
      */
     static String fixed(double v, int places) {
         return Double.isFinite(v) ? new BigDecimal(v).setScale(places, RoundingMode.HALF_EVEN).toPlainString() : "";

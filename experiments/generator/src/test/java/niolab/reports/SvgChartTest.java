@@ -2,7 +2,6 @@ package niolab.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,11 +61,7 @@ class SvgChartTest {
         }
         assertThat(charts).isNotEmpty();
         for (Path c : charts) {
-            assertThat(parse(read(c)).getDocumentElement().getLocalName()).as(c.toString()).isEqualTo("svg");
+            assertThat(parse(Files.readString(c)).getDocumentElement().getLocalName()).as(c.toString()).isEqualTo("svg");
         }
-    }
-
-    private static String read(Path p) throws IOException {
-        return Files.readString(p);
     }
 }
