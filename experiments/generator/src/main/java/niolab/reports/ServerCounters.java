@@ -4,8 +4,12 @@ import java.util.Map;
 
 /** A lab server's counters, by name, as {@link niolab.common.CountersLine#parse} read them. */
 public final class ServerCounters {
-    /** What each loop calls its wait: {@code select} (lt, mp's workers) or {@code epoll_wait} (et). */
-    private static final String[] WAIT_NAMES = {"selects", "epoll_waits"};
+    /**
+     * The names a server prints its waits under, one per way of waiting (select, epoll_wait,
+     * io_uring_enter, a blocking wait): the servers' {@code Counters.WAIT_NAMES}, repeated here
+     * because the generator reads the line, never the servers' code.
+     */
+    private static final String[] WAIT_NAMES = {"selects", "epoll_waits", "enters", "waits"};
 
     private final Map<String, Long> values;
 
