@@ -6,9 +6,10 @@ N ?= 100
 RUNS ?= 3
 export PORT N RUNS
 
-JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar
-SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers -path '*/src/main/*' -type f 2>/dev/null) \
-           $(wildcard pom.xml */pom.xml)
+REPORTS_JAR := experiments/generator/target/experiment-reports.jar
+JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)
+SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers experiments/generator -path '*/src/main/*' -type f 2>/dev/null) \
+           $(wildcard pom.xml */pom.xml experiments/generator/pom.xml)
 
 .PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http experiments reports $(addprefix exp-,$(EXPERIMENTS))
 
@@ -23,7 +24,7 @@ $(JARS) &: $(SOURCES)
 	@touch $(JARS)
 
 test: ## Run the whole test suite (JUnit: echo and HTTP contracts per architecture and Netty peer, fuzz, echo-bench)
-	@rm -rf */target/surefire-reports
+	@rm -rf */target/surefire-reports experiments/*/target/surefire-reports
 	@$(MVN) verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
 run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here
@@ -44,7 +45,7 @@ $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 	@bash experiments/scripts/exp-$*.sh
 
 reports: all ## Regenerate experiments/*.md from the committed results, without running anything
-	@java -cp echo-bench/target/echo-bench.jar niolab.bench.report.ExperimentReports experiments
+	@java -jar $(REPORTS_JAR) experiments
 
 bench-http: all ## HTTP /ping on lt, et, mp, netty-nio, netty-epoll with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh

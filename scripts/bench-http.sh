@@ -138,38 +138,9 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 
-# Medians over the rounds, the ratios, the table.
+# Medians over the rounds and the ratios (summary.csv, computed by the report generator), the table.
 summary=$RESULTS_DIR/summary.csv
-awk -F, -v servers="$SERVERS" -v modes="$MODES" '
-  function median(key,   n, i, j, v, t) {
-    n = count[key]
-    for (i = 1; i <= n; i++) v[i] = vals[key, i]
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return n == 0 ? "" : n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
-  function add(key, x) { vals[key, ++count[key]] = x }
-  NR > 1 {
-    add($1 SUBSEP $2 SUBSEP $4 SUBSEP "rps", $5); add($1 SUBSEP $2 SUBSEP $4 SUBSEP "cpu", $6)
-    errs[$1 SUBSEP $2 SUBSEP $4] += $7
-  }
-  END {
-    peer["lt"] = "netty-nio"; peer["et"] = "netty-epoll"
-    print "server,mode,wrk_requests_per_s,echo_bench_requests_per_s,echo_bench_over_wrk,server_cpu_us_per_req_wrk," \
-          "server_cpu_us_per_req_echo_bench,netty_peer,wrk_requests_over_netty,cpu_per_req_over_netty,wrk_errors,echo_bench_errors"
-    ns = split(servers, S, " "); nm = split(modes, M, " ")
-    for (a = 1; a <= ns; a++) for (b = 1; b <= nm; b++) {
-      s = S[a]; m = M[b]
-      w = median(s SUBSEP m SUBSEP "wrk" SUBSEP "rps"); e = median(s SUBSEP m SUBSEP "echo-bench" SUBSEP "rps")
-      c = median(s SUBSEP m SUBSEP "wrk" SUBSEP "cpu"); ce = median(s SUBSEP m SUBSEP "echo-bench" SUBSEP "cpu")
-      p = peer[s]; rr = ""; cr = ""
-      if (p != "" && (p SUBSEP m SUBSEP "wrk" SUBSEP "rps") in count) {
-        pw = median(p SUBSEP m SUBSEP "wrk" SUBSEP "rps"); pc = median(p SUBSEP m SUBSEP "wrk" SUBSEP "cpu")
-        rr = (pw > 0 ? sprintf("%.3f", w / pw) : ""); cr = (pc > 0 ? sprintf("%.3f", c / pc) : "")
-      }
-      printf "%s,%s,%.0f,%.0f,%s,%.2f,%s,%s,%s,%s,%d,%d\n", s, m, w, e, (w > 0 ? sprintf("%.3f", e / w) : ""), c,
-             (ce == "" ? "" : sprintf("%.2f", ce)), p, rr, cr, errs[s SUBSEP m SUBSEP "wrk"], errs[s SUBSEP m SUBSEP "echo-bench"]
-    }
-  }' "$samples" >"$summary"
+java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" bench-summary "$RESULTS_DIR"
 
 {
   echo "HTTP GET /ping, medians of $ROUNDS interleaved rounds of $DURATION; $CONNECTIONS connections; server on cpu $SERVER_CPU," \

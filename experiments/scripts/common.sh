@@ -43,5 +43,5 @@ stop_keep_log() {
 
 # report: regenerate experiments/exp-$NAME.md from the results.
 report() {
-  java -cp "$ROOT/echo-bench/target/echo-bench.jar" niolab.bench.report.ExperimentReports "$ROOT/experiments" "$NAME"
+  java -jar "$ROOT/experiments/generator/target/experiment-reports.jar" "$ROOT/experiments" "$NAME"
 }

@@ -1,7 +1,11 @@
-package niolab.bench.report;
+package niolab.reports;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import niolab.reports.BenchJson.Column;
+import niolab.reports.BenchJson.Interval;
+import niolab.reports.BenchJson.Run;
 
 /**
  * exp-long-run: serial short connections, a cold 100-request run against a long run with a
@@ -27,23 +31,23 @@ public final class LongRunExperiment implements Experiment {
         double[] ratio = new double[ARCHS.length];
         long requests = 0;
         for (int a = 0; a < ARCHS.length; a++) {
-            BenchJson shortRun = BenchJson.read(r, "short-" + ARCHS[a] + ".json");
-            BenchJson longRun = BenchJson.read(r, "long-" + ARCHS[a] + ".json");
-            Object run = longRun.runs().get(0);
-            requests = (long) Results.num(run, "requests");
-            List<Object> iv = Results.list(run, "intervals");
+            BenchJson shortRun = r.bench("short-" + ARCHS[a] + ".json");
+            BenchJson longRun = r.bench("long-" + ARCHS[a] + ".json");
+            Run run = longRun.runs().get(0);
+            requests = run.requests();
+            List<Interval> iv = run.intervals();
             double[] t = new double[iv.size()], q = new double[iv.size()], p99 = new double[iv.size()];
             for (int i = 0; i < t.length; i++) {
-                t[i] = Results.num(iv.get(i), "t_s");
-                q[i] = Results.num(iv.get(i), "qps");
-                p99[i] = Results.num(iv.get(i), "p99_us");
+                t[i] = iv.get(i).tS();
+                q[i] = iv.get(i).qps();
+                p99[i] = iv.get(i).p99Us();
             }
             // the last interval is usually partial: leave it out of the steady state and the charts
             int n = t.length > 2 ? t.length - 1 : t.length;
-            double[] secondHalf = java.util.Arrays.copyOfRange(q, n / 2, n);
-            double[] secondHalfP99 = java.util.Arrays.copyOfRange(p99, n / 2, n);
+            double[] secondHalf = Arrays.copyOfRange(q, n / 2, n);
+            double[] secondHalfP99 = Arrays.copyOfRange(p99, n / 2, n);
             steady[a] = Stats.median(secondHalf);
-            double shortQps = shortRun.mean("qps");
+            double shortQps = shortRun.mean(Column.QPS);
             ratio[a] = steady[a] / shortQps;
             double warm = Double.NaN;
             for (int i = 0; i < n; i++) {
@@ -52,18 +56,18 @@ public final class LongRunExperiment implements Experiment {
                     break;
                 }
             }
-            rows.add(List.of(LABELS[a], Md.f1(shortQps), Md.f1(q[0]), Md.f1(BenchJson.column(run, "qps")), Md.f1(steady[a]),
+            rows.add(List.of(LABELS[a], Md.f1(shortQps), Md.f1(q[0]), Md.f1(run.qps()), Md.f1(steady[a]),
                     Md.f2(ratio[a]) + "×", Md.f2(warm) + " s", Md.us(Stats.median(secondHalfP99)),
-                    Md.us(BenchJson.column(run, "p99")), Long.toString(shortRun.errors() + longRun.errors())));
-            qpsChart.series(LABELS[a], java.util.Arrays.copyOf(t, n), java.util.Arrays.copyOf(q, n));
-            p99Chart.series(LABELS[a], java.util.Arrays.copyOf(t, n), java.util.Arrays.copyOf(p99, n));
+                    Md.us(run.latencyUs().p99()), Long.toString(shortRun.errors().total() + longRun.errors().total())));
+            qpsChart.series(LABELS[a], Arrays.copyOf(t, n), Arrays.copyOf(q, n));
+            p99Chart.series(LABELS[a], Arrays.copyOf(t, n), Arrays.copyOf(p99, n));
             out.put("ratio_" + ARCHS[a], Md.f2(ratio[a]) + "×");
             out.put("steady_" + ARCHS[a], Md.f0(steady[a]));
             out.put("first_" + ARCHS[a], Md.f0(q[0]));
             out.put("warm_s_" + ARCHS[a], Md.f2(warm));
         }
         out.put("requests", Long.toString(requests));
-        out.put("interval", Md.f2(Results.num(BenchJson.read(r, "long-lt.json").doc, "config", "interval_s")) + " s");
+        out.put("interval", Md.f2(r.bench("long-lt.json").config().intervalS()) + " s");
         out.put("table", Md.table(List.of("arch", "short run QPS (100 req, cold)", "first interval QPS",
                 "whole long run QPS", "steady-state QPS", "steady / short", "reaches 90% of steady at",
                 "steady P99", "whole-run P99", "errors"), rows));

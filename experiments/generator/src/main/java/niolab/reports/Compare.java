@@ -1,4 +1,4 @@
-package niolab.bench.report;
+package niolab.reports;
 
 import java.util.Locale;
 

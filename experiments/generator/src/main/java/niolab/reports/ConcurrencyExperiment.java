@@ -1,7 +1,8 @@
-package niolab.bench.report;
+package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.reports.BenchJson.Column;
 
 /**
  * exp-concurrency: keep-alive and short-connection runs at 1, 2, 4 ... 256 connections per
@@ -33,12 +34,12 @@ public final class ConcurrencyExperiment implements Experiment {
             double[] spreads = new double[ARCHS.length * lv.length];
             for (int a = 0; a < ARCHS.length; a++) {
                 for (int i = 0; i < lv.length; i++) {
-                    BenchJson b = BenchJson.read(r, mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
-                    qps[a][i] = b.median("qps");
-                    p99[a][i] = b.median("p99");
+                    BenchJson b = r.bench(mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
+                    qps[a][i] = b.median(Column.QPS);
+                    p99[a][i] = b.median(Column.P99);
                     cpu[a][i] = b.serverCpuPerRequest();
-                    spreads[a * lv.length + i] = Stats.spread(b.column("qps")) / qps[a][i] * 100;
-                    errors += b.errors();
+                    spreads[a * lv.length + i] = Stats.relativeSpread(b.column(Column.QPS)) * 100;
+                    errors += b.errors().total();
                 }
             }
             List<List<String>> rows = new ArrayList<>();
@@ -87,7 +88,8 @@ public final class ConcurrencyExperiment implements Experiment {
             ka.append(LABELS[a]).append(' ').append(Md.f1(peak[0][a] / peak[1][a])).append('×');
         }
         out.put("keepalive_over_short", ka.toString());
-        out.put("runs", Integer.toString(BenchJson.read(r, "keepalive-lt-" + lv[0] + ".json").runs().size()));
-        out.put("duration", Md.f1(Results.num(BenchJson.read(r, "keepalive-lt-" + lv[0] + ".json").doc, "config", "duration_s")) + " s");
+        BenchJson first = r.bench("keepalive-lt-" + lv[0] + ".json");
+        out.put("runs", Integer.toString(first.runs().size()));
+        out.put("duration", Md.f1(first.config().durationS()) + " s");
     }
 }

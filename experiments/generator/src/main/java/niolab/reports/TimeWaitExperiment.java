@@ -1,8 +1,10 @@
-package niolab.bench.report;
+package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.reports.BenchJson.Interval;
+import niolab.reports.BenchJson.Run;
 
 /**
  * exp-time-wait: short connections against a 1000-port ephemeral range in a network namespace
@@ -21,7 +23,7 @@ public final class TimeWaitExperiment implements Experiment {
         final boolean serial, keepalive;
         final double attempted, ok, ports, errors, timeWaitEnd, elapsed;
         final double[] twT, tw;
-        final Map<String, Double> counters;
+        final ServerCounters counters;
         final double clientTw, serverTw;
         /** Per interval: end time and cumulative successful requests and errors. */
         final double[] t, okSoFar, errorsSoFar;
@@ -31,42 +33,36 @@ public final class TimeWaitExperiment implements Experiment {
             name = row.get("scenario");
             reuse = row.get("tw_reuse");
             options = row.get("options");
-            Map<String, Object> bench = r.json("bench-" + name + ".json");
-            Object run = Results.get(bench, "runs", 0);
-            String mode = String.valueOf(Results.get(bench, "config", "mode"));
-            serial = mode.equals("serial-short");
-            keepalive = Results.get(bench, "config", "keepalive").equals(Boolean.TRUE);
-            attempted = Results.num(run, "attempted");
-            ok = Results.num(run, "requests");
-            ports = Results.num(run, "errors", "ports_exhausted");
-            double e = 0;
-            for (Object v : ((Map<?, ?>) Results.get(run, "errors")).values()) e += ((Number) v).doubleValue();
-            errors = e;
-            timeWaitEnd = Results.num(run, "time_wait");
-            elapsed = Results.num(run, "elapsed_s");
-            portRange = String.valueOf(Results.get(bench, "environment", "local_port_range"));
-            List<Object> iv = Results.list(run, "intervals");
+            BenchJson bench = r.bench("bench-" + name + ".json");
+            Run run = bench.runs().get(0);
+            serial = bench.config().mode().equals("serial-short");
+            keepalive = bench.config().keepalive();
+            attempted = run.attempted();
+            ok = run.requests();
+            ports = run.errors().portsExhausted();
+            errors = run.errors().total();
+            timeWaitEnd = run.timeWait() == null ? Double.NaN : run.timeWait();
+            elapsed = run.elapsedS();
+            portRange = bench.environment().localPortRange();
+            List<Interval> iv = run.intervals();
             t = new double[iv.size()];
             okSoFar = new double[iv.size()];
             errorsSoFar = new double[iv.size()];
             for (int i = 0; i < iv.size(); i++) {
-                t[i] = Results.num(iv.get(i), "t_s");
-                okSoFar[i] = (i == 0 ? 0 : okSoFar[i - 1]) + Results.num(iv.get(i), "requests");
-                errorsSoFar[i] = (i == 0 ? 0 : errorsSoFar[i - 1]) + Results.num(iv.get(i), "errors");
+                t[i] = iv.get(i).tS();
+                okSoFar[i] = (i == 0 ? 0 : okSoFar[i - 1]) + iv.get(i).requests();
+                errorsSoFar[i] = (i == 0 ? 0 : errorsSoFar[i - 1]) + iv.get(i).errors();
             }
-            List<Map<String, String>> samples = r.csv("tw-" + name + ".csv");
-            twT = new double[samples.size()];
-            tw = new double[samples.size()];
-            for (int i = 0; i < samples.size(); i++) {
-                twT[i] = Double.parseDouble(samples.get(i).get("t_s"));
-                String v = samples.get(i).get("tw");
-                tw[i] = v.isEmpty() ? 0 : Double.parseDouble(v);
-            }
+            Csv samples = r.csv("tw-" + name + ".csv");
+            twT = samples.numbers("t_s");
+            tw = samples.numbers("tw");
+            // a sample taken when /proc/net/sockstat had no TCP line is empty: no socket counted
+            for (int i = 0; i < tw.length; i++) tw[i] = Double.isNaN(tw[i]) ? 0 : tw[i];
             counters = r.counters("counters-" + name + ".txt");
             double c = 0, s = 0;
-            for (Map<String, String> h : r.csv("holders-" + name + ".csv")) {
-                if (h.get("side").equals("client")) c = Double.parseDouble(h.get("tw"));
-                else s = Double.parseDouble(h.get("tw"));
+            for (Map<String, String> h : r.csv("holders-" + name + ".csv").rows()) {
+                if (h.get("side").equals("client")) c = Csv.number(h.get("tw"));
+                else s = Csv.number(h.get("tw"));
             }
             clientTw = c;
             serverTw = s;
@@ -102,14 +98,14 @@ public final class TimeWaitExperiment implements Experiment {
     @Override
     public void generate(Results results, Report report) {
         List<Scenario> all = new ArrayList<>();
-        for (Map<String, String> row : results.csv("scenarios.csv")) all.add(new Scenario(results, row));
+        for (Map<String, String> row : results.csv("scenarios.csv").rows()) all.add(new Scenario(results, row));
         List<List<String>> rows = new ArrayList<>();
         SvgChart twChart = new SvgChart("TIME-WAIT sockets in the namespace", "seconds since sampling began", "TIME-WAIT sockets");
         SvgChart okChart = new SvgChart("Successful requests so far", "seconds since the run began", "requests");
         for (Scenario s : all) {
             rows.add(List.of("`" + s.name + "`", s.reuse, "`" + s.options + "`", Md.f0(s.attempted), Md.f0(s.ok), Md.f0(s.ports),
-                    Md.f0(s.errors - s.ports), Md.f0(s.counters.getOrDefault("accepts", 0.0)), Md.f0(s.peakTw()), Md.f0(s.timeWaitEnd), Md.f0(s.clientTw) + " / " + Md.f0(s.serverTw),
-                    Md.f0(s.counters.getOrDefault("resets", 0.0)), Md.f3(s.elapsed), s.exhaustion()));
+                    Md.f0(s.errors - s.ports), Md.f0(s.counters.get("accepts")), Md.f0(s.peakTw()), Md.f0(s.timeWaitEnd), Md.f0(s.clientTw) + " / " + Md.f0(s.serverTw),
+                    Md.f0(s.counters.get("resets")), Md.f3(s.elapsed), s.exhaustion()));
             twChart.series(s.name, s.twT, s.tw);
             okChart.series(s.name, s.t, s.okSoFar);
             report.put(s.name, s.outcome());
@@ -117,8 +113,8 @@ public final class TimeWaitExperiment implements Experiment {
             report.put(s.name + "_rate", Md.f0(s.ok / s.elapsed));
             report.put(s.name + "_elapsed", Md.f3(s.elapsed));
             report.put(s.name + "_holders", "client " + Md.f0(s.clientTw) + ", server " + Md.f0(s.serverTw));
-            report.put(s.name + "_resets", Md.f0(s.counters.getOrDefault("resets", 0.0)) + " resets of "
-                    + Md.f0(s.counters.getOrDefault("closes", 0.0)) + " closes");
+            report.put(s.name + "_resets", Md.f0(s.counters.get("resets")) + " resets of "
+                    + Md.f0(s.counters.get("closes")) + " closes");
             report.put(s.name + "_prevented", s.ports == 0 ? "prevented exhaustion" : "did not prevent exhaustion");
         }
         report.put("scenarios", Md.table(List.of("scenario", "tcp_tw_reuse", "echo-bench options", "attempted", "ok",
@@ -126,7 +122,7 @@ public final class TimeWaitExperiment implements Experiment {
                 "TIME-WAIT held by client / server", "server resets", "elapsed s", "exhaustion point (echo-bench intervals)"), rows));
         report.put("port_range", all.get(0).portRange);
         report.put("accept_notes", acceptNotes(all));
-        report.put("host_defaults", hostDefaults(results.json("env.json")));
+        report.put("host_defaults", hostDefaults(results.json("env.json", RunEnvironment.class)));
         report.chart("time-wait-tw.svg", twChart.render());
         report.chart("time-wait-ok.svg", okChart.render());
     }
@@ -139,7 +135,7 @@ public final class TimeWaitExperiment implements Experiment {
         List<String> probed = new ArrayList<>();
         List<String> odd = new ArrayList<>();
         for (Scenario s : all) {
-            double accepts = s.counters.getOrDefault("accepts", 0.0);
+            double accepts = s.counters.get("accepts");
             double expected = s.keepalive ? accepts : s.ok + (s.serial ? 0 : 1);
             if (!s.serial) probed.add("`" + s.name + "`");
             if (accepts != expected) {
@@ -153,9 +149,9 @@ public final class TimeWaitExperiment implements Experiment {
     }
 
     /** The host's own port range and reuse setting, and the connection rate that would exhaust them. */
-    private static String hostDefaults(Map<String, Object> env) {
-        String range = String.valueOf(env.get("ip_local_port_range")).trim();
-        String reuse = String.valueOf(env.get("tcp_tw_reuse")).trim();
+    private static String hostDefaults(RunEnvironment env) {
+        String range = String.valueOf(env.ipLocalPortRange()).trim();
+        String reuse = String.valueOf(env.tcpTwReuse()).trim();
         String[] lohi = range.split("\\s+");
         long ports = lohi.length == 2 ? Long.parseLong(lohi[1]) - Long.parseLong(lohi[0]) + 1 : -1;
         String s = "`ip_local_port_range` " + range + " (" + ports + " ports) and `tcp_tw_reuse` " + reuse;

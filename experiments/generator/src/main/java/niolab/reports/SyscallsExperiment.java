@@ -1,4 +1,4 @@
-package niolab.bench.report;
+package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +25,13 @@ public final class SyscallsExperiment implements Experiment {
         final double requests;
         /** thread ("loop" or "jvm") → syscall → {calls, errors, eagain}, summed over the processes. */
         final Map<String, Map<String, long[]>> byThread = new TreeMap<>();
-        final Map<String, Double> counters;
+        final ServerCounters counters;
         final Map<String, long[]> byProcess = new TreeMap<>();
 
         Run(Results r, String arch, String w) {
-            requests = Results.num(r.json("bench-" + arch + "-" + w + ".json"), "runs", 0, "requests");
+            requests = r.bench("bench-" + arch + "-" + w + ".json").runs().get(0).requests();
             counters = r.counters("counters-" + arch + "-" + w + ".txt");
-            for (Map<String, String> row : r.csv("syscalls-" + arch + "-" + w + ".csv")) {
+            for (Map<String, String> row : r.csv("syscalls-" + arch + "-" + w + ".csv").rows()) {
                 long[] v = byThread.computeIfAbsent(row.get("thread"), k -> new TreeMap<>())
                         .computeIfAbsent(row.get("syscall"), k -> new long[3]);
                 long[] p = byProcess.computeIfAbsent(row.get("process"), k -> new long[3]);
@@ -63,7 +63,7 @@ public final class SyscallsExperiment implements Experiment {
         }
 
         double counterEagain() {
-            return (counters.getOrDefault("reads_eagain", 0.0) + counters.getOrDefault("writes_eagain", 0.0)) / requests;
+            return (counters.get("reads_eagain") + counters.get("writes_eagain")) / requests;
         }
     }
 
@@ -98,9 +98,9 @@ public final class SyscallsExperiment implements Experiment {
         for (String a : ARCHS) {
             Run r = runs.get(a + "-" + w);
             rows.add(List.of(a, Md.f0(r.requests), Md.f2(r.total("loop", 0)), Md.f2(r.total("jvm", 0)),
-                    Md.f3(r.waits()), Md.f2(r.counters.getOrDefault("events_per_wait", Double.NaN)),
+                    Md.f3(r.waits()), Md.f2(r.counters.eventsPerWait()),
                     Md.f3(r.perRequest("loop", "epoll_ctl", 0)), Md.f3(r.total("loop", 2)), Md.f3(r.counterEagain()),
-                    Md.f0(r.counters.getOrDefault("partial_writes", 0.0))));
+                    Md.f0(r.counters.get("partial_writes"))));
         }
         return Md.table(List.of("arch", "requests", "syscalls/req (event loop)", "syscalls/req (other JVM threads)",
                 "epoll_wait/req", "events per wait (counters)", "epoll_ctl/req", "EAGAIN/req (strace)",
@@ -180,8 +180,8 @@ public final class SyscallsExperiment implements Experiment {
     private static String waits(Map<String, Run> runs, String w) {
         Run lt = runs.get("lt-" + w), et = runs.get("et-" + w);
         return "epoll_wait per request: LT " + Md.f3(lt.waits()) + ", ET " + Md.f3(et.waits())
-                + "; events per wait (server counters): LT " + Md.f2(lt.counters.get("events_per_wait"))
-                + ", ET " + Md.f2(et.counters.get("events_per_wait"))
+                + "; events per wait (server counters): LT " + Md.f2(lt.counters.eventsPerWait())
+                + ", ET " + Md.f2(et.counters.eventsPerWait())
                 + "; reads that ended in EAGAIN per request: LT " + Md.f3(lt.perRequest("loop", "read", 2))
                 + ", ET " + Md.f3(et.perRequest("loop", "read", 2));
     }
@@ -207,7 +207,7 @@ public final class SyscallsExperiment implements Experiment {
 
     private static String partialWrites(Map<String, Run> runs) {
         long n = 0;
-        for (Run r : runs.values()) n += Math.round(r.counters.getOrDefault("partial_writes", 0.0));
+        for (Run r : runs.values()) n += r.counters.get("partial_writes");
         return Long.toString(n);
     }
 

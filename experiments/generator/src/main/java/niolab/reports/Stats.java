@@ -1,17 +1,24 @@
-package niolab.bench.report;
+package niolab.reports;
 
 import java.util.Arrays;
 
-/** The few statistics the reports compute: mean, median, spread, relative difference. */
+/**
+ * Every statistic the reports and {@code bench-summary} compute, in one place: sum, mean,
+ * median, spread, relative difference, the best of a set. Medians, not means, summarise
+ * repeated rounds: one disturbed round moves a mean but not a median.
+ */
 public final class Stats {
     private Stats() {
     }
 
-    public static double mean(double[] v) {
-        if (v.length == 0) return Double.NaN;
+    public static double sum(double[] v) {
         double s = 0;
         for (double x : v) s += x;
-        return s / v.length;
+        return s;
+    }
+
+    public static double mean(double[] v) {
+        return v.length == 0 ? Double.NaN : sum(v) / v.length;
     }
 
     public static double median(double[] v) {
@@ -31,6 +38,11 @@ public final class Stats {
             hi = Math.max(hi, x);
         }
         return hi - lo;
+    }
+
+    /** The spread in proportion to the median: how far apart repeated rounds of one point are. */
+    public static double relativeSpread(double[] v) {
+        return spread(v) / median(v);
     }
 
     /** How much {@code a} differs from {@code b}, in percent of {@code b}. */

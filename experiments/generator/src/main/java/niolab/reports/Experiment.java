@@ -1,4 +1,4 @@
-package niolab.bench.report;
+package niolab.reports;
 
 /** Turns one experiment's raw results into the values and charts its report template uses. */
 public interface Experiment {
