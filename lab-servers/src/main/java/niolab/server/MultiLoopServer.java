@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
  * (Netty's: one event loop per core) beside mp's processes: one heap, one JIT, no supervision.
  *
  * <pre>
- *   lab-server et --loops 2        # listening on 127.0.0.1:9988 (et, echo, 2 loops)
+ *   lab-server et --loops 2        # listening on 127.0.0.1:9988 (et, 2 loops, echo)
  *   kill -TERM $pid                # [loop1] counters: ...  [loop2] counters: ...  counters: (the sum)
  * </pre>
  */
@@ -92,6 +92,6 @@ public final class MultiLoopServer implements EventLoopServer {
 
     @Override
     public String label() {
-        return loops[0].label() + ", " + loops.length + " loops";
+        return options.arch() + ", " + loops.length + " loops, " + options.protocol;
     }
 }

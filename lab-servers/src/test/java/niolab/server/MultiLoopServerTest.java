@@ -24,7 +24,7 @@ class MultiLoopServerTest {
     @ValueSource(strings = {"lt", "et"})
     void connectionsAreSpreadOverTheLoopsAndCountedPerLoopAndSummed(String arch) throws Exception {
         try (ServerProcess p = ServerProcess.start(arch, "--loops", "2")) {
-            assertThat(p.label()).isEqualTo(arch + ", echo, 2 loops");
+            assertThat(p.label()).isEqualTo(arch + ", 2 loops, echo");
             byte[] payload = Echo.random(64, 1);
             // Each connection from a new source port: the kernel's hash picks a loop for each.
             for (int i = 0; i < 200; i++) assertThat(Echo.roundTrip(p.address(), payload, 64, 1)).isEqualTo(payload);
