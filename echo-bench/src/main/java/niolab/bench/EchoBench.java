@@ -22,6 +22,7 @@ import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -60,12 +61,8 @@ public final class EchoBench implements Callable<Integer> {
             description = "Requests in flight per keep-alive connection; implies --keepalive (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
-    @Option(names = {"-n", "--requests"}, defaultValue = "100", description = "Requests per run (default: ${DEFAULT-VALUE}).")
-    long requests;
-
-    @Option(names = {"-d", "--duration"}, converter = Durations.class,
-            description = "Run for this long instead of a number of requests (e.g. 30s).")
-    Duration duration;
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    RunLength length;
 
     @Option(names = "--warmup", defaultValue = "0", paramLabel = "N|T",
             description = "Requests (e.g. 1000) or time (e.g. 2s) sent first, reported on their own line, not counted (default: ${DEFAULT-VALUE}).")
@@ -83,10 +80,10 @@ public final class EchoBench implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "1", description = "Runs; the table has a row per run and a mean row (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http",
+    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http", converter = Protocol.Converter.class,
             description = "echo, or http: GET /ping, each response checked for status 200 and body {\"status\":\"ok\"}; "
                     + "short connections send Connection: close (default: ${DEFAULT-VALUE}).")
-    String protocol;
+    Protocol protocol;
 
     @Option(names = "--size", defaultValue = "64", description = "Payload bytes per request (default: ${DEFAULT-VALUE}).")
     int size;
@@ -139,8 +136,8 @@ public final class EchoBench implements Callable<Integer> {
         LoadSpec load = new LoadSpec(address, codec(), connections, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
                 keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0);
         out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%n",
-                target, load.describe(), duration != null ? Durations.format(duration) : requests + " requests", runs,
-                isHttp() ? "HTTP GET /ping" : size + "-byte payload");
+                target, load.describe(), duration() != null ? Durations.format(duration()) : requests() + " requests", runs,
+                protocol == Protocol.HTTP ? "HTTP GET /ping" : size + "-byte payload");
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
         LoadRun runner = new LoadRun(load, interval == null ? 0 : interval.toNanos(), serverPid, progress);
@@ -157,7 +154,7 @@ public final class EchoBench implements Callable<Integer> {
             ErrorCounts errors = new ErrorCounts();
             long attempted = 0;
             for (int run = 1; run <= runs; run++) {
-                RunResult r = measure(runner, run, requests, duration == null ? 0 : duration.toNanos());
+                RunResult r = measure(runner, run, requests(), duration() == null ? 0 : duration().toNanos());
                 results.add(r);
                 errors.addAll(r.errors);
                 attempted += r.attempted();
@@ -195,11 +192,16 @@ public final class EchoBench implements Callable<Integer> {
 
     /** The request/response protocol, by {@code --protocol}. */
     private Codec codec() {
-        return isHttp() ? new HttpPingCodec(target, keepAlive || pipeline > 1) : new EchoCodec(Payload.random(size, seed));
+        return protocol == Protocol.HTTP ? new HttpPingCodec(target, keepAlive || pipeline > 1) : new EchoCodec(Payload.random(size, seed));
     }
 
-    private boolean isHttp() {
-        return "http".equals(protocol);
+    private long requests() {
+        return length == null || length.requests == null ? RunLength.DEFAULT_REQUESTS : length.requests;
+    }
+
+    /** The run's length in time, or null when it is a number of requests. */
+    private Duration duration() {
+        return length == null ? null : length.duration;
     }
 
     private PrintWriter err() {
@@ -301,8 +303,8 @@ public final class EchoBench implements Callable<Integer> {
         c.put("threads", (long) (load.serial() ? 1 : load.threads));
         c.put("keepalive", load.keepAlive);
         c.put("pipeline", (long) load.pipeline);
-        c.put("requests", duration == null ? (Object) requests : null);
-        c.put("duration_s", duration == null ? null : (Object) (duration.toMillis() / 1000.0));
+        c.put("requests", duration() == null ? (Object) requests() : null);
+        c.put("duration_s", duration() == null ? null : (Object) (duration().toMillis() / 1000.0));
         c.put("warmup", warmup.trim());
         c.put("rate", rate);
         c.put("runs", (long) runs);
@@ -335,18 +337,14 @@ public final class EchoBench implements Callable<Integer> {
     }
 
     private void validate() {
-        if (requests < 1) throw usage("--requests must be at least 1");
-        if (duration != null && (duration.isZero() || duration.isNegative())) throw usage("--duration must be positive");
-        if (duration != null && spec.commandLine().getParseResult().hasMatchedOption("--requests")) {
-            throw usage("--requests and --duration exclude each other");
-        }
+        if (requests() < 1) throw usage("--requests must be at least 1");
+        if (duration() != null && (duration().isZero() || duration().isNegative())) throw usage("--duration must be positive");
         if (runs < 1) throw usage("--runs must be at least 1");
         if (connections < 1) throw usage("--connections must be at least 1");
         if (pipeline < 1) throw usage("--pipeline must be at least 1");
         if (threads != null && threads < 1) throw usage("--threads must be at least 1");
         if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) throw usage("--rate must be a positive number of requests per second");
         if (size < 1) throw usage("--size must be at least 1 byte");
-        if (!protocol.equals("echo") && !protocol.equals("http")) throw usage("--protocol must be echo or http, not '" + protocol + "'");
         if (timeout.isZero() || timeout.isNegative()) throw usage("--timeout must be positive");
         if (maxErrorRate < 0 || maxErrorRate > 1) throw usage("--max-error-rate must be between 0 and 1");
         if (interval != null && interval.toMillis() < 100) throw usage("--interval must be at least 100ms");
@@ -383,7 +381,32 @@ public final class EchoBench implements Callable<Integer> {
         }
     }
 
+    /** {@code --requests N} or {@code --duration T}: picocli rejects both at once. */
+    static final class RunLength {
+        static final long DEFAULT_REQUESTS = 100;
+        static final String BOTH = "--requests and --duration exclude each other";
+
+        @Option(names = {"-n", "--requests"}, description = "Requests per run (default: " + DEFAULT_REQUESTS + ").")
+        Long requests;
+
+        @Option(names = {"-d", "--duration"}, converter = Durations.class,
+                description = "Run for this long instead of a number of requests (e.g. 30s).")
+        Duration duration;
+    }
+
+    /**
+     * The command line as main runs it: picocli's checks, with the lab's message when both run
+     * lengths are given ({@link RunLength} is the only exclusive group).
+     */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new EchoBench());
+        CommandLine.IParameterExceptionHandler picocli = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((e, args) -> picocli.handleParseException(e instanceof CommandLine.MutuallyExclusiveArgsException
+                ? new CommandLine.ParameterException(e.getCommandLine(), RunLength.BOTH) : e, args));
+        return cl;
+    }
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new EchoBench()).execute(args));
+        System.exit(commandLine().execute(args));
     }
 }

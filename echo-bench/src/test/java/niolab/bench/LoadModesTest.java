@@ -31,7 +31,7 @@ class LoadModesTest {
     private int run(String... args) {
         out.getBuffer().setLength(0);
         err.getBuffer().setLength(0);
-        CommandLine cl = new CommandLine(new EchoBench());
+        CommandLine cl = EchoBench.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         return cl.execute(args);
