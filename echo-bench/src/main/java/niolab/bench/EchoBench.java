@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +38,8 @@ import picocli.CommandLine.Parameters;
  *   echo-bench -c 50 --keepalive --duration 10s --warmup 2s --server-pid $PID
  *   echo-bench -c 20 --keepalive --rate 5000 --duration 30s --hdr out.hgrm
  *   echo-bench --protocol http -c 50 --pipeline 16 --duration 5s 127.0.0.1:8080
+ *   echo-bench -c 50 --keepalive --rate 20000 --duration 60s --start-at 1767268800 --hlog a.hlog --tag a 10.0.0.1:9988
+ *   echo-bench merge a.hlog b.hlog           # MergeLogs: one table for several generators
  * </pre>
  */
 @Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.2",
@@ -46,6 +50,9 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:the run completed with an error rate within --max-error-rate",
                 "1:more errors than that, or the target is down", "2:bad flags"})
 public final class EchoBench implements Callable<Integer> {
+    /** --hlog without --interval: one histogram a second, HdrHistogram's usual log interval. */
+    private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;
+
     @Parameters(arity = "0..1", paramLabel = "host:port", defaultValue = "127.0.0.1:9988",
             description = "Target (default: ${DEFAULT-VALUE}).")
     String target;
@@ -121,12 +128,30 @@ public final class EchoBench implements Callable<Integer> {
                     + "(as wrk2 does); under --rate the uncorrected one goes to FILE with .uncorrected before the extension.")
     Path hdr;
 
+    @Option(names = "--hlog", paramLabel = "FILE",
+            description = "Write each interval's latency histogram (--interval, default 1s) as an HdrHistogram interval log, "
+                    + "in microseconds, tagged --tag; under --rate the corrected histograms are tagged NAME and the "
+                    + "uncorrected ones NAME-uncorrected. 'echo-bench merge' combines the logs of several generators.")
+    Path hlog;
+
+    @Option(names = "--tag", paramLabel = "NAME", description = "This generator's tag in --hlog (default: the host name).")
+    String tag;
+
+    @Option(names = "--start-at", paramLabel = "TIME", converter = StartAt.class,
+            description = "Wait until this wall-clock time (ISO-8601 with a zone, e.g. 2026-05-01T12:00:00Z, or seconds "
+                    + "since the epoch) before the warm-up, so that generators on several hosts start together.")
+    Instant startAt;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
         validate();
+        if (startAt != null && !startAt.isAfter(Instant.now())) {
+            err().println("error: --start-at " + startAt + " is in the past (it is now " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ")");
+            return 2;
+        }
         InetSocketAddress address = parseTarget(target);
         if (address.isUnresolved()) {
             err().println("error: cannot resolve host '" + address.getHostString() + "'");
@@ -140,9 +165,15 @@ public final class EchoBench implements Callable<Integer> {
                 protocol == Protocol.HTTP ? "HTTP GET /ping" : size + "-byte payload");
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
-        LoadRun runner = new LoadRun(load, interval == null ? 0 : interval.toNanos(), serverPid, progress);
-        try {
+        long intervalNanos = interval != null ? interval.toNanos() : hlog != null ? LOG_INTERVAL_NANOS : 0;
+        try (IntervalLog log = hlog == null ? null : new IntervalLog(hlog, logTag())) {
+            LoadRun runner = new LoadRun(load, intervalNanos, serverPid, progress, log);
             if (!load.serial()) probe(address);
+            if (startAt != null) {
+                out.println("# waiting until " + startAt);
+                out.flush();
+                StartAt.sleepUntil(startAt);
+            }
             RunResult warm = null;
             if (!"0".equals(warmup.trim())) {
                 warm = measure(new LoadRun(load, 0, serverPid, progress), 0, warmupRequests(), warmupNanos());
@@ -193,6 +224,11 @@ public final class EchoBench implements Callable<Integer> {
     /** The request/response protocol, by {@code --protocol}. */
     private Codec codec() {
         return protocol == Protocol.HTTP ? new HttpPingCodec(target, keepAlive || pipeline > 1) : new EchoCodec(Payload.random(size, seed));
+    }
+
+    /** {@code --tag}, or the host name: generators on several hosts get distinct tags by default. */
+    private String logTag() {
+        return tag != null ? tag : String.valueOf(JsonReport.environment().get("host"));
     }
 
     private long requests() {
@@ -315,6 +351,9 @@ public final class EchoBench implements Callable<Integer> {
         c.put("linger0", linger0);
         c.put("max_error_rate", maxErrorRate);
         c.put("server_pid", serverPid > 0 ? (Object) serverPid : null);
+        c.put("hlog", hlog == null ? null : hlog.toString());
+        c.put("tag", hlog == null ? null : logTag());
+        c.put("start_at", startAt == null ? null : startAt.toString());
         return c;
     }
 
@@ -348,6 +387,8 @@ public final class EchoBench implements Callable<Integer> {
         if (timeout.isZero() || timeout.isNegative()) throw usage("--timeout must be positive");
         if (maxErrorRate < 0 || maxErrorRate > 1) throw usage("--max-error-rate must be between 0 and 1");
         if (interval != null && interval.toMillis() < 100) throw usage("--interval must be at least 100ms");
+        if (tag != null && hlog == null) throw usage("--tag names this generator in --hlog: give --hlog FILE too");
+        if (tag != null && !tag.matches("[^\\s,]+")) throw usage("--tag must not contain spaces or commas (the log's separators), not '" + tag + "'");
         String w = warmup.trim();
         if (!w.chars().allMatch(Character::isDigit)) {
             try {
