@@ -43,7 +43,7 @@ import picocli.CommandLine.Parameters;
  * </pre>
  */
 @Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.2",
-        sortOptions = false,
+        sortOptions = false, subcommands = MergeLogs.class,
         description = "Load generator for the NIO Lab echo and HTTP /ping servers: latency table per run, errors by class, "
                 + "CPU per request of client and server.",
         exitCodeListHeading = "%nExit codes:%n",
