@@ -43,12 +43,12 @@ import picocli.CommandLine.Parameters;
  * </pre>
  */
 @Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.2",
-        sortOptions = false, subcommands = MergeLogs.class,
+        sortOptions = false, subcommands = MergeLogs.class, scope = CommandLine.ScopeType.INHERIT,
         description = "Load generator for the NIO Lab echo and HTTP /ping servers: latency table per run, errors by class, "
                 + "CPU per request of client and server.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed with an error rate within --max-error-rate",
-                "1:more errors than that, or the target is down", "2:bad flags"})
+                "1:more errors than that, or the target is down", "2:bad flags, or a --start-at time already past"})
 public final class EchoBench implements Callable<Integer> {
     /** --hlog without --interval: one histogram a second, HdrHistogram's usual log interval. */
     private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;

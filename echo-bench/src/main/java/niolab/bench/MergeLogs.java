@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
  *   echo-bench merge --json m.json --csv m.csv *.hlog
  * </pre>
  */
-@Command(name = "merge", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "merge", sortOptions = false,
         description = "Combine the --hlog interval logs of several generators: the seed's table with a row per tag and one "
                 + "for their union (histograms added, never percentiles averaged), each generator's achieved rate, and a "
                 + "warning when they started more than a second apart or one fell behind its --rate schedule.",
