@@ -114,7 +114,8 @@ public final class EchoBench implements Callable<Integer> {
     double maxErrorRate;
 
     @Option(names = "--interval", converter = Durations.class,
-            description = "Print throughput and p99 per interval (e.g. 1s), and keep the series in --json.")
+            description = "Print throughput and p99 per interval (e.g. 1s), and keep the series in --json; also the "
+                    + "length of each --hlog interval.")
     Duration interval;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write configuration, environment and every run as JSON (echo-bench/JSON-SCHEMA.md).")
@@ -441,8 +442,8 @@ public final class EchoBench implements Callable<Integer> {
      */
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new EchoBench());
-        CommandLine.IParameterExceptionHandler picocli = cl.getParameterExceptionHandler();
-        cl.setParameterExceptionHandler((e, args) -> picocli.handleParseException(e instanceof CommandLine.MutuallyExclusiveArgsException
+        CommandLine.IParameterExceptionHandler picocliDefault = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((e, args) -> picocliDefault.handleParseException(e instanceof CommandLine.MutuallyExclusiveArgsException
                 ? new CommandLine.ParameterException(e.getCommandLine(), RunLength.BOTH) : e, args));
         return cl;
     }

@@ -85,7 +85,7 @@ final class IntervalLog implements AutoCloseable {
         writer.outputComment(new ScheduleLag(tag, run, target, late, maxLagNanos / 1e6).toString());
     }
 
-    long epochMillis(long nanos) {
+    private long epochMillis(long nanos) {
         return anchorMillis + Math.floorDiv(nanos - anchorNanos, 1_000_000L);
     }
 

@@ -97,7 +97,7 @@ final class MergeLogs implements Callable<Integer> {
     }
 
     /** One per generator: every tag but the uncorrected twin of another. */
-    static List<TagSeries> generators(Map<String, TagSeries> tags) {
+    private static List<TagSeries> generators(Map<String, TagSeries> tags) {
         List<TagSeries> g = new ArrayList<>();
         for (TagSeries s : tags.values()) {
             String base = s.tag.substring(0, s.tag.length() - (s.tag.endsWith(IntervalLog.UNCORRECTED) ? IntervalLog.UNCORRECTED.length() : 0));
