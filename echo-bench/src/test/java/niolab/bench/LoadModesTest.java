@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
@@ -30,7 +31,7 @@ class LoadModesTest {
     private int run(String... args) {
         out.getBuffer().setLength(0);
         err.getBuffer().setLength(0);
-        CommandLine cl = new CommandLine(new EchoBench());
+        CommandLine cl = EchoBench.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         return cl.execute(args);
@@ -92,11 +93,22 @@ class LoadModesTest {
         assertThat(err.toString().trim()).isEqualTo("error: connection refused by 127.0.0.1:" + port + " (is the server running?)");
     }
 
-    @Test
-    void maxErrorRateDecidesTheExitCode() throws Exception {
-        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
-            assertThat(run(args(KEEPALIVE, "--requests", "50", "--max-error-rate", "0.5", server.hostPort()))).isZero();
+    /**
+     * One short connection in four comes back corrupted: 10 errors in 40 attempts, a rate of
+     * 0.25. A threshold above it or equal to it ("at most") passes, one below fails.
+     */
+    @ParameterizedTest
+    @CsvSource({"0.3, 0", "0.25, 0", "0.2, 1", "0, 1"})
+    void maxErrorRateDecidesTheExitCode(String maxErrorRate, int exitCode) throws Exception {
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.CORRUPT_SOME)) {
+            assertThat(run(args(CONCURRENT, "--requests", "40", "--max-error-rate", maxErrorRate, server.hostPort())))
+                    .as(out + "" + err).isEqualTo(exitCode);
         }
+        assertThat(out.toString()).contains("errors: mismatch=10\n");
+    }
+
+    @Test
+    void errorRateAndRunLengthFlagsAreChecked() {
         assertThat(run("--max-error-rate", "2")).isEqualTo(2);
         assertThat(run("--requests", "5", "--duration", "1s")).isEqualTo(2);
         assertThat(err.toString()).contains("exclude each other");
