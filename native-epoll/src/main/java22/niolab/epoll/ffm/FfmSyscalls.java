@@ -25,6 +25,7 @@ import niolab.epoll.Syscalls;
  * {@code epoll_wait}, which sleeps; nor for {@code close}, which sleeps up to the SO_LINGER time
  * on a socket that set it (even a non-blocking one), and runs once per connection, where the few
  * nanoseconds saved do not count; nor for the setup calls, for the same reason.
+ * {@code -Dniolab.ffm.critical=false} turns it off everywhere, to measure what it buys.
  *
  * <p><b>errno.</b> Each call captures errno into a small segment of the calling thread
  * ({@code Linker.Option.captureCallState}). The thread that creates the instance (the event
@@ -37,23 +38,26 @@ import niolab.epoll.Syscalls;
  * allocator freed by address, which an {@code Arena} is not.
  */
 public final class FfmSyscalls implements Syscalls {
+    /** Read once, as the handles are made: {@code -Dniolab.ffm.critical=false} makes every call an ordinary downcall. */
+    private static final boolean CRITICAL = !"false".equals(System.getProperty("niolab.ffm.critical"));
+
     private static final MethodHandle EPOLL_WAIT = Downcalls.settingErrno("epoll_wait", false,
             JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT);
-    private static final MethodHandle EPOLL_CTL = Downcalls.settingErrno("epoll_ctl", true,
+    private static final MethodHandle EPOLL_CTL = Downcalls.settingErrno("epoll_ctl", CRITICAL,
             JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG);
-    private static final MethodHandle ACCEPT4 = Downcalls.settingErrno("accept4", true,
+    private static final MethodHandle ACCEPT4 = Downcalls.settingErrno("accept4", CRITICAL,
             JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT);
-    private static final MethodHandle READ = Downcalls.settingErrno("read", true,
+    private static final MethodHandle READ = Downcalls.settingErrno("read", CRITICAL,
             JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG);
-    private static final MethodHandle SEND = Downcalls.settingErrno("send", true,
+    private static final MethodHandle SEND = Downcalls.settingErrno("send", CRITICAL,
             JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT);
-    private static final MethodHandle WRITE = Downcalls.settingErrno("write", true,
+    private static final MethodHandle WRITE = Downcalls.settingErrno("write", CRITICAL,
             JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG);
-    private static final MethodHandle SETSOCKOPT = Downcalls.settingErrno("setsockopt", true,
+    private static final MethodHandle SETSOCKOPT = Downcalls.settingErrno("setsockopt", CRITICAL,
             JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT);
     private static final MethodHandle CLOSE = Downcalls.settingErrno("close", false,
             JAVA_INT, JAVA_INT);
-    private static final MethodHandle MEMCPY = Downcalls.plain("memcpy", true,
+    private static final MethodHandle MEMCPY = Downcalls.plain("memcpy", CRITICAL,
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
     private static final MethodHandle SOCKET = Downcalls.settingErrno("socket", false,
