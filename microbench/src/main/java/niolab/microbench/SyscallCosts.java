@@ -61,7 +61,7 @@ public abstract class SyscallCosts {
     private long inAddress;
     private long shortSends;
 
-    /** The binding measured; called on the benchmark thread (FFM's errno segment is that thread's). */
+    /** The binding measured, made on the benchmark thread. */
     protected abstract Syscalls binding();
 
     @Setup(Level.Trial)
@@ -79,6 +79,8 @@ public abstract class SyscallCosts {
         eventsAddress = events.address();
         outAddress = out.address();
         inAddress = in.address();
+        // As a loop starts: its thread is the one that waits (FFM gives it the errno segment made with the binding).
+        sys.epoll_wait(epfd, eventsAddress, MAX_EVENTS, 0);
     }
 
     @Benchmark

@@ -21,9 +21,9 @@ public final class Bindings {
     }
 
     /**
-     * The FFM API's downcalls: a new instance whose calls allocate nothing on the thread that
-     * made it (that thread's errno segment is allocated with it); other threads may call it too,
-     * at the cost of a ThreadLocal lookup. So make it on the event loop's thread, one per loop.
+     * The FFM API's downcalls: a new instance, one per event loop. Its calls allocate nothing on
+     * the loop's thread, which it recognises as the one that calls {@code epoll_wait}; any other
+     * thread may call it too (to set the loop up, to wake it), at the cost of a ThreadLocal lookup.
      *
      * @throws UnsupportedOperationException on JDK 21 or older, with the one line to print
      */

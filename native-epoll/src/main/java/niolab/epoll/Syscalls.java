@@ -19,7 +19,7 @@ import java.nio.ByteBuffer;
  * </ul>
  *
  * <pre>
- *   Syscalls sys = Bindings.named("ffm");                  // on the loop's thread (errno is per thread)
+ *   Syscalls sys = Bindings.named("ffm");                  // one per loop; its thread is the one that waits
  *   NativeBuffer in = NativeBuffer.allocate(sys, 16384);   // in.address() for read, in.view() for a parser
  *   long n = sys.read(fd, in.address(), in.size());
  *   if (n < 0 &amp;&amp; sys.errno() == Errno.EAGAIN) ...       // drained
@@ -30,11 +30,12 @@ public interface Syscalls {
     /** {@code jna} or {@code ffm}: what {@code --binding} calls it. */
     String name();
 
-    /** errno of this thread's last failed call through this binding. */
+    /** errno of this thread's last failed call through this binding (errno is per thread, as in C). */
     int errno();
 
     // The event loop's calls, made per event or per connection.
 
+    /** The loop's wait: one thread calls it on a binding instance, the loop's (see {@link Bindings#ffm()}). */
     int epoll_wait(int epfd, long events, int maxEvents, int timeoutMs);
 
     int epoll_ctl(int epfd, int op, int fd, long event);

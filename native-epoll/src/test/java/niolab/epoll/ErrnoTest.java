@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -79,23 +80,43 @@ class ErrnoTest {
         }
     }
 
+    /**
+     * As a loop runs: set up on one thread, waiting and reading on another, woken from a third.
+     * Each thread's failures leave the others' errno alone, before and after the loop's first wait.
+     */
     @ParameterizedTest
     @MethodSource("niolab.epoll.BindingsUnderTest#names")
     @Timeout(10)
-    void anotherThreadsFailureDoesNotChangeThisThreadsErrno(String binding) throws Exception {
+    void errnoIsPerThreadForTheLoopAndForTheOthers(String binding) throws Exception {
         Syscalls sys = BindingsUnderTest.open(binding);
         int efd = ErrnoException.check(sys, "eventfd", sys.eventfd(0, Linux.EFD_NONBLOCK | Linux.EFD_CLOEXEC));
-        try (NativeBuffer buf = NativeBuffer.allocate(sys, 8)) {
-            assertThat(sys.read(efd, buf.address(), 8)).isEqualTo(-1);
-            AtomicInteger theirs = new AtomicInteger();
-            Thread other = new Thread(() -> { // as a stop() from a signal handler would
-                sys.close(-1);
-                theirs.set(sys.errno());
-            });
-            other.start();
-            other.join();
-            assertThat(theirs.get()).isEqualTo(Errno.EBADF);
-            assertThat(sys.errno()).isEqualTo(Errno.EAGAIN);
+        try (Epoll epoll = Epoll.create(sys); EpollEvents events = new EpollEvents(sys, 4);
+                NativeBuffer buf = NativeBuffer.allocate(sys, 8)) {
+            AtomicInteger loopErrno = new AtomicInteger();
+            CountDownLatch loopFailed = new CountDownLatch(1);
+            CountDownLatch othersFailed = new CountDownLatch(1);
+            Thread loop = new Thread(() -> {
+                try {
+                    sys.epoll_wait(epoll.fd(), events.address(), events.capacity(), 0);
+                    sys.read(efd, buf.address(), 8); // EAGAIN: the counter is 0
+                    loopFailed.countDown();
+                    othersFailed.await();
+                    loopErrno.set(sys.errno());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "loop");
+            loop.start();
+            loopFailed.await();
+            assertThat(sys.close(-1)).isEqualTo(-1); // the set-up thread, after the loop's failure
+            Thread waker = new Thread(() -> sys.shutdown(-1, Linux.SHUT_RDWR), "waker");
+            waker.start();
+            waker.join();
+            othersFailed.countDown();
+            loop.join();
+
+            assertThat(loopErrno.get()).as("the loop's errno").isEqualTo(Errno.EAGAIN);
+            assertThat(sys.errno()).as("the set-up thread's errno").isEqualTo(Errno.EBADF);
         } finally {
             sys.close(efd);
         }

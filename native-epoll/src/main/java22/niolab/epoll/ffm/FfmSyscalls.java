@@ -8,6 +8,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import niolab.epoll.Syscalls;
 
@@ -28,10 +30,12 @@ import niolab.epoll.Syscalls;
  * {@code -Dniolab.ffm.critical=false} turns it off everywhere, to measure what it buys.
  *
  * <p><b>errno.</b> Each call captures errno into a small segment of the calling thread
- * ({@code Linker.Option.captureCallState}). The thread that creates the instance (the event
- * loop's) owns one allocated with it, so its calls allocate nothing; any other thread (a
- * {@code stop()} from a signal handler) gets its own from a ThreadLocal, so it can never
- * overwrite the loop's errno between a failed call and {@link #errno()}.
+ * ({@code Linker.Option.captureCallState}), errno being per thread in C too. The loop's thread,
+ * the one thread that calls {@code epoll_wait} on an instance, claims the segment allocated with
+ * it at its first {@code epoll_wait}: from then on its calls allocate nothing and look nothing up.
+ * Any other thread (the one that set the loop up before it ran, a {@code stop()} from a signal
+ * handler) uses a segment of its own from a ThreadLocal, so it can never overwrite the loop's
+ * errno between a failed call and {@link #errno()}.
  *
  * <p><b>Memory.</b> {@link #allocate} is libc's {@code calloc} and {@link #free} its
  * {@code free}, as JNA's {@code Memory} is: memory handed around as raw addresses needs an
@@ -83,24 +87,36 @@ public final class FfmSyscalls implements Syscalls {
     private static final MethodHandle FREE = Downcalls.plain("free", false,
             FunctionDescriptor.ofVoid(JAVA_LONG));
 
-    /** Call-state segments of the threads other than the owner: made on a thread's first call. */
+    /** Call-state segments of the threads other than the loop's: made on a thread's first call. */
     private static final ThreadLocal<MemorySegment> OTHER_THREADS =
             ThreadLocal.withInitial(() -> Downcalls.newCallState(Arena.ofAuto()));
 
-    private final Thread owner = Thread.currentThread();
-    /** The owner's call state: in the global arena, whose segments a downcall uses without a liveness check. */
-    private final MemorySegment ownerState = Downcalls.newCallState(Arena.global());
+    private static final VarHandle LOOP_THREAD;
+
+    static {
+        try {
+            LOOP_THREAD = MethodHandles.lookup().findVarHandle(FfmSyscalls.class, "loopThread", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The first thread to call epoll_wait; set once, by compare-and-set, so two threads can never both own {@link #loopState}. */
+    @SuppressWarnings("unused") // written through LOOP_THREAD
+    private Thread loopThread;
+    /** The loop thread's call state: in the global arena, whose segments a downcall uses without a liveness check. */
+    private final MemorySegment loopState = Downcalls.newCallState(Arena.global());
     /** The int 1 for {@link #setFlag}; never written after this, so threads may share it. */
     private final long one;
 
-    /** Called by {@code Bindings.ffm()}, on the thread that will make the calls. */
+    /** Called by {@code Bindings.ffm()}: one instance per event loop. */
     public FfmSyscalls() {
         one = allocate(Integer.BYTES);
         MemorySegment.ofAddress(one).reinterpret(Integer.BYTES).set(JAVA_INT, 0, 1);
     }
 
     private MemorySegment state() {
-        return Thread.currentThread() == owner ? ownerState : OTHER_THREADS.get();
+        return Thread.currentThread() == loopThread ? loopState : OTHER_THREADS.get();
     }
 
     @Override
@@ -115,6 +131,7 @@ public final class FfmSyscalls implements Syscalls {
 
     @Override
     public int epoll_wait(int epfd, long events, int maxEvents, int timeoutMs) {
+        if (loopThread == null) LOOP_THREAD.compareAndSet(this, null, Thread.currentThread());
         try {
             return (int) EPOLL_WAIT.invokeExact(state(), epfd, events, maxEvents, timeoutMs);
         } catch (Throwable t) {
