@@ -68,7 +68,7 @@ taskset -c "$CPU" "$C_BIN" "$C_CALLS" "$C_ROUNDS" >"$RESULTS_DIR/c.csv"
 echo "bench-ffi: JMH $JMH_ARGS -prof gc (log: $RESULTS_DIR/jmh.log)" >&2
 # shellcheck disable=SC2086
 taskset -c "$CPU" "$JAVA" -jar "$BENCH_JAR" $JMH_ARGS -prof gc \
-  -e 'FfmCriticalCosts.epollWait' -rf json -rff "$RESULTS_DIR/jmh.json" 'niolab.microbench.' \
+  -foe true -e 'FfmCriticalCosts.epollWait' -rf json -rff "$RESULTS_DIR/jmh.json" 'niolab.microbench.' \
   >"$RESULTS_DIR/jmh.log" 2>&1 || { tail -30 "$RESULTS_DIR/jmh.log" >&2; exit 1; }
 
 # One object per call: C's median over its rounds, each JMH column's median over its iterations and B/op.
