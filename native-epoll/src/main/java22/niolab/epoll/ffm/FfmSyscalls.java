@@ -102,11 +102,10 @@ public final class FfmSyscalls implements Syscalls {
     }
 
     /** The first thread to call epoll_wait; set once, by compare-and-set, so two threads can never both own {@link #loopState}. */
-    @SuppressWarnings("unused") // written through LOOP_THREAD
     private Thread loopThread;
-    /** The loop thread's call state: in the global arena, whose segments a downcall uses without a liveness check. */
+    /** The loop thread's call state, in the global arena (never freed), which a downcall acquires at no cost. */
     private final MemorySegment loopState = Downcalls.newCallState(Arena.global());
-    /** The int 1 for {@link #setFlag}; never written after this, so threads may share it. */
+    /** The int 1 for {@link #setFlag}, for the life of the process; never written after this, so threads may share it. */
     private final long one;
 
     /** Called by {@code Bindings.ffm()}: one instance per event loop. */
