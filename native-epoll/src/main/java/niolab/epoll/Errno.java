@@ -41,6 +41,7 @@ public final class Errno {
     public static final int ECONNREFUSED = 111;
     public static final int EHOSTUNREACH = 113;
     public static final int EALREADY = 114;
+    public static final int EINPROGRESS = 115;
     public static final int ECANCELED = 125;
 
     private static final String[] NAMES = new String[128];
@@ -80,6 +81,7 @@ public final class Errno {
         name(ECONNREFUSED, "ECONNREFUSED", "Connection refused");
         name(EHOSTUNREACH, "EHOSTUNREACH", "No route to host");
         name(EALREADY, "EALREADY", "Operation already in progress");
+        name(EINPROGRESS, "EINPROGRESS", "Operation now in progress");
         name(ECANCELED, "ECANCELED", "Operation canceled");
     }
 
@@ -97,15 +99,25 @@ public final class Errno {
         return n != null ? n : "errno";
     }
 
-    /** glibc's English message ({@code Too many open files}); libc's strerror for a value not named here. */
+    /** glibc's English message ({@code Too many open files}); libc's strerror (through JNA) for a value not named here. */
     public static String message(int errno) {
+        return message(errno, Bindings.jna());
+    }
+
+    /** The same, asking {@code sys} for a value not named here. */
+    public static String message(int errno, Syscalls sys) {
         String m = errno > 0 && errno < MESSAGES.length ? MESSAGES[errno] : null;
-        return m != null ? m : LibC.strerror(errno);
+        return m != null ? m : sys.strerror(errno);
     }
 
     /** {@code EMFILE (Too many open files)}, or {@code errno 200 (Unknown error 200)}. */
     public static String describe(int errno) {
+        return describe(errno, Bindings.jna());
+    }
+
+    /** The same, asking {@code sys} for the message of a value not named here. */
+    public static String describe(int errno, Syscalls sys) {
         String n = name(errno);
-        return (n.equals("errno") ? "errno " + errno : n) + " (" + message(errno) + ")";
+        return (n.equals("errno") ? "errno " + errno : n) + " (" + message(errno, sys) + ")";
     }
 }
