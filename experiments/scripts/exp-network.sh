@@ -76,7 +76,7 @@ target() {
 }
 
 start_relay() {
-  in_ns "mid-$TAG" taskset -c "$CLIENT_CPU" "$RELAY" --listen "0.0.0.0:$RELAY_PORT" --to "$SERVER_ADDR:$EXP_PORT" --delay-ms "$1" >/dev/null &
+  ip netns exec "niolab-mid-$TAG" taskset -c "$CLIENT_CPU" "$RELAY" --listen "0.0.0.0:$RELAY_PORT" --to "$SERVER_ADDR:$EXP_PORT" --delay-ms "$1" >/dev/null &
   RELAY_PID=$!
   sleep 0.3
 }
