@@ -23,6 +23,11 @@ import java.util.regex.Pattern;
 public final class ServerProcess implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("^listening on (\\S+):(\\d+) \\((.*)\\)");
     private static final long READY_TIMEOUT_S = 60;
+    /**
+     * As bin/lab-server grants it: et (JNA) and netty-epoll load native code, which JDK 24+
+     * reports on every start unless granted (JEP 472).
+     */
+    public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     /** The main class to start; netty-peers' tests set {@code niolab.netty.NettyPeers}. */
     private static final String MAIN = System.getProperty("niolab.server.main", "niolab.server.LabServer");
 
@@ -63,6 +68,7 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess launch(List<String> prefix, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(javaBinary().toString());
+        cmd.add(NATIVE_ACCESS);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(MAIN);
