@@ -34,7 +34,7 @@ $(JARS) &: $(SOURCES) target/jdk-home
 	@touch $(JARS)
 
 test: target/jdk-home ## Run the whole test suite on the JDK picked (JAVA_HOME=... for another): contracts, fuzz, echo-bench
-	@rm -rf */target/surefire-reports
+	@rm -rf */target/surefire-reports */*/target/surefire-reports
 	@$(JDK) $(MVN) verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
 run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here

@@ -19,23 +19,28 @@ jdk_feature() {
   echo "${v%%[^0-9]*}"
 }
 
-# jdk_newest: the home of the newest JDK installed (the first found, on a tie), empty if none.
-jdk_newest() {
-  local best="" best_feature=0 home feature homes=()
+# jdk_installed: "FEATURE HOME" for each JDK installed, one a line, in the order found.
+jdk_installed() {
+  local home
   for home in "${NIOLAB_JVM_DIR:-/usr/lib/jvm}"/*/; do
-    [ -x "$home/bin/javac" ] && homes+=("$(readlink -f "$home")")
+    [ -x "$home/bin/javac" ] && echo "$(jdk_feature "$home") $(readlink -f "$home")"
   done
   # the java on PATH counts too: a JDK installed elsewhere (SDKMAN, a tarball)
   if command -v java >/dev/null 2>&1; then
-    homes+=("$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")")
+    home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+    echo "$(jdk_feature "$home") $home"
   fi
-  for home in "${homes[@]}"; do
-    feature=$(jdk_feature "$home")
-    if [ -n "$feature" ] && [ "$feature" -gt "$best_feature" ]; then
-      best=$home best_feature=$feature
-    fi
-  done
-  echo "$best"
+  return 0
+}
+
+# jdk_newest: the home of the newest JDK installed (the first found, on a tie), empty if none.
+jdk_newest() {
+  jdk_installed | sort -s -k1,1nr | sed -n '1s/^[0-9]* //p'
+}
+
+# jdk_home_of FEATURE: the home of an installed JDK of that feature release, empty if none.
+jdk_home_of() {
+  jdk_installed | sed -n "s/^$1 //p" | sed -n 1p
 }
 
 if [ -z "${JAVA_HOME:-}" ] && [ "${1:-}" = built ]; then
