@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The one place that picks the JDK the lab builds and runs on. Source it (bash):
 #   source scripts/jdk.sh          JAVA_HOME if set, else the newest JDK installed
 #   source scripts/jdk.sh built    JAVA_HOME if set, else the JDK that built the jars

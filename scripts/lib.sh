@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The shell library of bench.sh, scripts/*.sh and experiments/scripts/*.sh: start a lab server
 # in the background and stop it by PID whatever happens, pin servers and clients to CPUs, count
 # a process tree's CPU time, record the environment of a run. Source it (after set -euo
