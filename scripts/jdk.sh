@@ -67,8 +67,11 @@ JDK_LABEL="JDK $JDK_FEATURE ($JAVA_HOME)"
 # JDK 24+ warns on each start otherwise (JEP 472) and a later JDK refuses; JDK 17 accepts it.
 NATIVE_ACCESS=--enable-native-access=ALL-UNNAMED
 
-# Maven 3.8's Guava calls sun.misc.Unsafe, which JDK 24+ reports on every build (JEP 471);
-# the option exists from JDK 23 on, and older JDKs refuse it.
-if [ "$JDK_FEATURE" -ge 23 ] && [[ "${MAVEN_OPTS:-}" != *--sun-misc-unsafe-memory-access* ]]; then
-  export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }--sun-misc-unsafe-memory-access=allow"
-fi
+# Maven 3.8's Guava calls sun.misc.Unsafe, which JDK 24+ reports on every build (JEP 471).
+# The option that allows it exists from JDK 23 on and older JDKs refuse it, so it is set for
+# this JDK alone (a JDK picked before, in this environment, may have added it).
+MAVEN_UNSAFE=--sun-misc-unsafe-memory-access=allow
+MAVEN_OPTS=${MAVEN_OPTS:-}
+MAVEN_OPTS=${MAVEN_OPTS//$MAVEN_UNSAFE/}
+if [ "$JDK_FEATURE" -ge 23 ]; then MAVEN_OPTS="$MAVEN_OPTS $MAVEN_UNSAFE"; fi
+export MAVEN_OPTS
