@@ -87,8 +87,7 @@ echo "arch,protocol,path,round,relay_cpu_s,elapsed_s" >"$RESULTS/relay.csv"
 for round in $(seq "$ROUNDS"); do
   for arch in $ARCHS; do
     for protocol in echo http; do
-      # shellcheck disable=SC2046
-      SERVER_NETNS="niolab-srv-$TAG" start_server "$arch" "$EXP_PORT" --host "$SERVER_ADDR" --protocol "$protocol" $(server_args "$arch")
+      SERVER_NETNS="niolab-srv-$TAG" start_server "$arch" "$EXP_PORT" --host "$SERVER_ADDR" --protocol "$protocol"
       for p in $PATHS; do
         path=${p%%:*} delay=${p#*:}
         rtt=$(awk -v d="$delay" -v p="$path" 'BEGIN { print (p == "direct" ? 0 : 2 * d) }')
