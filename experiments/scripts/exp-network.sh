@@ -65,10 +65,8 @@ in_ns "cli2-$TAG" ip route add default via 10.201.2.1
 in_ns "srv-$TAG" ip route add default via 10.201.3.1
 SERVER_ADDR=10.201.3.2
 
-# relay_cpu: the relay's CPU seconds so far (utime + stime from /proc/PID/stat, in clock ticks)
-relay_cpu() {
-  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' "/proc/$RELAY_PID/stat"
-}
+# relay_cpu: the relay's CPU seconds so far
+relay_cpu() { awk -v t="$(cpu_ticks "$RELAY_PID")" 'BEGIN { print t / 100 }'; }
 
 # target PATH CLIENT: the address a client in namespace CLIENT (cli1, cli2) connects to
 target() {
