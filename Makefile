@@ -1,16 +1,22 @@
 # NIO Lab: `make help` lists the targets.
 SHELL := /bin/bash
 MVN ?= mvn -q -B -Dstyle.color=never
+# Recipes that run Maven or java start with $(JDK): JAVA_HOME if set, else the newest JDK
+# installed (scripts/jdk.sh), so that `make JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 test`
+# builds and tests the lab on JDK 17.
+JDK := source scripts/jdk.sh &&
 PORT ?= 9988
 N ?= 100
 RUNS ?= 3
-export PORT N RUNS
+WORKERS ?= 4
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http
 
-JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar
-SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers -path '*/src/main/*' -type f 2>/dev/null) \
-           $(wildcard pom.xml */pom.xml)
+REPORTS_JAR := experiments/generator/target/experiment-reports.jar
+JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)
+SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f -print) $(wildcard pom.xml */pom.xml */*/pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http experiments reports $(addprefix exp-,$(EXPERIMENTS))
+.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http experiments reports \
+        $(addprefix exp-,$(EXPERIMENTS)) FORCE
 
 help: ## List the targets, one line each
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -18,24 +24,28 @@ help: ## List the targets, one line each
 
 all: $(JARS) ## Build everything: bin/lab-server and bin/echo-bench work afterwards
 
-$(JARS) &: $(SOURCES)
-	$(MVN) -DskipTests package
+# The JDK of this build, recorded for bin/* (they run on it). Another JDK starts from clean:
+# classes compiled for release 22 by one JDK must not stay in target/ for an older one.
+target/jdk-home: FORCE
+	@$(JDK) echo "using $$JDK_LABEL"; \
+	  if [ "$$(cat $@ 2>/dev/null)" != "$$JAVA_HOME" ]; then $(MVN) clean && mkdir -p target && echo "$$JAVA_HOME" >$@; fi
+
+$(JARS) &: $(SOURCES) target/jdk-home
+	@$(JDK) $(MVN) -DskipTests package
 	@touch $(JARS)
 
-test: ## Run the whole test suite (JUnit: echo and HTTP contracts per architecture and Netty peer, fuzz, echo-bench)
-	@rm -rf */target/surefire-reports
-	@$(MVN) verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
+test: target/jdk-home ## Run the whole test suite on the JDK picked (JAVA_HOME=... for another): contracts, fuzz, echo-bench
+	@rm -rf */target/surefire-reports */*/target/surefire-reports
+	@$(JDK) $(MVN) verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
 run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here
-	@bash scripts/run-bench.sh lt
+	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh lt
 
 run-bench-et: all ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via JNA) server, started and stopped here
-	@bash scripts/run-bench.sh et
+	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh et
 
 run-bench-mp: all ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
-	@bash scripts/run-bench.sh mp
-
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http
+	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) WORKERS=$(WORKERS) bash scripts/run-bench.sh mp
 
 experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about 30 min)
 
@@ -44,10 +54,15 @@ $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 	@bash experiments/scripts/exp-$*.sh
 
 reports: all ## Regenerate experiments/*.md from the committed results, without running anything
-	@java -cp echo-bench/target/echo-bench.jar niolab.bench.report.ExperimentReports experiments
+	@$(JDK) java -jar $(REPORTS_JAR) experiments
 
 bench-http: all ## HTTP /ping on lt, et, mp, netty-nio, netty-epoll with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh
 
+bench-ffi: ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)
+	@bash scripts/bench-ffi.sh
+
 clean: ## Remove build output
-	$(MVN) clean
+	@$(JDK) $(MVN) clean
+
+FORCE:

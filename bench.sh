@@ -11,7 +11,7 @@
 # (1000) uncounted requests), NC_TIMEOUT (5 s bound on each nc), SERVER_CPU (taskset pinning of
 # the server), BENCH_CSV (append the results to this CSV file). Exit 0 when every architecture
 # started and every client got its echo back.
-set -uo pipefail
+set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 source scripts/lib.sh
 
@@ -81,7 +81,8 @@ run_nc() {
     CLIENT_PIDS+=($!)
   done
   local p
-  for p in "${CLIENT_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  # a client that timed out or failed shows as a wrong echo below
+  for p in "${CLIENT_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
   local t1; t1=$(now_ns)
   CLIENT_PIDS=()
   local errors=0
@@ -93,7 +94,7 @@ run_nc() {
 run_echo_bench() {
   local c=$1 out
   # the warm-up (not counted) takes the client JVM's cold start out of a run this short
-  out=$(bin/echo-bench --connections "$c" --requests "$c" --warmup "${BENCH_WARMUP:-1000}" --size 24 "127.0.0.1:$PORT" 2>&1)
+  out=$(bin/echo-bench --connections "$c" --requests "$c" --warmup "${BENCH_WARMUP:-1000}" --size 24 "127.0.0.1:$PORT" 2>&1) || true
   local row errors
   row=$(awk '$1 == "1" { print $2, $9 }' <<<"$out")
   if [ -z "$row" ]; then
@@ -101,17 +102,15 @@ run_echo_bench() {
     sed 's/^/  echo-bench: /' <<<"$out" >&2
     return
   fi
-  errors=$(grep '^errors:' <<<"$out" | grep -o '=[0-9]*' | tr -d '=' | awk '{ s += $1 } END { print s + 0 }')
+  errors=$(grep '^errors:' <<<"$out" | grep -o '=[0-9]*' | tr -d '=' | awk '{ s += $1 } END { print s + 0 }' || true)
   set -- $row
   R="$1 $errors $2"
 }
 
 declare -A QPS ERR SECS SKIPPED
 for arch in $ARCHS; do
-  extra=()
-  [ "$arch" = mp ] && extra=(--workers "${WORKERS:-4}")
-  if ! start_server "$arch" "$PORT" "${extra[@]}" 2>"$WORKDIR/start.err"; then
-    SKIPPED[$arch]=$(grep -v '^error: lab-server' "$WORKDIR/start.err" | head -1 | sed 's/^ *//')
+  if ! start_server "$arch" "$PORT" 2>"$WORKDIR/start.err"; then
+    SKIPPED[$arch]=$(grep -v '^error: lab-server' "$WORKDIR/start.err" | head -1 | sed 's/^ *//' || true)
     echo "$arch: skipped, lab-server $arch did not start on port $PORT (${SKIPPED[$arch]:-no output})" >&2
     continue
   fi

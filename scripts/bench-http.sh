@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench-http: HTTP GET /ping on lt, et, mp (2 workers) and the Netty peers, driven by wrk
+# make bench-http: HTTP GET /ping on lt, et, mp (WORKERS workers) and the Netty peers, driven by wrk
 # and by echo-bench with the same settings, in three modes: keep-alive, Connection: close, and
 # pipelined (DEPTH requests per write). The servers run pinned to SERVER_CPU, the clients to
 # CLIENT_CPU. All servers start first and stay up (idle ones sleep in epoll_wait); after a
@@ -11,7 +11,7 @@
 # same way (--server-pid). Ticks are 10 ms, so runs shorter than a few seconds are coarse.
 #
 # Environment: DURATION (5s), WARMUP (2s), ROUNDS (3), CONNECTIONS (50), DEPTH (16),
-# SERVER_CPU (0), CLIENT_CPU (1), BASE_PORT (19680: one port per server from there),
+# SERVER_CPU (0), CLIENT_CPU (1), WORKERS (mp, 2), BASE_PORT (19680: one port per server from there),
 # SERVERS ("lt et mp netty-nio netty-epoll netty-uring netty-http"), MODES ("keepalive close pipeline"),
 # EB_WARMUP (2s: echo-bench's own JIT warm-up before each measured run; wrk needs none),
 # RESULTS_DIR (default: a new temp dir): raw wrk output, echo-bench JSON and CSV, CPU samples,
@@ -21,10 +21,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 DURATION=${DURATION:-5s} WARMUP=${WARMUP:-2s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50}
 DEPTH=${DEPTH:-16} BASE_PORT=${BASE_PORT:-19680} EB_WARMUP=${EB_WARMUP:-2s}
-SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1}
+SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1} WORKERS=${WORKERS:-2}
 SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll netty-uring netty-http"} MODES=${MODES:-"keepalive close pipeline"}
 RESULTS_DIR=${RESULTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-http.XXXXXX")}
-export SERVER_CPU CLIENT_CPU
 
 for tool in wrk taskset; do
   command -v "$tool" >/dev/null || { echo "error: $tool is missing (Debian: apt-get install ${tool/taskset/util-linux})" >&2; exit 1; }
@@ -49,20 +48,13 @@ trap 'exit 130' INT TERM
 # client CMD...: runs a load generator pinned to CLIENT_CPU, in the background so that the trap
 # can stop it; returns its exit status.
 client() {
-  taskset -c "$CLIENT_CPU" "$@" &
+  # shellcheck disable=SC2046
+  $(pin_prefix "$CLIENT_CPU") "$@" &
   CLIENT_PID=$!
   local rc=0
   wait "$CLIENT_PID" || rc=$?
   CLIENT_PID=
   return $rc
-}
-
-# tree_ticks PID: utime+stime (clock ticks) of PID and all its descendants.
-tree_ticks() {
-  local total=0 kid
-  [ -r "/proc/$1/stat" ] && total=$(sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}')
-  for kid in $(ps -o pid= --ppid "$1" 2>/dev/null); do total=$((total + $(tree_ticks "$kid"))); done
-  echo "$total"
 }
 
 # wrk_run DURATION MODE PORT: wrk with the mode's options, output on stdout.
@@ -88,15 +80,13 @@ bench_args() { # MODE
 echo "# bench-http: servers [$SERVERS] on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; $CONNECTIONS connections," \
   "$DURATION per run, warm-up $WARMUP, $ROUNDS interleaved rounds, pipeline depth $DEPTH"
 echo "# results: $RESULTS_DIR"
-bash "$NIOLAB_HOME/experiments/scripts/env.sh" >"$RESULTS_DIR/env.json"
+env_json >"$RESULTS_DIR/env.json"
 
 i=0
 for s in $SERVERS; do
   PORT[$s]=$((BASE_PORT + i))
   i=$((i + 1))
-  extra=()
-  [ "$s" = mp ] && extra=(--workers 2)
-  start_server "$s" "${PORT[$s]}" --protocol http "${extra[@]}"
+  start_server "$s" "${PORT[$s]}" --protocol http
   PID[$s]=$SERVER_PID LOG[$s]=$SERVER_LOG
   SERVER_PID= SERVER_LOG=
   grep '^listening on' "${LOG[$s]}"
@@ -114,9 +104,9 @@ for r in $(seq "$ROUNDS"); do
   for s in $SERVERS; do
     for m in $MODES; do
       tag=$s-$m-r$r
-      before=$(tree_ticks "${PID[$s]}")
+      before=$(cpu_ticks "${PID[$s]}")
       wrk_run "$DURATION" "$m" "${PORT[$s]}" >"$RESULTS_DIR/raw/wrk-$tag.txt"
-      after=$(tree_ticks "${PID[$s]}")
+      after=$(cpu_ticks "${PID[$s]}")
       requests=$(awk '/requests in/{print $1}' "$RESULTS_DIR/raw/wrk-$tag.txt")
       rps=$(awk '/^Requests\/sec:/{print $2}' "$RESULTS_DIR/raw/wrk-$tag.txt")
       errors=$(awk '/Socket errors:/{gsub(/[^0-9 ]/," "); n=0; for(i=1;i<=NF;i++) n+=$i; e+=n} /Non-2xx/{e+=$NF} END{print e+0}' "$RESULTS_DIR/raw/wrk-$tag.txt")
@@ -138,43 +128,14 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 
-# Medians over the rounds, the ratios, the table.
+# Medians over the rounds and the ratios (summary.csv, computed by the report generator), the table.
 summary=$RESULTS_DIR/summary.csv
-awk -F, -v servers="$SERVERS" -v modes="$MODES" '
-  function median(key,   n, i, j, v, t) {
-    n = count[key]
-    for (i = 1; i <= n; i++) v[i] = vals[key, i]
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return n == 0 ? "" : n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
-  function add(key, x) { vals[key, ++count[key]] = x }
-  NR > 1 {
-    add($1 SUBSEP $2 SUBSEP $4 SUBSEP "rps", $5); add($1 SUBSEP $2 SUBSEP $4 SUBSEP "cpu", $6)
-    errs[$1 SUBSEP $2 SUBSEP $4] += $7
-  }
-  END {
-    peer["lt"] = "netty-nio"; peer["et"] = "netty-epoll"
-    print "server,mode,wrk_requests_per_s,echo_bench_requests_per_s,echo_bench_over_wrk,server_cpu_us_per_req_wrk," \
-          "server_cpu_us_per_req_echo_bench,netty_peer,wrk_requests_over_netty,cpu_per_req_over_netty,wrk_errors,echo_bench_errors"
-    ns = split(servers, S, " "); nm = split(modes, M, " ")
-    for (a = 1; a <= ns; a++) for (b = 1; b <= nm; b++) {
-      s = S[a]; m = M[b]
-      w = median(s SUBSEP m SUBSEP "wrk" SUBSEP "rps"); e = median(s SUBSEP m SUBSEP "echo-bench" SUBSEP "rps")
-      c = median(s SUBSEP m SUBSEP "wrk" SUBSEP "cpu"); ce = median(s SUBSEP m SUBSEP "echo-bench" SUBSEP "cpu")
-      p = peer[s]; rr = ""; cr = ""
-      if (p != "" && (p SUBSEP m SUBSEP "wrk" SUBSEP "rps") in count) {
-        pw = median(p SUBSEP m SUBSEP "wrk" SUBSEP "rps"); pc = median(p SUBSEP m SUBSEP "wrk" SUBSEP "cpu")
-        rr = (pw > 0 ? sprintf("%.3f", w / pw) : ""); cr = (pc > 0 ? sprintf("%.3f", c / pc) : "")
-      }
-      printf "%s,%s,%.0f,%.0f,%s,%.2f,%s,%s,%s,%s,%d,%d\n", s, m, w, e, (w > 0 ? sprintf("%.3f", e / w) : ""), c,
-             (ce == "" ? "" : sprintf("%.2f", ce)), p, rr, cr, errs[s SUBSEP m SUBSEP "wrk"], errs[s SUBSEP m SUBSEP "echo-bench"]
-    }
-  }' "$samples" >"$summary"
+java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" bench-summary "$RESULTS_DIR"
 
 {
   echo "HTTP GET /ping, medians of $ROUNDS interleaved rounds of $DURATION; $CONNECTIONS connections; server on cpu $SERVER_CPU," \
     "client (wrk -t1 / echo-bench --threads 1) on cpu $CLIENT_CPU; pipeline depth $DEPTH."
-  echo "cpu us/req: server utime+stime (/proc, 10 ms ticks; mp: master + 2 workers) per request over the wrk run."
+  echo "cpu us/req: server utime+stime (/proc, 10 ms ticks; mp: master + $WORKERS workers) per request over the wrk run."
   echo "vs Netty: lt / netty-nio and et / netty-epoll (wrk req/s, cpu us/req). Netty 4.2's epoll transport is" \
     "level-triggered (4.2 removed its edge-triggered mode), so et vs netty-epoll is ET vs LT epoll."
   echo

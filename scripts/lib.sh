@@ -1,22 +1,44 @@
-# Shared by scripts/run-bench.sh and bench.sh: start a lab server in the background, wait until
-# it prints its ready line, and stop it by PID (gracefully, then by force) whatever happens.
-# Source it; it defines NIOLAB_HOME, start_server, stop_server.
+# shellcheck shell=bash
+# The shell library of bench.sh, scripts/*.sh and experiments/scripts/*.sh: start a lab server
+# in the background and stop it by PID whatever happens, pin servers and clients to CPUs, count
+# a process tree's CPU time, record the environment of a run. Source it (after set -euo
+# pipefail); it picks the JDK the jars were built on (scripts/jdk.sh) and defines NIOLAB_HOME.
+#
+# Pinning: SERVER_CPU and CLIENT_CPU (taskset CPU lists, e.g. 0 and 1), unpinned when empty.
+# mp: WORKERS worker JVMs (default 4), added here to every mp command line.
 
 NIOLAB_HOME=${NIOLAB_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+source "$NIOLAB_HOME/scripts/jdk.sh" built
 SERVER_PID=
 SERVER_LOG=
 
+# pin_prefix CPU: the words that run a command on CPU ("taskset -c CPU"), none when CPU is
+# empty. Used unquoted, as a prefix: $(pin_prefix "$CLIENT_CPU") CMD... keeps CMD's own PID.
+pin_prefix() {
+  if [ -n "$1" ]; then echo "taskset -c $1"; fi
+}
+
+# client_pin CMD...: runs CMD on CLIENT_CPU.
+client_pin() {
+  # shellcheck disable=SC2046
+  $(pin_prefix "${CLIENT_CPU:-}") "$@"
+}
+
 # start_server ARCH PORT [server options...]: sets SERVER_PID and SERVER_LOG; returns 1 if the
 # server exits or is not ready within READY_TIMEOUT seconds (default 60), printing its output.
+# The server runs on SERVER_CPU; SERVER_NETNS=NS runs it inside network namespace NS.
 start_server() {
   local arch=$1 port=$2
   shift 2
   SERVER_LOG=$(mktemp "${TMPDIR:-/tmp}/niolab-$arch.XXXXXX")
-  local pin=()
-  # SERVER_NETNS=NS runs the server inside network namespace NS (ip netns exec keeps the PID)
-  [ -n "${SERVER_NETNS:-}" ] && pin=(ip netns exec "$SERVER_NETNS")
-  [ -n "${SERVER_CPU:-}" ] && pin+=(taskset -c "$SERVER_CPU")
-  "${pin[@]}" "$NIOLAB_HOME/bin/lab-server" "$arch" --port "$port" "$@" >"$SERVER_LOG" 2>&1 &
+  local prefix=()
+  # ip netns exec and taskset both exec their command: SERVER_PID stays the server's own
+  [ -n "${SERVER_NETNS:-}" ] && prefix=(ip netns exec "$SERVER_NETNS")
+  # shellcheck disable=SC2207
+  prefix+=($(pin_prefix "${SERVER_CPU:-}"))
+  local options=()
+  [ "$arch" = mp ] && options=(--workers "${WORKERS:-4}")
+  "${prefix[@]}" "$NIOLAB_HOME/bin/lab-server" "$arch" --port "$port" "${options[@]}" "$@" >"$SERVER_LOG" 2>&1 &
   SERVER_PID=$!
   local deadline=$((SECONDS + ${READY_TIMEOUT:-60}))
   until grep -q '^listening on' "$SERVER_LOG"; do
@@ -28,6 +50,8 @@ start_server() {
     fi
     sleep 0.1
   done
+  # the JVM's or a library's warnings would otherwise stay in the log, unseen
+  grep -E '^(\[w[0-9]+\] )?WARNING:' "$SERVER_LOG" >&2 || true
 }
 
 # stop_server [quiet]: SIGTERM, up to 15 s to drain and exit, then SIGKILL; prints the counters.
@@ -45,7 +69,51 @@ stop_server() {
   fi
   SERVER_PID=
   # SERVER_LOG_COPY=FILE keeps the server's whole output (its counters come last, at exit)
-  [ -n "$SERVER_LOG" ] && [ -n "${SERVER_LOG_COPY:-}" ] && cp "$SERVER_LOG" "$SERVER_LOG_COPY"
-  [ -n "$SERVER_LOG" ] && rm -f "$SERVER_LOG"
+  if [ -n "$SERVER_LOG" ] && [ -n "${SERVER_LOG_COPY:-}" ]; then cp "$SERVER_LOG" "$SERVER_LOG_COPY"; fi
+  if [ -n "$SERVER_LOG" ]; then rm -f "$SERVER_LOG"; fi
   SERVER_LOG=
+}
+
+# cpu_ticks PID: utime+stime (clock ticks, 100 per second) of PID and all its descendants,
+# from /proc (mp: the master and its workers).
+cpu_ticks() {
+  local total=0 kid
+  [ -r "/proc/$1/stat" ] && total=$(sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}')
+  for kid in $(ps -o pid= --ppid "$1" 2>/dev/null); do total=$((total + $(cpu_ticks "$kid"))); done
+  echo "$total"
+}
+
+# env_json: the environment of a run as JSON, what a reader needs to judge its numbers
+# (SERVER_CPU, CLIENT_CPU and JAVA_OPTS are recorded as set).
+env_json() {
+  local cpu jdk commit
+  cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
+  jdk=$(java -version 2>&1 | sed -n 1p)
+  commit=$(git -C "$NIOLAB_HOME" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  # tracked files only: the results being written (env.json itself) are untracked until committed
+  if [ -n "$(git -C "$NIOLAB_HOME" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit="$commit (with uncommitted changes)"
+  fi
+  cat <<EOF
+{
+  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+  "cpu": "$(json_escape "${cpu:-unknown}")",
+  "cores": $(nproc),
+  "memory": "$(json_escape "$(free -h 2>/dev/null | awk '/^Mem:/{print $2}')")",
+  "kernel": "$(json_escape "$(uname -sr)")",
+  "jdk": "$(json_escape "$jdk")",
+  "java_opts": "$(json_escape "${JAVA_OPTS:-}")",
+  "server_cpu": "$(json_escape "${SERVER_CPU:-unpinned}")",
+  "client_cpu": "$(json_escape "${CLIENT_CPU:-unpinned}")",
+  "ulimit_n": "$(ulimit -n)",
+  "ip_local_port_range": "$(json_escape "$(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null | tr '\t' ' ')")",
+  "tcp_tw_reuse": "$(json_escape "$(cat /proc/sys/net/ipv4/tcp_tw_reuse 2>/dev/null)")",
+  "commit": "$(json_escape "$commit")"
+}
+EOF
+}
+
+# json_escape TEXT: TEXT as the inside of a JSON string.
+json_escape() {
+  printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' | tr -d '\n'
 }

@@ -11,12 +11,8 @@ PORT=${PORT:-9988} N=${N:-100} RUNS=${RUNS:-3}
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
-extra=()
-[ "$arch" = mp ] && extra=(--workers "${WORKERS:-4}")
 # shellcheck disable=SC2086
-start_server "$arch" "$PORT" "${extra[@]}" ${SERVER_ARGS:-}
+start_server "$arch" "$PORT" ${SERVER_ARGS:-}
 grep '^listening on' "$SERVER_LOG"
-pin=()
-[ -n "${CLIENT_CPU:-}" ] && pin=(taskset -c "$CLIENT_CPU")
 # shellcheck disable=SC2086
-"${pin[@]}" "$NIOLAB_HOME/bin/echo-bench" --runs "$RUNS" --requests "$N" ${BENCH_ARGS:-} "127.0.0.1:$PORT"
+client_pin "$NIOLAB_HOME/bin/echo-bench" --runs "$RUNS" --requests "$N" ${BENCH_ARGS:-} "127.0.0.1:$PORT"

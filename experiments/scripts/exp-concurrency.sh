@@ -3,6 +3,7 @@
 # architecture: each point 1 s of warm-up then RUNS (3) runs of DURATION (1 s), medians. One
 # server per architecture and mode. Server on CPU 0, client (one event-loop thread) on CPU 1.
 # About 5 minutes.
+set -euo pipefail
 NAME=concurrency
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 LEVELS=${LEVELS:-1 2 4 8 16 32 64 128 256}
@@ -14,8 +15,7 @@ for mode in keepalive short; do
   flag=()
   [ "$mode" = keepalive ] && flag=(--keepalive)
   for arch in lt et mp; do
-    # shellcheck disable=SC2046
-    start_server "$arch" "$EXP_PORT" $(server_args "$arch")
+    start_server "$arch" "$EXP_PORT"
     for c in $LEVELS; do
       echo "== $mode $arch c=$c"
       echo_bench "${flag[@]}" --connections "$c" --threads 1 --duration "$DURATION" --warmup 1s \

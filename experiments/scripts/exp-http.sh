@@ -3,6 +3,7 @@
 # and echo-bench (keep-alive, Connection: close, pipelined depth 16): `make bench-http` with its
 # results kept here. Then redis-benchmark PING against redis-server on the same pinned core, as
 # the per-core ceiling of a mature single-threaded event loop. About 5 minutes.
+set -euo pipefail
 NAME=http
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 export DURATION=${DURATION:-5s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}

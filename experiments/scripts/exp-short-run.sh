@@ -3,6 +3,7 @@
 # echo-bench 3 runs x 100 serial short-connection requests; then bash bench.sh with 100 nc
 # clients (ROUNDS rounds) and the 10..60 concurrency sweep (ROUNDS rounds). Server on CPU 0,
 # clients on CPU 1. About 2 minutes.
+set -euo pipefail
 NAME=short-run
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROUNDS=${ROUNDS:-3}
@@ -10,8 +11,7 @@ export WORKERS=${WORKERS:-4}
 
 for arch in lt et mp; do
   echo "== $arch: 3 x 100 serial requests"
-  # shellcheck disable=SC2046
-  start_server "$arch" "$EXP_PORT" $(server_args "$arch")
+  start_server "$arch" "$EXP_PORT"
   echo_bench --runs 3 --requests 100 --json "$RESULTS/serial-$arch.json"
   stop_keep_log "$RESULTS/server-$arch.log"
 done

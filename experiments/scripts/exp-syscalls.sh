@@ -10,6 +10,7 @@
 #                              threads that call epoll_wait, jvm = every other JVM thread)
 #   strace-ARCH-W.txt          strace's own -c summary per process
 #   trace-ARCH-W.txt           a few requests of the event loop's syscall sequence, from the middle
+set -euo pipefail
 NAME=syscalls
 EXP_PORT=${EXP_PORT:-29110}
 WORKERS=${WORKERS:-2}
@@ -97,7 +98,7 @@ excerpt() {
 for arch in lt et mp; do
   for w in "${WORKLOADS[@]}"; do
     echo "== $arch $w: echo-bench ${LOAD[$w]} under strace"
-    start_server "$arch" "$EXP_PORT" $(server_args "$arch")
+    start_server "$arch" "$EXP_PORT"
     procs=()
     i=0
     for p in $(server_pids); do

@@ -11,10 +11,11 @@
 #   holders-S.csv     side,tw: who holds the TIME-WAIT sockets at the end (client or server port)
 #   counters-S.txt    the server's output (counters last: resets, closes ...)
 #   scenarios.csv     scenario,tw_reuse,options: what each scenario ran
+set -euo pipefail
 NAME=time-wait
 EXP_PORT=${EXP_PORT:-29120}
 PORTS=${TW_PORTS:-40000 40999}
-REQUESTS=${TW_REQUESTS:-3000}  # not N: the Makefile exports N (100) for the bench targets
+REQUESTS=${TW_REQUESTS:-3000}
 RATE=${TW_RATE:-500}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 

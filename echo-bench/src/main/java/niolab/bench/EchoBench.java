@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +24,7 @@ import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,16 +38,21 @@ import picocli.CommandLine.Parameters;
  *   echo-bench -c 50 --keepalive --duration 10s --warmup 2s --server-pid $PID
  *   echo-bench -c 20 --keepalive --rate 5000 --duration 30s --hdr out.hgrm
  *   echo-bench --protocol http -c 50 --pipeline 16 --duration 5s 127.0.0.1:8080
+ *   echo-bench -c 50 --keepalive --rate 20000 --duration 60s --start-at 1767268800 --hlog a.hlog --tag a 10.0.0.1:9988
+ *   echo-bench merge a.hlog b.hlog           # MergeLogs: one table for several generators
  * </pre>
  */
 @Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.2",
-        sortOptions = false,
+        sortOptions = false, subcommands = MergeLogs.class, scope = CommandLine.ScopeType.INHERIT,
         description = "Load generator for the NIO Lab echo and HTTP /ping servers: latency table per run, errors by class, "
                 + "CPU per request of client and server.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed with an error rate within --max-error-rate",
-                "1:more errors than that, or the target is down", "2:bad flags"})
+                "1:more errors than that, or the target is down", "2:bad flags, or a --start-at time already past"})
 public final class EchoBench implements Callable<Integer> {
+    /** --hlog without --interval: one histogram a second, HdrHistogram's usual log interval. */
+    private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;
+
     @Parameters(arity = "0..1", paramLabel = "host:port", defaultValue = "127.0.0.1:9988",
             description = "Target (default: ${DEFAULT-VALUE}).")
     String target;
@@ -60,12 +68,8 @@ public final class EchoBench implements Callable<Integer> {
             description = "Requests in flight per keep-alive connection; implies --keepalive (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
-    @Option(names = {"-n", "--requests"}, defaultValue = "100", description = "Requests per run (default: ${DEFAULT-VALUE}).")
-    long requests;
-
-    @Option(names = {"-d", "--duration"}, converter = Durations.class,
-            description = "Run for this long instead of a number of requests (e.g. 30s).")
-    Duration duration;
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    RunLength length;
 
     @Option(names = "--warmup", defaultValue = "0", paramLabel = "N|T",
             description = "Requests (e.g. 1000) or time (e.g. 2s) sent first, reported on their own line, not counted (default: ${DEFAULT-VALUE}).")
@@ -83,10 +87,10 @@ public final class EchoBench implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "1", description = "Runs; the table has a row per run and a mean row (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http",
+    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http", converter = Protocol.Converter.class,
             description = "echo, or http: GET /ping, each response checked for status 200 and body {\"status\":\"ok\"}; "
                     + "short connections send Connection: close (default: ${DEFAULT-VALUE}).")
-    String protocol;
+    Protocol protocol;
 
     @Option(names = "--size", defaultValue = "64", description = "Payload bytes per request (default: ${DEFAULT-VALUE}).")
     int size;
@@ -110,7 +114,8 @@ public final class EchoBench implements Callable<Integer> {
     double maxErrorRate;
 
     @Option(names = "--interval", converter = Durations.class,
-            description = "Print throughput and p99 per interval (e.g. 1s), and keep the series in --json.")
+            description = "Print throughput and p99 per interval (e.g. 1s), and keep the series in --json; also the "
+                    + "length of each --hlog interval.")
     Duration interval;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write configuration, environment and every run as JSON (echo-bench/JSON-SCHEMA.md).")
@@ -124,12 +129,30 @@ public final class EchoBench implements Callable<Integer> {
                     + "(as wrk2 does); under --rate the uncorrected one goes to FILE with .uncorrected before the extension.")
     Path hdr;
 
+    @Option(names = "--hlog", paramLabel = "FILE",
+            description = "Write each interval's latency histogram (--interval, default 1s) as an HdrHistogram interval log, "
+                    + "in microseconds, tagged --tag; under --rate the corrected histograms are tagged NAME and the "
+                    + "uncorrected ones NAME-uncorrected. 'echo-bench merge' combines the logs of several generators.")
+    Path hlog;
+
+    @Option(names = "--tag", paramLabel = "NAME", description = "This generator's tag in --hlog (default: the host name).")
+    String tag;
+
+    @Option(names = "--start-at", paramLabel = "TIME", converter = StartAt.class,
+            description = "Wait until this wall-clock time (ISO-8601 with a zone, e.g. 2026-05-01T12:00:00Z, or seconds "
+                    + "since the epoch) before the warm-up, so that generators on several hosts start together.")
+    Instant startAt;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
         validate();
+        if (startAt != null && !startAt.isAfter(Instant.now())) {
+            err().println("error: --start-at " + startAt + " is in the past (it is now " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ")");
+            return 2;
+        }
         InetSocketAddress address = parseTarget(target);
         if (address.isUnresolved()) {
             err().println("error: cannot resolve host '" + address.getHostString() + "'");
@@ -139,13 +162,19 @@ public final class EchoBench implements Callable<Integer> {
         LoadSpec load = new LoadSpec(address, codec(), connections, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
                 keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0);
         out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%n",
-                target, load.describe(), duration != null ? Durations.format(duration) : requests + " requests", runs,
-                isHttp() ? "HTTP GET /ping" : size + "-byte payload");
+                target, load.describe(), duration() != null ? Durations.format(duration()) : requests() + " requests", runs,
+                protocol == Protocol.HTTP ? "HTTP GET /ping" : size + "-byte payload");
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
-        LoadRun runner = new LoadRun(load, interval == null ? 0 : interval.toNanos(), serverPid, progress);
-        try {
+        long intervalNanos = interval != null ? interval.toNanos() : hlog != null ? LOG_INTERVAL_NANOS : 0;
+        try (IntervalLog log = hlog == null ? null : new IntervalLog(hlog, logTag())) {
+            LoadRun runner = new LoadRun(load, intervalNanos, serverPid, progress, log);
             if (!load.serial()) probe(address);
+            if (startAt != null) {
+                out.println("# waiting until " + startAt);
+                out.flush();
+                StartAt.sleepUntil(startAt);
+            }
             RunResult warm = null;
             if (!"0".equals(warmup.trim())) {
                 warm = measure(new LoadRun(load, 0, serverPid, progress), 0, warmupRequests(), warmupNanos());
@@ -157,7 +186,7 @@ public final class EchoBench implements Callable<Integer> {
             ErrorCounts errors = new ErrorCounts();
             long attempted = 0;
             for (int run = 1; run <= runs; run++) {
-                RunResult r = measure(runner, run, requests, duration == null ? 0 : duration.toNanos());
+                RunResult r = measure(runner, run, requests(), duration() == null ? 0 : duration().toNanos());
                 results.add(r);
                 errors.addAll(r.errors);
                 attempted += r.attempted();
@@ -195,11 +224,21 @@ public final class EchoBench implements Callable<Integer> {
 
     /** The request/response protocol, by {@code --protocol}. */
     private Codec codec() {
-        return isHttp() ? new HttpPingCodec(target, keepAlive || pipeline > 1) : new EchoCodec(Payload.random(size, seed));
+        return protocol == Protocol.HTTP ? new HttpPingCodec(target, keepAlive || pipeline > 1) : new EchoCodec(Payload.random(size, seed));
     }
 
-    private boolean isHttp() {
-        return "http".equals(protocol);
+    /** {@code --tag}, or the host name: generators on several hosts get distinct tags by default. */
+    private String logTag() {
+        return tag != null ? tag : String.valueOf(JsonReport.environment().get("host"));
+    }
+
+    private long requests() {
+        return length == null || length.requests == null ? RunLength.DEFAULT_REQUESTS : length.requests;
+    }
+
+    /** The run's length in time, or null when it is a number of requests. */
+    private Duration duration() {
+        return length == null ? null : length.duration;
     }
 
     private PrintWriter err() {
@@ -301,8 +340,8 @@ public final class EchoBench implements Callable<Integer> {
         c.put("threads", (long) (load.serial() ? 1 : load.threads));
         c.put("keepalive", load.keepAlive);
         c.put("pipeline", (long) load.pipeline);
-        c.put("requests", duration == null ? (Object) requests : null);
-        c.put("duration_s", duration == null ? null : (Object) (duration.toMillis() / 1000.0));
+        c.put("requests", duration() == null ? (Object) requests() : null);
+        c.put("duration_s", duration() == null ? null : (Object) (duration().toMillis() / 1000.0));
         c.put("warmup", warmup.trim());
         c.put("rate", rate);
         c.put("runs", (long) runs);
@@ -313,6 +352,9 @@ public final class EchoBench implements Callable<Integer> {
         c.put("linger0", linger0);
         c.put("max_error_rate", maxErrorRate);
         c.put("server_pid", serverPid > 0 ? (Object) serverPid : null);
+        c.put("hlog", hlog == null ? null : hlog.toString());
+        c.put("tag", hlog == null ? null : logTag());
+        c.put("start_at", startAt == null ? null : startAt.toString());
         return c;
     }
 
@@ -335,21 +377,19 @@ public final class EchoBench implements Callable<Integer> {
     }
 
     private void validate() {
-        if (requests < 1) throw usage("--requests must be at least 1");
-        if (duration != null && (duration.isZero() || duration.isNegative())) throw usage("--duration must be positive");
-        if (duration != null && spec.commandLine().getParseResult().hasMatchedOption("--requests")) {
-            throw usage("--requests and --duration exclude each other");
-        }
+        if (requests() < 1) throw usage("--requests must be at least 1");
+        if (duration() != null && (duration().isZero() || duration().isNegative())) throw usage("--duration must be positive");
         if (runs < 1) throw usage("--runs must be at least 1");
         if (connections < 1) throw usage("--connections must be at least 1");
         if (pipeline < 1) throw usage("--pipeline must be at least 1");
         if (threads != null && threads < 1) throw usage("--threads must be at least 1");
         if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) throw usage("--rate must be a positive number of requests per second");
         if (size < 1) throw usage("--size must be at least 1 byte");
-        if (!protocol.equals("echo") && !protocol.equals("http")) throw usage("--protocol must be echo or http, not '" + protocol + "'");
         if (timeout.isZero() || timeout.isNegative()) throw usage("--timeout must be positive");
         if (maxErrorRate < 0 || maxErrorRate > 1) throw usage("--max-error-rate must be between 0 and 1");
         if (interval != null && interval.toMillis() < 100) throw usage("--interval must be at least 100ms");
+        if (tag != null && hlog == null) throw usage("--tag names this generator in --hlog: give --hlog FILE too");
+        if (tag != null && !tag.matches("[^\\s,]+")) throw usage("--tag must not contain spaces or commas (the log's separators), not '" + tag + "'");
         String w = warmup.trim();
         if (!w.chars().allMatch(Character::isDigit)) {
             try {
@@ -383,7 +423,32 @@ public final class EchoBench implements Callable<Integer> {
         }
     }
 
+    /** {@code --requests N} or {@code --duration T}: picocli rejects both at once. */
+    static final class RunLength {
+        static final long DEFAULT_REQUESTS = 100;
+        static final String BOTH = "--requests and --duration exclude each other";
+
+        @Option(names = {"-n", "--requests"}, description = "Requests per run (default: " + DEFAULT_REQUESTS + ").")
+        Long requests;
+
+        @Option(names = {"-d", "--duration"}, converter = Durations.class,
+                description = "Run for this long instead of a number of requests (e.g. 30s).")
+        Duration duration;
+    }
+
+    /**
+     * The command line as main runs it: picocli's checks, with the lab's message when both run
+     * lengths are given ({@link RunLength} is the only exclusive group).
+     */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new EchoBench());
+        CommandLine.IParameterExceptionHandler picocliDefault = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((e, args) -> picocliDefault.handleParseException(e instanceof CommandLine.MutuallyExclusiveArgsException
+                ? new CommandLine.ParameterException(e.getCommandLine(), RunLength.BOTH) : e, args));
+        return cl;
+    }
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new EchoBench()).execute(args));
+        System.exit(commandLine().execute(args));
     }
 }

@@ -8,8 +8,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Runs one measured run: starts the workers (one {@link SerialClient}, or {@code --threads}
- * {@link EventLoop}s), samples their recorders every 250 ms for the progress line and the
- * {@code --interval} series, joins them, and folds everything into a {@link RunResult}.
+ * {@link EventLoop}s), samples their recorders every 250 ms for the progress line and at each
+ * {@code --interval} boundary for the series and the {@code --hlog} log, joins them, and folds
+ * everything into a {@link RunResult}.
  *
  * <pre>
  *   RunResult r = new LoadRun(spec, 0, -1, null).run(1, 10_000, 0);   // 10k requests, no series
@@ -24,12 +25,19 @@ public final class LoadRun {
     private final long serverPid;
     /** Where the one-line progress goes (a terminal), or null for none. */
     private final PrintStream progress;
+    /** Where each interval's histograms go ({@code --hlog}), or null. */
+    private final IntervalLog log;
 
     public LoadRun(LoadSpec spec, long intervalNanos, long serverPid, PrintStream progress) {
+        this(spec, intervalNanos, serverPid, progress, null);
+    }
+
+    LoadRun(LoadSpec spec, long intervalNanos, long serverPid, PrintStream progress, IntervalLog log) {
         this.spec = spec;
         this.intervalNanos = intervalNanos;
         this.serverPid = serverPid;
         this.progress = progress;
+        this.log = log;
     }
 
     /** {@code requests} requests, or for {@code durationNanos} when that is positive. */
@@ -63,19 +71,23 @@ public final class LoadRun {
             }
         }
         for (Thread t : threads) t.start();
+        if (log != null) log.begin(start, spec.target.getHostString() + ":" + spec.target.getPort() + ": " + spec.describe());
 
-        Sampler s = new Sampler(stats, r, start);
+        Sampler s = new Sampler(stats, r, start, log);
+        long nextSample = start + SAMPLE_NANOS;
         long nextInterval = intervalNanos > 0 ? start + intervalNanos : Long.MAX_VALUE;
         boolean shown = false;
         for (Thread t : threads) {
             while (t.isAlive()) {
-                join(t, SAMPLE_NANOS / 1_000_000L);
+                // woken at each interval's end, so that logged intervals have the length asked for
+                join(t, Math.min(nextSample, nextInterval) - System.nanoTime());
                 long now = System.nanoTime();
                 s.sample();
                 if (now >= nextInterval) {
                     s.closeInterval(now);
-                    nextInterval += intervalNanos;
+                    while (nextInterval <= now) nextInterval += intervalNanos;
                 }
+                if (now >= nextSample) nextSample = now + SAMPLE_NANOS;
                 if (progress != null && now - start > PROGRESS_AFTER_NANOS) {
                     shown = true;
                     progress.printf(Locale.ROOT, "\r%s", s.progressLine(now));
@@ -88,7 +100,7 @@ public final class LoadRun {
         if (intervalNanos > 0 && (s.interval.getTotalCount() > 0 || s.errorsNow() > s.errorsAtInterval)) {
             s.closeInterval(joined);
         } else {
-            r.latencyUs.add(s.interval);
+            s.fold();
         }
         if (shown) {
             progress.print("\r" + " ".repeat(79) + "\r");
@@ -113,6 +125,7 @@ public final class LoadRun {
             r.serverCpuNanos = srv1 < 0 ? -1 : srv1 - srv0;
         }
         r.timeWait = Proc.timeWait();
+        if (log != null && rated) log.schedule(runNo, spec.rate, r.late, r.maxLagNanos);
         return r;
     }
 
@@ -121,29 +134,34 @@ public final class LoadRun {
                 .divide(java.math.BigInteger.valueOf(c)).longValueExact();
     }
 
-    private static void join(Thread t, long millis) {
+    private static void join(Thread t, long nanos) {
         try {
-            t.join(millis);
+            t.join(Math.max(1, (nanos + 999_999L) / 1_000_000L)); // join(0) would wait forever
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** Moves what the workers recorded into the run's totals and the current interval. */
+    /** Moves what the workers recorded into the current interval, and each closed interval into the run's totals. */
     private static final class Sampler {
         final List<LoopStats> stats;
         final RunResult r;
         final long start;
+        final IntervalLog log;
         final Histogram interval = new Histogram(3);
+        /** Under --rate, the same interval measured from the actual sends; else null. */
+        final Histogram uncorrectedInterval;
         long intervalStart;
         long errorsAtInterval;
         long lastProgressAt;
         long lastProgressCount;
 
-        Sampler(List<LoopStats> stats, RunResult r, long start) {
+        Sampler(List<LoopStats> stats, RunResult r, long start, IntervalLog log) {
             this.stats = stats;
             this.r = r;
             this.start = start;
+            this.log = log;
+            this.uncorrectedInterval = r.uncorrectedUs == null ? null : new Histogram(3);
             this.intervalStart = start;
             this.lastProgressAt = start;
         }
@@ -155,7 +173,7 @@ public final class LoadRun {
                 interval.add(ls.correctedSpare);
                 if (ls.uncorrected != null) {
                     ls.uncorrectedSpare = ls.uncorrected.getIntervalHistogram(ls.uncorrectedSpare);
-                    r.uncorrectedUs.add(ls.uncorrectedSpare);
+                    uncorrectedInterval.add(ls.uncorrectedSpare);
                 }
             }
         }
@@ -175,10 +193,20 @@ public final class LoadRun {
             long p99 = interval.getTotalCount() == 0 ? 0 : interval.getValueAtPercentile(99);
             r.intervals.add(new RunResult.Interval((now - start) / 1e9, (now - intervalStart) / 1e9,
                     interval.getTotalCount(), p99, errs - errorsAtInterval));
-            r.latencyUs.add(interval);
-            interval.reset();
+            if (log != null) log.interval(intervalStart, now, interval, uncorrectedInterval);
+            fold();
             intervalStart = now;
             errorsAtInterval = errs;
+        }
+
+        /** Adds the current interval to the run's totals and starts the next one empty. */
+        void fold() {
+            r.latencyUs.add(interval);
+            interval.reset();
+            if (uncorrectedInterval != null) {
+                r.uncorrectedUs.add(uncorrectedInterval);
+                uncorrectedInterval.reset();
+            }
         }
 
         String progressLine(long now) {

@@ -78,7 +78,7 @@ class HttpPingCodecTest {
 
     private int run(String... args) {
         out.getBuffer().setLength(0);
-        CommandLine cl = new CommandLine(new EchoBench());
+        CommandLine cl = EchoBench.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(out, true));
         return cl.execute(args);

@@ -7,11 +7,17 @@ import java.net.Socket;
 
 /**
  * A tiny thread-per-connection server for echo-bench's tests, with a behaviour knob: echo
- * faithfully, corrupt one byte, reset, close early, stay silent, or echo but pause once for
- * {@link #STALL_MS} (a synthetic stall for the coordinated-omission test).
+ * faithfully, corrupt one byte, corrupt one connection in {@link #CORRUPT_ONE_IN} (a known error
+ * rate), reset, close early, stay silent, or echo but pause once for {@link #STALL_MS} (a
+ * synthetic stall for the coordinated-omission test).
  */
 final class TestEchoServer extends TestServer {
-    enum Mode { ECHO, CORRUPT, RESET, CLOSE_EARLY, SILENT, STALL_ONCE }
+    enum Mode { ECHO, CORRUPT, CORRUPT_SOME, RESET, CLOSE_EARLY, SILENT, STALL_ONCE }
+
+    /** CORRUPT_SOME corrupts every connection whose number (counted from 1, over all) is a multiple of this. */
+    static final int CORRUPT_ONE_IN = 4;
+    /** Connections that sent something: a client's bare connect (echo-bench's probe) does not count. */
+    private final java.util.concurrent.atomic.AtomicInteger talking = new java.util.concurrent.atomic.AtomicInteger();
 
     static final long STALL_MS = 200;
     /** STALL_ONCE pauses before answering this read (counted over all connections). */
@@ -34,8 +40,9 @@ final class TestEchoServer extends TestServer {
             byte[] buf = new byte[65536];
             int n = in.read(buf);
             if (n <= 0) return;
-            switch (mode) {
-                case ECHO -> {
+            boolean corrupt = mode == Mode.CORRUPT || mode == Mode.CORRUPT_SOME && talking.incrementAndGet() % CORRUPT_ONE_IN == 0;
+            switch (corrupt ? Mode.CORRUPT : mode) {
+                case ECHO, CORRUPT_SOME -> {
                     do {
                         out.write(buf, 0, n);
                     } while ((n = in.read(buf)) > 0);

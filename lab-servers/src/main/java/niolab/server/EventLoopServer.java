@@ -21,7 +21,4 @@ public interface EventLoopServer {
 
     /** What the ready line shows in brackets, e.g. {@code lt, echo}. */
     String label();
-
-    /** The name the counters line gives to the wait call: {@code selects} or {@code epoll_waits}. */
-    String waitName();
 }

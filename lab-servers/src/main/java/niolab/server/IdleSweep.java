@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The coarse clock behind {@code --idle-timeout}, shared by the lt and et loops.
+ * The coarse clock behind {@code --idle-timeout}, shared by every event loop ({@link EventLoop}).
  *
  * <p>Time is counted in sweeps, one about every second (more often for a timeout under a
  * second). On each event a connection stores the current sweep number: one field store, no
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   // on each event of a connection:   conn.lastActive = idle.sweeps;
  *   // after each wait of the loop:     if (idle.enabled &amp;&amp; idle.due()) { idle.advance(); close what idle.isIdle(...) }
- *   // the wait's timeout:              idle.waitMillis(otherTimeoutMs)
+ *   // the wait's timeout:              idle.waitMillis(otherTimeoutMs)   (-1: none)
  * </pre>
  */
 public final class IdleSweep {
@@ -58,13 +58,13 @@ public final class IdleSweep {
     }
 
     /**
-     * The loop's wait timeout in ms, given the one it needs otherwise ({@code otherMs}, or
-     * {@code none} for none): bounded by the next sweep only while the option is on.
+     * The loop's wait timeout in ms, given the one it needs otherwise ({@code otherMs}, or -1
+     * for none): bounded by the next sweep only while the option is on.
      */
-    public long waitMillis(long otherMs, long none) {
+    public long waitMillis(long otherMs) {
         if (!enabled) return otherMs;
         long toSweep = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextAt - System.nanoTime() + 999_999));
-        return otherMs == none ? toSweep : Math.min(otherMs, toSweep);
+        return otherMs < 0 ? toSweep : Math.min(otherMs, toSweep);
     }
 
     /** Prints {@code <arch>: --idle-timeout closed N connections silent for T ms or more}, without string concatenation. */

@@ -31,6 +31,12 @@ public final class LabServer implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "missing architecture: " + String.join(", ", spec.subcommands().keySet()));
     }
 
+    /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
+    public static EventLoopServer newServer(String... args) {
+        CommandLine.ParseResult parsed = new CommandLine(new LabServer()).parseArgs(args);
+        return ((ServerFactory) parsed.subcommand().commandSpec().userObject()).newServer();
+    }
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LabServer()).execute(args));
     }

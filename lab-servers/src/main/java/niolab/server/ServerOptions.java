@@ -2,7 +2,10 @@ package niolab.server;
 
 import java.time.Duration;
 import niolab.common.Durations;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** The options every architecture shares; mixed into each subcommand. */
 public final class ServerOptions {
@@ -22,6 +25,18 @@ public final class ServerOptions {
     @Option(names = "--reuse-port", description = "Set SO_REUSEPORT so several processes can share the port (mp workers do).")
     public boolean reusePort;
 
+    public int loops = 1;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--loops", defaultValue = "1",
+            description = "Event loops in this JVM, each with its own SO_REUSEPORT listener on the port (lt, et) (default: ${DEFAULT-VALUE}).")
+    void setLoops(int n) {
+        if (n < 1 || n > 256) throw new ParameterException(spec.commandLine(), "--loops must be between 1 and 256, not " + n);
+        loops = n;
+    }
+
     @Option(names = "--protocol", defaultValue = "echo", converter = Protocol.Converter.class,
             description = "echo, or http (GET /ping answers {\"status\":\"ok\"}) (default: ${DEFAULT-VALUE}).")
     public Protocol protocol;
@@ -39,6 +54,11 @@ public final class ServerOptions {
     @Option(names = "--exit-on-stdin-eof", hidden = true,
             description = "Stop gracefully when stdin reaches end of file (mp workers: no orphans if the master dies).")
     public boolean exitOnStdinEof;
+
+    /** The subcommand these options were parsed for ({@code lt}, {@code et}...). */
+    public String arch() {
+        return spec == null ? "server" : spec.name();
+    }
 
     /** {@code 127.0.0.1:9988}, or {@code [::1]:9988} for IPv6, as users type it. */
     public static String hostPort(String host, int port) {

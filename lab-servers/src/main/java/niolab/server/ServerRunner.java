@@ -70,7 +70,7 @@ public final class ServerRunner {
             code = 1;
         }
         if (stats != null) stats.interrupt();
-        out.println("counters: " + server.counters().format(server.waitName()));
+        out.println("counters: " + server.counters().format());
         out.flush();
         return code;
     }
@@ -81,7 +81,7 @@ public final class ServerRunner {
             try {
                 while (true) {
                     Thread.sleep(interval.toMillis());
-                    out.println("stats: " + server.counters().format(server.waitName()));
+                    out.println("stats: " + server.counters().format());
                     out.flush();
                 }
             } catch (InterruptedException ignored) {

@@ -1,10 +1,10 @@
 package niolab.server;
 
-import niolab.server.testing.ServerProcess;
+import java.util.List;
 
 class EtEchoContractTest extends EchoContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("et");
+    protected List<String> arch() {
+        return List.of("et");
     }
 }

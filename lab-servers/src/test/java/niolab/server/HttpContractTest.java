@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
@@ -18,6 +19,11 @@ import org.junit.jupiter.api.Test;
  * each architecture runs it through a subclass that says how to start its server.
  */
 public abstract class HttpContractTest extends ServerContractTest {
+    @Override
+    protected final List<String> suiteOptions() {
+        return List.of("--protocol", "http");
+    }
+
     private static void assertPing(Response r) {
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.header("Content-Type")).isEqualTo("application/json");

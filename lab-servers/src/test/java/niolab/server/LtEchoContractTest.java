@@ -1,10 +1,10 @@
 package niolab.server;
 
-import niolab.server.testing.ServerProcess;
+import java.util.List;
 
 class LtEchoContractTest extends EchoContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("lt");
+    protected List<String> arch() {
+        return List.of("lt");
     }
 }

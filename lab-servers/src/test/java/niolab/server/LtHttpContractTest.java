@@ -1,10 +1,10 @@
 package niolab.server;
 
-import niolab.server.testing.ServerProcess;
+import java.util.List;
 
 class LtHttpContractTest extends HttpContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("lt", "--protocol", "http");
+    protected List<String> arch() {
+        return List.of("lt");
     }
 }

@@ -1,10 +1,10 @@
 package niolab.server;
 
-import niolab.server.testing.ServerProcess;
+import java.util.List;
 
 class MpEtEchoContractTest extends EchoContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("mp", "--workers", "2", "--worker-arch", "et");
+    protected List<String> arch() {
+        return List.of("mp", "--workers", "2", "--worker-arch", "et");
     }
 }

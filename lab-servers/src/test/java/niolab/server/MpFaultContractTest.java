@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
+import niolab.server.testing.TestNetns;
 import org.junit.jupiter.api.Test;
 
 /** The fault suite against mp (2 lt workers), plus what only mp has: a worker killed mid-run. */
@@ -38,14 +39,17 @@ class MpFaultContractTest extends FaultContractTest {
 
     @Test
     void aWorkerKilledMidRunIsRestartedAndOnlyItsConnectionsFail() throws Exception {
-        killAWorkerUnderLoad(false);
+        killAWorkerUnderLoad(null);
     }
 
     @Test
     void withMigrateAWorkerKilledMidRunLosesNoQueuedConnection() throws Exception {
-        String migrate = Files.readString(Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).trim();
-        assumeTrue(!migrate.equals("0"), "net.ipv4.tcp_migrate_req is 0 on this host (only root may change it)");
-        killAWorkerUnderLoad(true);
+        // The sysctl is per network namespace: set it in a host of the test's own, not on the machine.
+        String why = TestNetns.unavailableBecause();
+        assumeTrue(why == null, why);
+        try (TestNetns ns = TestNetns.create("net.ipv4.tcp_migrate_req=1")) {
+            killAWorkerUnderLoad(ns);
+        }
     }
 
     /**
@@ -53,9 +57,9 @@ class MpFaultContractTest extends FaultContractTest {
      * Its connections fail (its process is gone), every other one must not notice, each failed
      * client reconnects and is served by the survivor or the restarted worker.
      */
-    private void killAWorkerUnderLoad(boolean migrate) throws Exception {
-        List<String> extra = migrate ? List.of("--migrate") : List.of();
-        try (ServerProcess p = start(extra.toArray(new String[0]))) {
+    private void killAWorkerUnderLoad(TestNetns ns) throws Exception {
+        boolean migrate = ns != null;
+        try (ServerProcess p = migrate ? startIn(ns, "--migrate") : start()) {
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLongArray served = new AtomicLongArray(CLIENTS);
             ConcurrentLinkedQueue<Integer> failedPorts = new ConcurrentLinkedQueue<>();
@@ -99,6 +103,14 @@ class MpFaultContractTest extends FaultContractTest {
         }
     }
 
+    /** mp inside {@code ns}, on its inner address. */
+    private ServerProcess startIn(TestNetns ns, String... options) throws Exception {
+        List<String> args = new ArrayList<>(arch());
+        args.addAll(List.of("--host", ns.innerAddress(), "--port", "0"));
+        args.addAll(List.of(options));
+        return ServerProcess.startExactly(ns.exec(), args);
+    }
+
     /** One client: echo 1 KiB again and again; on a failure note the connection's port, reconnect and go on. */
     private static void echoUntilStopped(ServerProcess p, int id, AtomicBoolean running, AtomicLongArray served,
                                          ConcurrentLinkedQueue<Integer> failedPorts, ConcurrentLinkedQueue<String> failedReconnects) {
@@ -138,7 +150,8 @@ class MpFaultContractTest extends FaultContractTest {
             }
         }
         Set<Integer> ports = new HashSet<>();
-        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+        // The process's own view: /proc/net is this test's namespace, not necessarily the worker's.
+        for (String table : List.of("/proc/" + pid + "/net/tcp", "/proc/" + pid + "/net/tcp6")) {
             List<String> lines = Files.readAllLines(Path.of(table));
             for (String line : lines.subList(1, lines.size())) {
                 String[] f = line.trim().split("\\s+");

@@ -1,10 +1,10 @@
 package niolab.server;
 
-import niolab.server.testing.ServerProcess;
+import java.util.List;
 
 class MpHttpContractTest extends HttpContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("mp", "--workers", "2", "--protocol", "http");
+    protected List<String> arch() {
+        return List.of("mp", "--workers", "2");
     }
 }

@@ -1,6 +1,8 @@
 package niolab.server;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -15,8 +17,23 @@ public abstract class ServerContractTest {
     protected ServerProcess server;
     protected InetSocketAddress address;
 
-    /** Starts this architecture's server on port 0. */
-    protected abstract ServerProcess startServer() throws Exception;
+    /**
+     * The server under test, as its command line begins: {@code lt}, {@code mp --workers 2},
+     * {@code netty-epoll}. This is all a subclass says; the suite adds its protocol and port 0.
+     */
+    protected abstract List<String> arch();
+
+    /** The options this suite adds after {@link #arch()}: its protocol. */
+    protected List<String> suiteOptions() {
+        return List.of();
+    }
+
+    /** Starts the server on port 0; a server that is not a lab-server command overrides this. */
+    protected ServerProcess startServer() throws Exception {
+        List<String> args = new ArrayList<>(arch());
+        args.addAll(suiteOptions());
+        return ServerProcess.start(args.toArray(new String[0]));
+    }
 
     @BeforeAll
     void start() throws Exception {

@@ -17,11 +17,14 @@ public final class Errno {
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int EFAULT = 14;
+    public static final int EBUSY = 16;
     public static final int EINVAL = 22;
     public static final int ENFILE = 23;
     public static final int EMFILE = 24;
     public static final int ENOSPC = 28;
     public static final int EPIPE = 32;
+    public static final int ENOSYS = 38;
+    public static final int ETIME = 62;
     public static final int EPROTO = 71;
     public static final int ENOTSOCK = 88;
     public static final int ENOPROTOOPT = 92;
@@ -37,6 +40,9 @@ public final class Errno {
     public static final int ETIMEDOUT = 110;
     public static final int ECONNREFUSED = 111;
     public static final int EHOSTUNREACH = 113;
+    public static final int EALREADY = 114;
+    public static final int EINPROGRESS = 115;
+    public static final int ECANCELED = 125;
 
     private static final String[] NAMES = new String[128];
     private static final String[] MESSAGES = new String[128];
@@ -51,11 +57,14 @@ public final class Errno {
         name(ENOMEM, "ENOMEM", "Cannot allocate memory");
         name(EACCES, "EACCES", "Permission denied");
         name(EFAULT, "EFAULT", "Bad address");
+        name(EBUSY, "EBUSY", "Device or resource busy");
         name(EINVAL, "EINVAL", "Invalid argument");
         name(ENFILE, "ENFILE", "Too many open files in system");
         name(EMFILE, "EMFILE", "Too many open files");
         name(ENOSPC, "ENOSPC", "No space left on device");
         name(EPIPE, "EPIPE", "Broken pipe");
+        name(ENOSYS, "ENOSYS", "Function not implemented");
+        name(ETIME, "ETIME", "Timer expired");
         name(EPROTO, "EPROTO", "Protocol error");
         name(ENOTSOCK, "ENOTSOCK", "Socket operation on non-socket");
         name(ENOPROTOOPT, "ENOPROTOOPT", "Protocol not available");
@@ -71,6 +80,9 @@ public final class Errno {
         name(ETIMEDOUT, "ETIMEDOUT", "Connection timed out");
         name(ECONNREFUSED, "ECONNREFUSED", "Connection refused");
         name(EHOSTUNREACH, "EHOSTUNREACH", "No route to host");
+        name(EALREADY, "EALREADY", "Operation already in progress");
+        name(EINPROGRESS, "EINPROGRESS", "Operation now in progress");
+        name(ECANCELED, "ECANCELED", "Operation canceled");
     }
 
     private Errno() {
@@ -87,15 +99,25 @@ public final class Errno {
         return n != null ? n : "errno";
     }
 
-    /** glibc's English message ({@code Too many open files}); libc's strerror for a value not named here. */
+    /** glibc's English message ({@code Too many open files}); libc's strerror (through JNA) for a value not named here. */
     public static String message(int errno) {
+        return message(errno, Bindings.jna());
+    }
+
+    /** The same, asking {@code sys} for a value not named here. */
+    public static String message(int errno, Syscalls sys) {
         String m = errno > 0 && errno < MESSAGES.length ? MESSAGES[errno] : null;
-        return m != null ? m : LibC.strerror(errno);
+        return m != null ? m : sys.strerror(errno);
     }
 
     /** {@code EMFILE (Too many open files)}, or {@code errno 200 (Unknown error 200)}. */
     public static String describe(int errno) {
+        return describe(errno, Bindings.jna());
+    }
+
+    /** The same, asking {@code sys} for the message of a value not named here. */
+    public static String describe(int errno, Syscalls sys) {
         String n = name(errno);
-        return (n.equals("errno") ? "errno " + errno : n) + " (" + message(errno) + ")";
+        return (n.equals("errno") ? "errno " + errno : n) + " (" + message(errno, sys) + ")";
     }
 }

@@ -13,19 +13,34 @@ public final class ErrnoException extends IOException {
     private final int errno;
 
     public ErrnoException(String call, int errno) {
-        super(call + ": " + Errno.describe(errno));
+        this(call, errno, Bindings.jna());
+    }
+
+    /** {@code sys} gives the message of an errno that {@link Errno} does not name. */
+    public ErrnoException(String call, int errno, Syscalls sys) {
+        super(call + ": " + Errno.describe(errno, sys));
         this.call = call;
         this.errno = errno;
     }
 
-    /** Throws for the errno of the call that just returned -1 on this thread. */
+    /** Throws for the errno of the call that just returned -1 on this thread, through JNA. */
     public static ErrnoException last(String call) {
-        return new ErrnoException(call, LibC.errno());
+        return last(Bindings.jna(), call);
+    }
+
+    /** Throws for the errno of the call that just returned -1 on this thread, through {@code sys}. */
+    public static ErrnoException last(Syscalls sys, String call) {
+        return new ErrnoException(call, sys.errno(), sys);
     }
 
     /** Returns {@code result}, or throws naming {@code call} when it is negative (the failure value). */
     public static int check(String call, int result) throws ErrnoException {
-        if (result < 0) throw last(call);
+        return check(Bindings.jna(), call, result);
+    }
+
+    /** The same for a call made through {@code sys}. */
+    public static int check(Syscalls sys, String call, int result) throws ErrnoException {
+        if (result < 0) throw last(sys, call);
         return result;
     }
 

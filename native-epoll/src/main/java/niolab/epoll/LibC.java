@@ -22,45 +22,10 @@ import com.sun.jna.Pointer;
  *       would build and throw an exception per failure, and {@code EAGAIN} is a normal
  *       outcome of every non-blocking read that finds nothing.</li>
  * </ul>
- * Constants are the Linux values for x86_64 and aarch64 (asm-generic), named once here and in
- * {@link Errno}.
+ * The constants are {@link Linux}'s. {@link Syscalls} is the same set of calls for code that must
+ * not care which binding it runs on; {@link Bindings#jna()} is this class behind it.
  */
-public final class LibC {
-    // socket(2), setsockopt(2), shutdown(2), send(2)
-    public static final int AF_INET = 2;
-    public static final int AF_INET6 = 10;
-    public static final int SOCK_STREAM = 1;
-    public static final int SOCK_NONBLOCK = 0x800;
-    public static final int SOCK_CLOEXEC = 0x80000;
-    public static final int SOL_SOCKET = 1;
-    public static final int SO_REUSEADDR = 2;
-    public static final int SO_SNDBUF = 7;
-    public static final int SO_RCVBUF = 8;
-    public static final int SO_REUSEPORT = 15;
-    public static final int IPPROTO_TCP = 6;
-    public static final int TCP_NODELAY = 1;
-    public static final int IPPROTO_IPV6 = 41;
-    public static final int IPV6_V6ONLY = 26;
-    public static final int SHUT_RD = 0;
-    public static final int SHUT_WR = 1;
-    public static final int SHUT_RDWR = 2;
-    /** send(2) flag: a closed peer gives EPIPE instead of raising SIGPIPE. */
-    public static final int MSG_NOSIGNAL = 0x4000;
-
-    // epoll(7), eventfd(2)
-    public static final int EPOLL_CLOEXEC = 0x80000;
-    public static final int EPOLL_CTL_ADD = 1;
-    public static final int EPOLL_CTL_DEL = 2;
-    public static final int EPOLL_CTL_MOD = 3;
-    public static final int EPOLLIN = 0x001;
-    public static final int EPOLLOUT = 0x004;
-    public static final int EPOLLERR = 0x008;
-    public static final int EPOLLHUP = 0x010;
-    public static final int EPOLLRDHUP = 0x2000;
-    public static final int EPOLLET = 1 << 31;
-    public static final int EFD_NONBLOCK = 0x800;
-    public static final int EFD_CLOEXEC = 0x80000;
-
+public final class LibC extends Linux {
     static {
         Native.register(LibC.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
     }
@@ -110,4 +75,24 @@ public final class LibC {
 
     /** The C library's message for {@code errnum}, in the process locale. */
     public static native String strerror(int errnum);
+
+    // The same calls taking raw addresses as longs, as read and send do: what JnaSyscalls calls.
+
+    public static native int setsockopt(int fd, int level, int name, long value, int length);
+
+    public static native int bind(int fd, long sockaddr, int length);
+
+    public static native int accept4(int fd, long addr, long addrlen, int flags);
+
+    public static native int connect(int fd, long sockaddr, int length);
+
+    public static native int getsockname(int fd, long sockaddr, long lengthInOut);
+
+    public static native int epoll_ctl(int epfd, int op, int fd, long event);
+
+    public static native int epoll_wait(int epfd, long events, int maxEvents, int timeoutMs);
+
+    public static native long calloc(long count, long size);
+
+    public static native void free(long address);
 }

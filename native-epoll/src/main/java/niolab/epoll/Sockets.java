@@ -1,28 +1,29 @@
 package niolab.epoll;
 
-import com.sun.jna.Memory;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteOrder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Listening sockets as raw fds: the cold-path setup around {@link LibC}, where every failure
- * is an {@link ErrnoException} naming the call.
+ * TCP sockets as raw fds: the cold-path setup around a {@link Syscalls}, where every failure is
+ * an {@link ErrnoException} naming the call. The methods without a binding argument use JNA.
  *
  * <pre>
- *   int fd = Sockets.listen(new InetSocketAddress("127.0.0.1", 0), 1024, false); // non-blocking
- *   InetSocketAddress bound = Sockets.localAddress(fd);                        // the real port
+ *   int fd = Sockets.listen(sys, new InetSocketAddress("127.0.0.1", 0), 1024, false); // non-blocking
+ *   InetSocketAddress bound = Sockets.localAddress(sys, fd);                        // the real port
  * </pre>
  */
 public final class Sockets {
-    /** The int 1 for boolean socket options; never written after class init, so threads may share it. */
-    private static final Memory ONE = new Memory(4);
-
-    static {
-        ONE.setInt(0, 1);
-    }
+    /** How long {@link #loopbackPair} waits for the kernel to queue its connection. */
+    private static final long PAIR_TIMEOUT_NANOS = 5_000_000_000L;
 
     private Sockets() {
+    }
+
+    public static int listen(InetSocketAddress address, int backlog, boolean reusePort) throws ErrnoException {
+        return listen(Bindings.jna(), address, backlog, reusePort);
     }
 
     /**
@@ -30,39 +31,86 @@ public final class Sockets {
      * SO_REUSEADDR is always set (a restarted server may rebind while old connections sit in
      * TIME_WAIT); SO_REUSEPORT only when asked (several processes then share the port).
      */
-    public static int listen(InetSocketAddress address, int backlog, boolean reusePort) throws ErrnoException {
-        boolean v6 = address.getAddress() instanceof Inet6Address;
-        int fd = ErrnoException.check("socket", LibC.socket(v6 ? LibC.AF_INET6 : LibC.AF_INET,
-                LibC.SOCK_STREAM | LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC, 0));
-        try (Memory sa = SockAddr.of(address.getAddress(), address.getPort())) {
-            setFlag(fd, LibC.SOL_SOCKET, LibC.SO_REUSEADDR, "setsockopt(SO_REUSEADDR)");
-            if (reusePort) setFlag(fd, LibC.SOL_SOCKET, LibC.SO_REUSEPORT, "setsockopt(SO_REUSEPORT)");
-            ErrnoException.check("bind", LibC.bind(fd, sa, (int) sa.size()));
-            ErrnoException.check("listen", LibC.listen(fd, backlog));
+    public static int listen(Syscalls sys, InetSocketAddress address, int backlog, boolean reusePort)
+            throws ErrnoException {
+        int fd = socket(sys, address);
+        try (NativeBuffer sa = NativeBuffer.allocate(sys, SockAddr.MAX_SIZE)) {
+            setFlag(sys, fd, Linux.SOL_SOCKET, Linux.SO_REUSEADDR, "setsockopt(SO_REUSEADDR)");
+            if (reusePort) setFlag(sys, fd, Linux.SOL_SOCKET, Linux.SO_REUSEPORT, "setsockopt(SO_REUSEPORT)");
+            int length = SockAddr.put(sa.view(), address.getAddress(), address.getPort());
+            ErrnoException.check(sys, "bind", sys.bind(fd, sa.address(), length));
+            ErrnoException.check(sys, "listen", sys.listen(fd, backlog));
             return fd;
         } catch (ErrnoException e) {
-            LibC.close(fd);
+            sys.close(fd);
             throw e;
         }
     }
 
-    /** getsockname: the address {@code fd} is bound to. */
     public static InetSocketAddress localAddress(int fd) throws ErrnoException, UnknownHostException {
-        try (Memory sa = new Memory(SockAddr.MAX_SIZE); Memory len = new Memory(4)) {
-            sa.clear();
-            len.setInt(0, SockAddr.MAX_SIZE);
-            ErrnoException.check("getsockname", LibC.getsockname(fd, sa, len));
-            return SockAddr.parse(sa);
+        return localAddress(Bindings.jna(), fd);
+    }
+
+    /** getsockname: the address {@code fd} is bound to. */
+    public static InetSocketAddress localAddress(Syscalls sys, int fd) throws ErrnoException, UnknownHostException {
+        // The sockaddr, then the socklen_t the call reads and writes back.
+        try (NativeBuffer sa = NativeBuffer.allocate(sys, SockAddr.MAX_SIZE + Integer.BYTES)) {
+            long length = sa.address() + SockAddr.MAX_SIZE;
+            sa.view().order(ByteOrder.nativeOrder()).putInt(SockAddr.MAX_SIZE, SockAddr.MAX_SIZE);
+            ErrnoException.check(sys, "getsockname", sys.getsockname(fd, sa.address(), length));
+            return SockAddr.parse(sa.view());
         }
     }
 
-    /** Sets a boolean option to 1; returns 0 or the errno. Allocates nothing (per-accept TCP_NODELAY). */
-    public static int setFlag(int fd, int level, int name) {
-        return LibC.setsockopt(fd, level, name, ONE, 4) == 0 ? 0 : LibC.errno();
+    /**
+     * Both ends of a TCP connection over 127.0.0.1, non-blocking and close-on-exec, as
+     * {@code {connected, accepted}}: the socket pair tests and benchmarks read and write.
+     */
+    public static int[] loopbackPair(Syscalls sys) throws ErrnoException, UnknownHostException {
+        int listener = listen(sys, new InetSocketAddress("127.0.0.1", 0), 1, false);
+        int client = -1;
+        try (NativeBuffer sa = NativeBuffer.allocate(sys, SockAddr.MAX_SIZE)) {
+            InetSocketAddress at = localAddress(sys, listener);
+            client = socket(sys, at);
+            int length = SockAddr.put(sa.view(), at.getAddress(), at.getPort());
+            // Non-blocking: EINPROGRESS, and the handshake completes in the kernel meanwhile.
+            if (sys.connect(client, sa.address(), length) < 0 && sys.errno() != Errno.EINPROGRESS) {
+                throw ErrnoException.last(sys, "connect");
+            }
+            long deadline = System.nanoTime() + PAIR_TIMEOUT_NANOS;
+            while (true) {
+                int accepted = sys.accept4(listener, Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC);
+                if (accepted >= 0) return new int[] {client, accepted};
+                int err = sys.errno();
+                if (err != Errno.EAGAIN || System.nanoTime() - deadline > 0) throw new ErrnoException("accept4", err, sys);
+                LockSupport.parkNanos(100_000);
+            }
+        } catch (ErrnoException e) {
+            if (client >= 0) sys.close(client);
+            throw e;
+        } finally {
+            sys.close(listener);
+        }
     }
 
-    private static void setFlag(int fd, int level, int name, String call) throws ErrnoException {
-        int err = setFlag(fd, level, name);
-        if (err != 0) throw new ErrnoException(call, err);
+    /** Sets a boolean option to 1 through JNA; returns 0 or the errno. Allocates nothing (per-accept TCP_NODELAY). */
+    public static int setFlag(int fd, int level, int name) {
+        return setFlag(Bindings.jna(), fd, level, name);
+    }
+
+    /** Sets a boolean option to 1 through {@code sys}; returns 0 or the errno. Allocates nothing. */
+    public static int setFlag(Syscalls sys, int fd, int level, int name) {
+        return sys.setFlag(fd, level, name) == 0 ? 0 : sys.errno();
+    }
+
+    private static void setFlag(Syscalls sys, int fd, int level, int name, String call) throws ErrnoException {
+        int err = setFlag(sys, fd, level, name);
+        if (err != 0) throw new ErrnoException(call, err, sys);
+    }
+
+    private static int socket(Syscalls sys, InetSocketAddress address) throws ErrnoException {
+        int family = address.getAddress() instanceof Inet6Address ? Linux.AF_INET6 : Linux.AF_INET;
+        return ErrnoException.check(sys, "socket",
+                sys.socket(family, Linux.SOCK_STREAM | Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC, 0));
     }
 }

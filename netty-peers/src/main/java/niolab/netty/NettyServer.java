@@ -134,19 +134,13 @@ final class NettyServer implements EventLoopServer {
     /** The sum over the event loops; like the lab's loops, a reading may lag by an event or two. */
     @Override
     public Counters counters() {
-        Counters sum = new Counters();
-        for (PeerLoop l : loops.values()) sum.add(l.counters);
+        Counters sum = new Counters(PeerLoop.WAIT_NAME);
+        for (PeerLoop l : loops.values()) sum.addAll(l.counters);
         return sum;
     }
 
     @Override
     public String label() {
         return label + ", " + options.protocol;
-    }
-
-    /** Netty's selects and epoll_waits happen inside Netty, uncounted; the name says so, the value is 0. */
-    @Override
-    public String waitName() {
-        return "waits_uncounted";
     }
 }

@@ -9,7 +9,9 @@ import niolab.server.Counters;
  * and shared buffers are safe there, as in the hand-written loops.
  */
 final class PeerLoop {
-    final Counters counters = new Counters();
+    /** Netty's selects and epoll_waits happen inside Netty, uncounted; the name says so, the value is 0. */
+    static final String WAIT_NAME = "waits_uncounted";
+    final Counters counters = new Counters(WAIT_NAME);
     /** HTTP input copied out of Netty's read buffer, so parsing never aliases Netty's internal views. */
     final ByteBuffer in;
     /** HTTP responses are assembled here, then copied into one pooled ByteBuf per batch. */

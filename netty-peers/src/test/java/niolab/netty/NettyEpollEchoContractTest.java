@@ -1,11 +1,11 @@
 package niolab.netty;
 
+import java.util.List;
 import niolab.server.EchoContractTest;
-import niolab.server.testing.ServerProcess;
 
 class NettyEpollEchoContractTest extends EchoContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("netty-epoll");
+    protected List<String> arch() {
+        return List.of("netty-epoll");
     }
 }

@@ -1,11 +1,11 @@
 package niolab.netty;
 
+import java.util.List;
 import niolab.server.HttpContractTest;
-import niolab.server.testing.ServerProcess;
 
 class NettyEpollHttpContractTest extends HttpContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("netty-epoll", "--protocol", "http");
+    protected List<String> arch() {
+        return List.of("netty-epoll");
     }
 }

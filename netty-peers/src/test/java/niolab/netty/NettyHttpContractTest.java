@@ -1,12 +1,12 @@
 package niolab.netty;
 
+import java.util.List;
 import niolab.server.HttpContractTest;
-import niolab.server.testing.ServerProcess;
 
 /** Netty's own HttpServerCodec keeps the lab's HTTP contract (on the default transport). */
 class NettyHttpContractTest extends HttpContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("netty-http");
+    protected List<String> arch() {
+        return List.of("netty-http");
     }
 }

@@ -1,11 +1,11 @@
 package niolab.netty;
 
+import java.util.List;
 import niolab.server.EchoContractTest;
-import niolab.server.testing.ServerProcess;
 
 class NettyNioEchoContractTest extends EchoContractTest {
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return ServerProcess.start("netty-nio");
+    protected List<String> arch() {
+        return List.of("netty-nio");
     }
 }

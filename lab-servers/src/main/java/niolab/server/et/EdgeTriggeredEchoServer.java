@@ -1,5 +1,7 @@
 package niolab.server.et;
 
+import static niolab.server.Counter.PARTIAL_WRITES;
+
 import static niolab.epoll.LibC.EPOLLERR;
 import static niolab.epoll.LibC.EPOLLHUP;
 import static niolab.epoll.LibC.EPOLLIN;
@@ -17,11 +19,11 @@ import niolab.server.ServerOptions;
  */
 public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
     public EdgeTriggeredEchoServer(ServerOptions options) {
-        super(options, "echo");
+        super(options);
     }
 
     @Override
-    protected void onConnectionEvent(Connection c, int ready) {
+    protected void onConnectionEvent(EtConnection c, int ready) {
         if ((ready & EPOLLRDHUP) != 0) c.peerShutdown = true;
         if (c.pendingLength > 0) {
             // Not writable yet: wait for the EPOLLOUT edge (errors surface through send).
@@ -31,7 +33,7 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
     }
 
     /** Reads and echoes until the socket is drained, output backs up, or the connection ends. */
-    private void readAndEcho(Connection c) {
+    private void readAndEcho(EtConnection c) {
         c.mayHaveInput = false;
         long n;
         while ((n = read(c)) > 0) {
@@ -45,14 +47,14 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
     }
 
     /** Sends {@code n} bytes of the read buffer; false if part of it had to be kept, or the connection failed. */
-    private boolean echo(Connection c, long n) {
+    private boolean echo(EtConnection c, long n) {
         long w = send(c.fd, readBuffer, n);
         if (w == n) return true;
         if (w < 0) {
             fail(c);
             return false;
         }
-        counters.partialWrites++;
+        counters.inc(PARTIAL_WRITES);
         c.keep(readBuffer + w, (int) (n - w), bufferSize);
         c.mayHaveInput = true; // we stop reading before EAGAIN: no edge will remind us
         return false;
@@ -63,7 +65,7 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
      * wait on: it means the send buffer filled up, and the kernel then reports EPOLLOUT once
      * room frees up.
      */
-    private boolean flush(Connection c) {
+    private boolean flush(EtConnection c) {
         long w = send(c.fd, c.pendingStart(), c.pendingLength);
         if (w < 0) {
             fail(c);

@@ -1,5 +1,7 @@
 package niolab.server.et;
 
+import static niolab.server.Counter.PARTIAL_WRITES;
+
 import static niolab.epoll.LibC.EPOLLERR;
 import static niolab.epoll.LibC.EPOLLHUP;
 import static niolab.epoll.LibC.EPOLLIN;
@@ -24,7 +26,7 @@ import niolab.server.proto.HttpPing;
  * ({@link HttpConnection#park}) and reading stops: that is the backpressure. The EPOLLOUT edge
  * (registered once, see {@link EdgeTriggeredServer}) resumes it: the parked output goes first,
  * then the parked requests, then the socket, which may still hold bytes no edge will announce
- * again ({@link Connection#mayHaveInput}).
+ * again ({@link EtConnection#mayHaveInput}).
  */
 public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
     /** The read buffer seen as a ByteBuffer for the parser: the same native memory, no copy. */
@@ -35,7 +37,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
     private final ByteBuffer out;
 
     public EdgeTriggeredHttpServer(ServerOptions options) {
-        super(options, "http");
+        super(options);
         this.in = readMemory.getByteBuffer(0, bufferSize);
         int outSize = Math.max(bufferSize, HttpPing.MAX_RESPONSE_BYTES);
         this.writeMemory = new Memory(outSize);
@@ -44,7 +46,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
     }
 
     @Override
-    protected void onConnectionEvent(Connection c, int ready) {
+    protected void onConnectionEvent(EtConnection c, int ready) {
         if ((ready & EPOLLRDHUP) != 0) c.peerShutdown = true;
         HttpConnection h = c.http;
         if (h == null) c.http = h = new HttpConnection(); // once per fd slot; reset on reuse
@@ -62,7 +64,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
     }
 
     /** Reads and answers until the socket is drained, output backs up, or the connection ends. */
-    private void readAndRespond(Connection c, HttpConnection h) {
+    private void readAndRespond(EtConnection c, HttpConnection h) {
         c.mayHaveInput = false;
         ByteBuffer in = this.in;
         long n;
@@ -80,7 +82,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
      * read brings more responses than the buffer holds). False if the connection was closed,
      * or the output was parked and reading must stop.
      */
-    private boolean respond(Connection c, HttpConnection h, ByteBuffer in) {
+    private boolean respond(EtConnection c, HttpConnection h, ByteBuffer in) {
         ByteBuffer out = this.out;
         int flags;
         do {
@@ -94,7 +96,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
                     return false;
                 }
                 if (w < length) {
-                    counters.partialWrites++;
+                    counters.inc(PARTIAL_WRITES);
                     out.flip().position((int) w);
                     h.park(out, in, flags);
                     c.mayHaveInput = true; // we stop reading before EAGAIN: no edge will remind us
@@ -110,7 +112,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
     }
 
     /** One send of the parked output; true when all of it has gone (a short send means: wait for EPOLLOUT). */
-    private boolean flush(Connection c, ByteBuffer parked) {
+    private boolean flush(EtConnection c, ByteBuffer parked) {
         // Slow path only: JNA allocates a Pointer to tell the direct buffer's address.
         long address = Pointer.nativeValue(Native.getDirectBufferPointer(parked));
         long w = send(c.fd, address + parked.position(), parked.remaining());

@@ -4,16 +4,24 @@ import static niolab.epoll.LibC.EPOLLET;
 import static niolab.epoll.LibC.EPOLLIN;
 import static niolab.epoll.LibC.EPOLLOUT;
 import static niolab.epoll.LibC.EPOLLRDHUP;
+import static niolab.server.Counter.ACCEPT_FAILURES;
+import static niolab.server.Counter.BYTES_IN;
+import static niolab.server.Counter.BYTES_OUT;
+import static niolab.server.Counter.EVENTS;
+import static niolab.server.Counter.READS;
+import static niolab.server.Counter.READS_EAGAIN;
+import static niolab.server.Counter.RESETS;
+import static niolab.server.Counter.WAITS;
+import static niolab.server.Counter.WRITES;
+import static niolab.server.Counter.WRITES_EAGAIN;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import niolab.epoll.Epoll;
 import niolab.epoll.EpollEvents;
 import niolab.epoll.Errno;
@@ -21,22 +29,22 @@ import niolab.epoll.ErrnoException;
 import niolab.epoll.LibC;
 import niolab.epoll.Sockets;
 import niolab.server.Counters;
-import niolab.server.EventLoopServer;
-import niolab.server.IdleSweep;
+import niolab.server.EventLoop;
 import niolab.server.ServerOptions;
 
 /**
  * The {@code et} architecture: one thread calling {@code epoll_wait} itself (through JNA) on
  * raw file descriptors registered with {@code EPOLLET}; no java.nio in the data path. This class
- * is the loop (accept, dispatch, graceful drain, close); a subclass speaks the protocol on each
- * connection event: {@link EdgeTriggeredEchoServer} or {@link EdgeTriggeredHttpServer}.
+ * is what et does its own way: wait with {@code epoll_wait}, accept until EAGAIN, read, send,
+ * its connection table by fd; {@link EventLoop} runs the loop, and a subclass speaks the
+ * protocol on each connection event: {@link EdgeTriggeredEchoServer} or {@link EdgeTriggeredHttpServer}.
  *
  * <p>Edge-triggered epoll reports a change of readiness once. Whatever the loop leaves behind
  * after an edge (a connection still in the backlog, bytes still in a socket) is not reported
  * again, so the loop accepts until EAGAIN, and a subclass reads until the socket is drained or
- * stops on purpose and remembers to come back ({@link Connection#mayHaveInput}).
+ * stops on purpose and remembers to come back ({@link EtConnection#mayHaveInput}).
  */
-public abstract class EdgeTriggeredServer implements EventLoopServer {
+public abstract class EdgeTriggeredServer extends EventLoop {
     private static final int MAX_EVENTS = 256;
     /**
      * EPOLLOUT is registered once, for good. Under ET it costs no spinning: it is reported when
@@ -46,49 +54,33 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
      * connection, the writable edge reported right after it is added.
      */
     private static final int CONNECTION_EVENTS = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-    private static final int ACCEPT_RETRY_MS = 100;
-    private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     // Hot: used on every event.
-    protected final Counters counters = new Counters();
     private final EpollEvents events = new EpollEvents(MAX_EVENTS);
     /** One read buffer for the whole loop: each read is answered (or kept) before the next read. */
     protected final Memory readMemory;
     protected final long readBuffer;
     protected final int bufferSize;
     /** Connections by fd number; grows (rarely) when the kernel hands out a larger fd. */
-    private Connection[] connections = new Connection[1024];
+    private EtConnection[] connections = new EtConnection[1024];
     private int epfd = -1;
     private int listenFd = -1;
     private int wakeFd = -1;
-    private int openConnections;
-    private final IdleSweep idle;
 
-    // Cold: setup, stop, accept failures.
-    protected final ServerOptions options;
-    private final String protocol;
-    private final PrintStream log = System.err;
+    // Cold: setup and stop.
     /** The 8-byte value stop() writes to the eventfd. */
     private final Memory wakeValue = new Memory(8);
     private Epoll epoll;
-    private volatile boolean running = true;
-    /** Accepting failed (EMFILE...) and is retried on a timer; the listen edge is spent meanwhile. */
-    private boolean acceptPaused;
-    private long acceptRetryAt;
-    /** A failure episode is under way: it has been logged once. */
-    private boolean acceptFailing;
 
-    protected EdgeTriggeredServer(ServerOptions options, String protocol) {
-        this.options = options;
-        this.protocol = protocol;
+    protected EdgeTriggeredServer(ServerOptions options) {
+        super("et", options, new Counters("epoll_waits"));
         this.bufferSize = options.bufferSize;
         this.readMemory = new Memory(bufferSize);
         this.readBuffer = Pointer.nativeValue(readMemory);
         wakeValue.setLong(0, 1);
-        this.idle = new IdleSweep(options.idleTimeout);
         // Load these now: after EMFILE, loading a class from the class path may need a descriptor.
         Errno.name(Errno.EMFILE);
-        Connection.class.getName();
+        EtConnection.class.getName();
     }
 
     @Override
@@ -118,44 +110,23 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
         if (err != 0) throw new ErrnoException("epoll_ctl", err);
     }
 
+    /** One epoll_wait, then its batch. Each fd appears at most once per batch, so an fd closed and reused within it is never mixed up. */
     @Override
-    public void run() throws IOException {
-        try {
-            while (running) {
-                // Block without a timeout unless a paused accept has to be retried or an idle sweep is due.
-                dispatch(waitForEvents((int) idle.waitMillis(acceptPaused ? ACCEPT_RETRY_MS : -1, -1)));
-                if (acceptPaused && System.nanoTime() - acceptRetryAt >= 0) {
-                    acceptPaused = false;
-                    acceptAll();
-                }
-                if (idle.enabled && idle.due()) closeIdleConnections();
-            }
-            drain();
-        } finally {
-            closeEverything();
+    protected void waitAndDispatch(long timeoutMs) throws ErrnoException {
+        int n = LibC.epoll_wait(epfd, events.pointer(), MAX_EVENTS, (int) timeoutMs);
+        counters.inc(WAITS);
+        if (n < 0) {
+            int err = LibC.errno();
+            if (err == Errno.EINTR) return; // a signal landed on this thread: wait again
+            throw new ErrnoException("epoll_wait", err);
         }
-    }
-
-    private int waitForEvents(int timeoutMs) throws ErrnoException {
-        int n = LibC.epoll_wait(epfd, events.pointer(), MAX_EVENTS, timeoutMs);
-        counters.waits++;
-        if (n >= 0) {
-            counters.events += n;
-            return n;
-        }
-        int err = LibC.errno();
-        if (err == Errno.EINTR) return 0; // a signal landed on this thread: wait again
-        throw new ErrnoException("epoll_wait", err);
-    }
-
-    /** Handles one batch. Each fd appears at most once per batch, so an fd closed and reused within it is never mixed up. */
-    private void dispatch(int n) {
+        counters.add(EVENTS, n);
         for (int i = 0; i < n; i++) {
             int fd = (int) events.data(i);
             if (fd == listenFd) {
-                if (!acceptPaused) acceptAll();
+                if (!acceptBackoff.paused()) acceptAll();
             } else if (fd != wakeFd) { // the eventfd only ends epoll_wait; `running` says why
-                Connection c = connections[fd];
+                EtConnection c = connections[fd];
                 c.lastActive = idle.sweeps; // one store, whether --idle-timeout is on or not: cheaper than a branch
                 onConnectionEvent(c, events.events(i));
             }
@@ -167,15 +138,12 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
         while (true) {
             int fd = LibC.accept4(listenFd, null, null, LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC);
             if (fd >= 0) {
-                counters.accepts++;
                 open(fd);
                 continue;
             }
             int err = LibC.errno();
             if (err == Errno.EAGAIN) {
-                // The backlog is drained: a failure episode, if any, is over. (Not at the first
-                // accept that works: freed descriptors let a few in, then accept fails again.)
-                acceptFailing = false;
+                acceptBackoff.drained();
                 return;
             }
             if (err == Errno.EINTR || err == Errno.ECONNABORTED) continue; // that one is gone; the rest wait
@@ -184,13 +152,29 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
         }
     }
 
+    /**
+     * Out of descriptors (or another accept failure). Under ET the listen edge is spent, and the
+     * connections left in the backlog will raise no new one, so retry on a timer (epoll_wait's
+     * timeout) rather than at once, which would spin. They wait in the backlog meanwhile and are
+     * served when descriptors free up; the spare-fd trick would instead accept and close them.
+     */
+    private void pauseAccepting(int err) {
+        counters.inc(ACCEPT_FAILURES);
+        acceptBackoff.pause("accept4", Errno.message(err));
+    }
+
+    @Override
+    protected void resumeAccepting() {
+        if (listenFd >= 0) acceptAll();
+    }
+
     private void open(int fd) {
+        opened();
         Sockets.setFlag(fd, LibC.IPPROTO_TCP, LibC.TCP_NODELAY); // as lt does; a failure only costs latency
         if (fd >= connections.length) connections = Arrays.copyOf(connections, Math.max(fd + 1, 2 * connections.length));
-        Connection c = connections[fd];
-        if (c == null) connections[fd] = c = new Connection();
+        EtConnection c = connections[fd];
+        if (c == null) connections[fd] = c = new EtConnection();
         c.open(fd, idle.sweeps);
-        openConnections++;
         // epoll_ctl(ADD) polls the socket at once: bytes sent before the accept still raise an edge.
         if (epoll.add(fd, CONNECTION_EVENTS, fd) != 0) fail(c); // ENOMEM, ENOSPC (max_user_watches)
     }
@@ -199,7 +183,7 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
      * Something happened on {@code c}: {@code ready} holds the epoll bits. Under ET each is
      * reported once, so whatever the subclass leaves unread it must remember itself.
      */
-    protected abstract void onConnectionEvent(Connection c, int ready);
+    protected abstract void onConnectionEvent(EtConnection c, int ready);
 
     /**
      * One read(2) of {@code c} into the shared read buffer: the byte count; 0 when the socket is
@@ -207,12 +191,12 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
      * read so far has been answered (no read happens while output is pending), so the exchange
      * is complete and our side closes too; a failure (ECONNRESET...) ends this connection only.
      */
-    protected final long read(Connection c) {
+    protected final long read(EtConnection c) {
         while (true) {
             long n = LibC.read(c.fd, readBuffer, bufferSize);
-            counters.reads++;
+            counters.inc(READS);
             if (n > 0) {
-                counters.bytesIn += n;
+                counters.add(BYTES_IN, n);
                 return n;
             }
             if (n == 0) {
@@ -221,7 +205,7 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
             }
             int err = LibC.errno();
             if (err == Errno.EAGAIN) {
-                counters.readsEagain++;
+                counters.inc(READS_EAGAIN);
                 return 0;
             }
             if (err != Errno.EINTR) {
@@ -235,83 +219,54 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
     protected final long send(int fd, long address, long length) {
         while (true) {
             long w = LibC.send(fd, address, length, LibC.MSG_NOSIGNAL);
-            counters.writes++;
+            counters.inc(WRITES);
             if (w >= 0) {
-                counters.bytesOut += w;
+                counters.add(BYTES_OUT, w);
                 return w;
             }
             int err = LibC.errno();
             if (err == Errno.EAGAIN) {
-                counters.writesEagain++;
+                counters.inc(WRITES_EAGAIN);
                 return 0;
             }
             if (err != Errno.EINTR) return -1;
         }
     }
 
-    /**
-     * Out of descriptors (or another accept failure). Under ET the listen edge is spent, and the
-     * connections left in the backlog will raise no new one, so retry on a timer (epoll_wait's
-     * timeout) rather than at once, which would spin. They wait in the backlog meanwhile and are
-     * served when descriptors free up; the spare-fd trick would instead accept and close them.
-     */
-    private void pauseAccepting(int err) {
-        counters.acceptFailures++;
-        acceptPaused = true;
-        acceptRetryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACCEPT_RETRY_MS);
-        if (!acceptFailing) {
-            acceptFailing = true;
-            // Constant strings only: concatenation may load classes, which needs descriptors we lack.
-            log.print("et: accept4 failed: ");
-            log.print(Errno.name(err));
-            log.print(" (");
-            log.print(Errno.message(err));
-            log.println("); pausing accepts, retrying every 100 ms");
-        }
-    }
-
-    /** {@code --idle-timeout}: closes the connections that have had no event for that long (slowloris). */
-    private void closeIdleConnections() {
-        idle.advance();
+    @Override
+    protected int closeIdleConnections() {
         int closed = 0;
-        for (Connection c : connections) {
+        for (EtConnection c : connections) {
             if (c == null || c.fd < 0 || !idle.isIdle(c.lastActive)) continue;
             close(c);
             closed++;
         }
-        counters.idleCloses += closed;
-        if (closed > 0) idle.log(log, "et", closed);
+        return closed;
     }
 
-    /** Stop accepting, let connections finish their exchanges for a short grace, then close. */
-    private void drain() throws ErrnoException {
-        LibC.close(listenFd); // also leaves the epoll set; the backlog's connections are reset
-        listenFd = -1;
-        acceptPaused = false;
-        long deadline = System.nanoTime() + DRAIN_GRACE_NANOS;
-        while (openConnections > 0 && deadline - System.nanoTime() > 0) {
-            dispatch(waitForEvents(50));
-        }
-    }
-
-    protected final void fail(Connection c) {
-        counters.resets++;
+    protected final void fail(EtConnection c) {
+        counters.inc(RESETS);
         close(c);
     }
 
-    protected final void close(Connection c) {
+    protected final void close(EtConnection c) {
         LibC.close(c.fd); // closing the last reference also removes it from the epoll set
         c.closed();
-        counters.closes++;
-        openConnections--;
+        closed();
     }
 
-    private void closeEverything() {
-        for (Connection c : connections) {
+    @Override
+    protected void closeListener() {
+        if (listenFd >= 0) LibC.close(listenFd); // also leaves the epoll set; the backlog's connections are reset
+        listenFd = -1;
+    }
+
+    @Override
+    protected void closeEverything() {
+        for (EtConnection c : connections) {
             if (c != null && c.fd >= 0) close(c);
         }
-        if (listenFd >= 0) LibC.close(listenFd);
-        listenFd = -1;
+        closeListener();
         synchronized (this) {
             if (wakeFd >= 0) LibC.close(wakeFd);
             wakeFd = -1;
@@ -323,23 +278,7 @@ public abstract class EdgeTriggeredServer implements EventLoopServer {
 
     /** Safe from any thread: ends a blocked epoll_wait by making the eventfd readable. */
     @Override
-    public synchronized void stop() {
-        running = false;
+    protected synchronized void wakeUp() {
         if (wakeFd >= 0) LibC.write(wakeFd, Pointer.nativeValue(wakeValue), 8);
-    }
-
-    @Override
-    public Counters counters() {
-        return counters;
-    }
-
-    @Override
-    public String label() {
-        return "et, " + protocol;
-    }
-
-    @Override
-    public String waitName() {
-        return "epoll_waits";
     }
 }

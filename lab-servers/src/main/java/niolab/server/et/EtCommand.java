@@ -2,7 +2,9 @@ package niolab.server.et;
 
 import java.util.concurrent.Callable;
 import niolab.epoll.Epoll;
+import niolab.server.MultiLoopServer;
 import niolab.server.Protocol;
+import niolab.server.ServerFactory;
 import niolab.server.ServerOptions;
 import niolab.server.ServerRunner;
 import picocli.CommandLine.Command;
@@ -10,7 +12,7 @@ import picocli.CommandLine.Mixin;
 
 @Command(name = "et", mixinStandardHelpOptions = true,
         description = "Single-thread echo or HTTP /ping server calling epoll directly through JNA (edge-triggered).")
-public final class EtCommand implements Callable<Integer> {
+public final class EtCommand implements Callable<Integer>, ServerFactory {
     @Mixin
     ServerOptions options;
 
@@ -20,8 +22,11 @@ public final class EtCommand implements Callable<Integer> {
             System.err.println("error: et needs Linux epoll");
             return 1;
         }
-        EdgeTriggeredServer server = options.protocol == Protocol.HTTP
-                ? new EdgeTriggeredHttpServer(options) : new EdgeTriggeredEchoServer(options);
-        return ServerRunner.run(server, options);
+        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
+    }
+
+    @Override
+    public EdgeTriggeredServer newServer() {
+        return options.protocol == Protocol.HTTP ? new EdgeTriggeredHttpServer(options) : new EdgeTriggeredEchoServer(options);
     }
 }

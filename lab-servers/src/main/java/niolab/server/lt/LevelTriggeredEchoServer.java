@@ -1,5 +1,7 @@
 package niolab.server.lt;
 
+import static niolab.server.Counter.PARTIAL_WRITES;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -16,7 +18,7 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
     private final ByteBuffer readBuffer;
 
     public LevelTriggeredEchoServer(ServerOptions options) {
-        super(options, "echo");
+        super(options);
         this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
     }
 
@@ -26,7 +28,7 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
         if (!read(key, buf)) return;
         write((SocketChannel) key.channel(), buf);
         if (buf.hasRemaining()) {
-            counters.partialWrites++;
+            counters.inc(PARTIAL_WRITES);
             stash(key, buf);
         }
     }

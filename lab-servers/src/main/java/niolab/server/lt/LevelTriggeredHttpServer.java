@@ -1,5 +1,7 @@
 package niolab.server.lt;
 
+import static niolab.server.Counter.PARTIAL_WRITES;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -21,7 +23,7 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
     private final ByteBuffer writeBuffer;
 
     public LevelTriggeredHttpServer(ServerOptions options) {
-        super(options, "http");
+        super(options);
         this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
         this.writeBuffer = ByteBuffer.allocateDirect(Math.max(options.bufferSize, HttpPing.MAX_RESPONSE_BYTES));
     }
@@ -49,7 +51,7 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
             out.flip();
             if (out.hasRemaining()) write(ch, out); // a partial request answers nothing: no syscall
             if (out.hasRemaining()) {
-                counters.partialWrites++;
+                counters.inc(PARTIAL_WRITES);
                 conn.park(out, in, flags);
                 awaitWritable(key);
                 return;

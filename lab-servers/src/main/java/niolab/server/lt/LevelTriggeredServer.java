@@ -1,7 +1,17 @@
 package niolab.server.lt;
 
+import static niolab.server.Counter.ACCEPT_FAILURES;
+import static niolab.server.Counter.BYTES_IN;
+import static niolab.server.Counter.BYTES_OUT;
+import static niolab.server.Counter.EVENTS;
+import static niolab.server.Counter.READS;
+import static niolab.server.Counter.READS_EAGAIN;
+import static niolab.server.Counter.RESETS;
+import static niolab.server.Counter.WAITS;
+import static niolab.server.Counter.WRITES;
+import static niolab.server.Counter.WRITES_EAGAIN;
+
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -13,18 +23,17 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnresolvedAddressException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import niolab.server.Counters;
-import niolab.server.EventLoopServer;
-import niolab.server.IdleSweep;
+import niolab.server.EventLoop;
 import niolab.server.ServerOptions;
 
 /**
  * The {@code lt} architecture: one thread, one {@link Selector} (the JDK drives epoll in its
- * default level-triggered mode) and non-blocking channels. This class is the loop (accept,
- * dispatch, graceful drain, close); a subclass speaks the protocol:
- * {@link LevelTriggeredEchoServer} or {@link LevelTriggeredHttpServer}.
+ * default level-triggered mode) and non-blocking channels. This class is what lt does its own
+ * way: wait with {@code select}, accept, read, write, switch interest ops; {@link EventLoop}
+ * runs the loop, and a subclass speaks the protocol: {@link LevelTriggeredEchoServer} or
+ * {@link LevelTriggeredHttpServer}.
  *
  * <p>A connection is in one of two states. Normally it is registered for OP_READ only. When a
  * write is partial, the subclass keeps the unwritten rest and the connection is registered for
@@ -32,31 +41,17 @@ import niolab.server.ServerOptions;
  * connection, and a client that does not read simply stops being read from: its unread bytes
  * wait in the kernel (backpressure).
  */
-public abstract class LevelTriggeredServer implements EventLoopServer {
+public abstract class LevelTriggeredServer extends EventLoop {
     private static final int ACCEPTS_PER_WAKEUP = 64;
-    private static final long ACCEPT_BACKOFF_MS = 100;
-    private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-    protected final ServerOptions options;
-    protected final Counters counters = new Counters();
-    private final PrintStream log = System.err;
     private final Selector selector;
-    private final String protocol;
     /** Created once: {@code select(Consumer)} is called per wakeup, and {@code this::onReady} would allocate each time. */
     private final Consumer<SelectionKey> onReady = this::onReady;
-    protected final IdleSweep idle;
-
     private ServerSocketChannel listener;
     private SelectionKey listenKey;
-    private volatile boolean running = true;
-    /** When accepting resumes after a failed accept (EMFILE...); 0 while accepting normally. */
-    private long acceptResumeAt;
-    private boolean acceptFailing;
 
-    protected LevelTriggeredServer(ServerOptions options, String protocol) {
-        this.options = options;
-        this.protocol = protocol;
-        this.idle = new IdleSweep(options.idleTimeout);
+    protected LevelTriggeredServer(ServerOptions options) {
+        super("lt", options, new Counters("selects"));
         // Loaded now, not at some accept: after EMFILE, loading a class may need a descriptor.
         LtConnection.class.getName();
         try {
@@ -97,19 +92,10 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     }
 
     @Override
-    public void run() throws IOException {
-        try {
-            while (running) {
-                // Block without a timeout unless a paused accept has to be retried or an idle sweep is due.
-                counters.events += selector.select(onReady, idle.waitMillis(acceptResumeAt == 0 ? 0 : ACCEPT_BACKOFF_MS, 0));
-                counters.waits++;
-                if (acceptResumeAt != 0 && System.nanoTime() - acceptResumeAt >= 0) resumeAccepting();
-                if (idle.enabled && idle.due()) closeIdleConnections();
-            }
-            drain();
-        } finally {
-            closeEverything();
-        }
+    protected void waitAndDispatch(long timeoutMs) throws IOException {
+        // select(Consumer) hands each ready key to onReady: no selected-key set to iterate and clear.
+        counters.add(EVENTS, selector.select(onReady, timeoutMs == NO_TIMEOUT ? 0 : timeoutMs));
+        counters.inc(WAITS);
     }
 
     private void onReady(SelectionKey key) {
@@ -125,7 +111,7 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
                 onReadable(key);
             }
         } catch (IOException e) {
-            counters.resets++; // reset by peer, broken pipe: this connection only
+            counters.inc(RESETS); // reset by peer, broken pipe: this connection only
             close(key);
         }
     }
@@ -141,21 +127,34 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
                 return;
             }
             if (ch == null) {
-                // The backlog is drained: a failure episode, if any, is over. (Not at the first
-                // accept that works: freed descriptors let a few in, then accept fails again.)
-                acceptFailing = false;
+                acceptBackoff.drained();
                 return;
             }
-            counters.accepts++;
+            opened();
             try {
                 ch.configureBlocking(false);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.register(selector, SelectionKey.OP_READ, newAttachment());
             } catch (IOException e) {
-                counters.resets++;
+                counters.inc(RESETS);
                 closeQuietly(ch);
+                closed();
             }
         }
+    }
+
+    /** Out of descriptors (or another accept failure): stop polling the listener until the retry. */
+    private void pauseAccepting(IOException e) {
+        counters.inc(ACCEPT_FAILURES);
+        // Level-triggered trap: the listener stays readable while accept fails, so retrying at
+        // once would spin the CPU. The pending connections wait in the backlog meanwhile.
+        listenKey.interestOps(0);
+        acceptBackoff.pause("accept", e.getMessage());
+    }
+
+    @Override
+    protected void resumeAccepting() {
+        if (listenKey.isValid()) listenKey.interestOps(SelectionKey.OP_ACCEPT);
     }
 
     /** The connection has bytes to read (and nothing pending to write). */
@@ -179,7 +178,7 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
     protected final boolean read(SelectionKey key, ByteBuffer buf) throws IOException {
         buf.clear();
         int n = ((SocketChannel) key.channel()).read(buf);
-        counters.reads++;
+        counters.inc(READS);
         if (n < 0) {
             // The peer has finished sending, and everything it sent has been answered (we never
             // read while output is pending), so the exchange is complete: close our side too.
@@ -187,12 +186,19 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
             return false;
         }
         if (n == 0) {
-            counters.readsEagain++;
+            counters.inc(READS_EAGAIN);
             return false;
         }
-        counters.bytesIn += n;
+        counters.add(BYTES_IN, n);
         buf.flip();
         return true;
+    }
+
+    protected final void write(SocketChannel ch, ByteBuffer buf) throws IOException {
+        int w = ch.write(buf);
+        counters.inc(WRITES);
+        if (w == 0) counters.inc(WRITES_EAGAIN);
+        counters.add(BYTES_OUT, w);
     }
 
     /** Swaps OP_READ for OP_WRITE while output is pending; not reading meanwhile is the backpressure. */
@@ -207,37 +213,8 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
         key.interestOps(SelectionKey.OP_READ);
     }
 
-    protected final void write(SocketChannel ch, ByteBuffer buf) throws IOException {
-        int w = ch.write(buf);
-        counters.writes++;
-        if (w == 0) counters.writesEagain++;
-        counters.bytesOut += w;
-    }
-
-    /** Out of descriptors (or another accept failure): stop polling the listener for a while. */
-    private void pauseAccepting(IOException e) {
-        counters.acceptFailures++;
-        // Level-triggered trap: the listener stays readable while accept fails, so retrying at
-        // once would spin the CPU. The pending connections wait in the backlog meanwhile.
-        listenKey.interestOps(0);
-        acceptResumeAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACCEPT_BACKOFF_MS);
-        if (!acceptFailing) {
-            acceptFailing = true;
-            // No string concatenation here: it may load classes, which needs descriptors we lack.
-            log.print("lt: accept failed (");
-            log.print(e.getMessage());
-            log.println("); pausing accepts, retrying every 100 ms");
-        }
-    }
-
-    private void resumeAccepting() {
-        acceptResumeAt = 0;
-        if (listenKey.isValid()) listenKey.interestOps(SelectionKey.OP_ACCEPT);
-    }
-
-    /** {@code --idle-timeout}: closes the connections that have had no event for that long (slowloris). */
-    private void closeIdleConnections() {
-        idle.advance();
+    @Override
+    protected int closeIdleConnections() {
         int closed = 0;
         // Cancelled keys stay in keys() until the next select, so closing while iterating is safe.
         for (SelectionKey k : selector.keys()) {
@@ -245,40 +222,33 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
             close(k);
             closed++;
         }
-        counters.idleCloses += closed;
-        if (closed > 0) idle.log(log, "lt", closed);
-    }
-
-    /** Stop accepting, let connections finish their echoes for a short grace, then close. */
-    private void drain() throws IOException {
-        listenKey.cancel();
-        closeQuietly(listener);
-        long deadline = System.nanoTime() + DRAIN_GRACE_NANOS;
-        while (hasConnections() && deadline - System.nanoTime() > 0) {
-            counters.events += selector.select(onReady, 50);
-            counters.waits++;
-        }
-    }
-
-    private boolean hasConnections() {
-        for (SelectionKey k : selector.keys()) {
-            if (k != listenKey && k.isValid()) return true;
-        }
-        return false;
+        return closed;
     }
 
     protected final void close(SelectionKey key) {
         key.cancel();
         closeQuietly(key.channel());
-        counters.closes++;
+        closed();
     }
 
-    private void closeEverything() {
+    @Override
+    protected void closeListener() {
+        if (listenKey != null) listenKey.cancel();
+        closeQuietly(listener);
+    }
+
+    @Override
+    protected void closeEverything() {
         for (SelectionKey k : selector.keys()) {
             if (k != listenKey && k.isValid()) close(k);
         }
-        closeQuietly(listener);
+        closeListener();
         closeQuietly(selector);
+    }
+
+    @Override
+    protected void wakeUp() {
+        selector.wakeup();
     }
 
     private static void closeQuietly(AutoCloseable c) {
@@ -288,26 +258,5 @@ public abstract class LevelTriggeredServer implements EventLoopServer {
         } catch (Exception ignored) {
             // closing is best effort; there is nothing left to tell the peer
         }
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        selector.wakeup();
-    }
-
-    @Override
-    public Counters counters() {
-        return counters;
-    }
-
-    @Override
-    public String label() {
-        return "lt, " + protocol;
-    }
-
-    @Override
-    public String waitName() {
-        return "selects";
     }
 }

@@ -1,7 +1,9 @@
 package niolab.server.lt;
 
 import java.util.concurrent.Callable;
+import niolab.server.MultiLoopServer;
 import niolab.server.Protocol;
+import niolab.server.ServerFactory;
 import niolab.server.ServerOptions;
 import niolab.server.ServerRunner;
 import picocli.CommandLine.Command;
@@ -9,14 +11,17 @@ import picocli.CommandLine.Mixin;
 
 @Command(name = "lt", mixinStandardHelpOptions = true,
         description = "Single-thread echo or HTTP /ping server on a java.nio Selector (epoll, level-triggered).")
-public final class LtCommand implements Callable<Integer> {
+public final class LtCommand implements Callable<Integer>, ServerFactory {
     @Mixin
     ServerOptions options;
 
     @Override
+    public LevelTriggeredServer newServer() {
+        return options.protocol == Protocol.HTTP ? new LevelTriggeredHttpServer(options) : new LevelTriggeredEchoServer(options);
+    }
+
+    @Override
     public Integer call() {
-        LevelTriggeredServer server = options.protocol == Protocol.HTTP
-                ? new LevelTriggeredHttpServer(options) : new LevelTriggeredEchoServer(options);
-        return ServerRunner.run(server, options);
+        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
     }
 }

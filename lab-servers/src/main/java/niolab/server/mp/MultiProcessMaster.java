@@ -73,7 +73,7 @@ public final class MultiProcessMaster implements EventLoopServer {
         this.migrate = migrate;
         this.forwarded = forwarded;
         this.workers = new Worker[workerCount];
-        for (int i = 0; i < workerCount; i++) workers[i] = new Worker(i + 1, events, out, err);
+        for (int i = 0; i < workerCount; i++) workers[i] = new Worker(i + 1, waitName(), events, out, err);
     }
 
     /** Starts every worker and returns once all of them listen; the master itself binds nothing. */
@@ -111,7 +111,7 @@ public final class MultiProcessMaster implements EventLoopServer {
         } finally {
             stopAll();
             for (Worker w : workers) {
-                out.println(w.tag + "counters: " + w.total().format(waitName()) + " restarts=" + w.restarts);
+                out.println(w.tag + "counters: " + w.total().format() + " restarts=" + w.restarts);
             }
             out.flush();
         }
@@ -298,8 +298,8 @@ public final class MultiProcessMaster implements EventLoopServer {
     /** The sum over every worker and every life; read by the stats printer while the pool runs. */
     @Override
     public Counters counters() {
-        Counters sum = new Counters();
-        for (Worker w : workers) sum.add(w.total());
+        Counters sum = new Counters(waitName());
+        for (Worker w : workers) sum.addAll(w.total());
         return sum;
     }
 
@@ -308,8 +308,8 @@ public final class MultiProcessMaster implements EventLoopServer {
         return "mp: " + workers.length + " x " + workerLabel;
     }
 
-    @Override
-    public String waitName() {
+    /** What the workers' counters call their wait. */
+    String waitName() {
         return "et".equals(workerArch) ? "epoll_waits" : "selects";
     }
 }

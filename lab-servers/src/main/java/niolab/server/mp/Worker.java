@@ -40,9 +40,13 @@ final class Worker {
     /** When recent unexpected exits happened, oldest first (pruned by the master). */
     final ArrayDeque<Long> recentExits = new ArrayDeque<>();
     /** The sum of the counters of every life that has ended. */
-    final Counters pastLives = new Counters();
+    final Counters pastLives;
+    /** What the worker's counters line calls its wait ({@code selects}, {@code epoll_waits}). */
+    final String waitName;
 
-    Worker(int id, BlockingQueue<PoolEvent> events, PrintStream out, PrintStream err) {
+    Worker(int id, String waitName, BlockingQueue<PoolEvent> events, PrintStream out, PrintStream err) {
+        this.waitName = waitName;
+        this.pastLives = new Counters(waitName);
         this.id = id;
         this.tag = "[w" + id + "] ";
         this.events = events;
@@ -64,16 +68,16 @@ final class Worker {
     /** Closes the books on a life that has exited: what it counted joins the past lives. */
     void ended(Life l) {
         Counters last = l.lastCounters;
-        if (last != null) pastLives.add(last);
+        if (last != null) pastLives.addAll(last);
         if (life == l) life = null;
     }
 
     /** Past lives plus what the running one last reported. */
     Counters total() {
-        Counters c = new Counters();
-        c.add(pastLives);
+        Counters c = new Counters(pastLives.waitName());
+        c.addAll(pastLives);
         Life l = life;
-        if (l != null && l.lastCounters != null) c.add(l.lastCounters);
+        if (l != null && l.lastCounters != null) c.addAll(l.lastCounters);
         return c;
     }
 
@@ -114,10 +118,10 @@ final class Worker {
                 while ((line = r.readLine()) != null) {
                     if (line.startsWith("counters: ")) {
                         // Not relayed: the master prints each slot's total over all its lives at the end.
-                        lastCounters = CountersLine.parse(line.substring("counters: ".length()));
+                        lastCounters = Counters.parse(line, worker.waitName);
                         continue;
                     }
-                    if (line.startsWith("stats: ")) lastCounters = CountersLine.parse(line.substring("stats: ".length()));
+                    if (line.startsWith("stats: ")) lastCounters = Counters.parse(line, worker.waitName);
                     worker.out.println(worker.tag + line);
                     if (!sawReady) {
                         Matcher m = READY.matcher(line);

@@ -13,6 +13,8 @@ import niolab.server.LabServer;
  * shared port with SO_REUSEPORT.
  */
 final class WorkerCommand {
+    private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
     private final List<String> jvm;
     private final String arch;
     private final String host;
@@ -56,11 +58,15 @@ final class WorkerCommand {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command()
                 .orElse(Paths.get(System.getProperty("java.home"), "bin", "java").toString()));
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+        List<String> masterArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        for (String arg : masterArgs) {
             // N workers cannot all listen on the master's debugger port.
             if (arg.startsWith("-agentlib:jdwp") || arg.startsWith("-Xrunjdwp")) continue;
             cmd.add(arg);
         }
+        // An et worker loads JNA, whatever the master was started with: JDK 24+ warns on every
+        // start unless native access is granted (JEP 472), a later JDK will refuse; 17 accepts it.
+        if (!masterArgs.contains(NATIVE_ACCESS)) cmd.add(NATIVE_ACCESS);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(LabServer.class.getName());

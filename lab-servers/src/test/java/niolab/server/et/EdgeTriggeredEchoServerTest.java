@@ -9,9 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import niolab.server.testing.Echo;
+import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,8 +38,8 @@ class EdgeTriggeredEchoServerTest {
                 for (Socket s : sockets) s.close();
             }
             assertThat(p.terminate(20)).isZero();
-            assertThat(counter(p, "accepts")).isEqualTo(1000);
-            assertThat(counter(p, "bytes_out")).isEqualTo(100_000);
+            assertThat(Proc.counter(p, "accepts")).isEqualTo(1000);
+            assertThat(Proc.counter(p, "bytes_out")).isEqualTo(100_000);
         }
     }
 
@@ -55,9 +54,9 @@ class EdgeTriggeredEchoServerTest {
                 assertThat(Echo.same(echo, payload)).as("16 MiB echoed exactly").isTrue();
             }
             assertThat(p.terminate(20)).isZero();
-            assertThat(counter(p, "bytes_in")).isEqualTo(payload.length);
-            assertThat(counter(p, "bytes_out")).isEqualTo(payload.length);
-            assertThat(counter(p, "partial_writes")).as("the send buffer filled up: " + p.output()).isPositive();
+            assertThat(Proc.counter(p, "bytes_in")).isEqualTo(payload.length);
+            assertThat(Proc.counter(p, "bytes_out")).isEqualTo(payload.length);
+            assertThat(Proc.counter(p, "partial_writes")).as("the send buffer filled up: " + p.output()).isPositive();
         }
     }
 
@@ -75,7 +74,7 @@ class EdgeTriggeredEchoServerTest {
                 }
             }
             assertThat(p.terminate(20)).isZero();
-            assertThat(counter(p, "closes")).isEqualTo(200);
+            assertThat(Proc.counter(p, "closes")).isEqualTo(200);
         }
     }
 
@@ -91,13 +90,5 @@ class EdgeTriggeredEchoServerTest {
             if (reads % 64 == 0) Thread.sleep(1);
         }
         return b;
-    }
-
-
-
-    private static long counter(ServerProcess p, String name) {
-        Matcher m = Pattern.compile("counters: .*\\b" + name + "=(\\d+)").matcher(p.output());
-        assertThat(m.find()).as("counter %s in %s", name, p.output()).isTrue();
-        return Long.parseLong(m.group(1));
     }
 }

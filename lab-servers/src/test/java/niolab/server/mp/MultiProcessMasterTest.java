@@ -166,13 +166,7 @@ class MultiProcessMasterTest {
     }
 
     @Test
-    void countersLinesReadBackWhatCountersFormatWrote() {
-        niolab.server.Counters c = new niolab.server.Counters();
-        c.accepts = 3; c.closes = 2; c.reads = 9; c.bytesIn = 1234; c.bytesOut = 1200; c.waits = 17; c.events = 20;
-        c.resets = 1; c.partialWrites = 4; c.writesEagain = 5; c.idleCloses = 6; c.acceptFailures = 7;
-        for (String waitName : List.of("selects", "epoll_waits")) {
-            assertThat(CountersLine.parse(c.format(waitName)).format(waitName)).isEqualTo(c.format(waitName));
-        }
+    void exitStatusesAreDescribedForPeople() {
         assertThat(MultiProcessMaster.describeStatus(137)).isEqualTo("137 (SIGKILL)");
         assertThat(MultiProcessMaster.describeStatus(1)).isEqualTo("1");
     }

@@ -1,5 +1,6 @@
 package niolab.server.testing;
 
+import niolab.common.CountersLine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,8 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** What /proc says about a server and its children (mp workers): descriptors held, CPU used. */
@@ -81,8 +80,9 @@ public final class Proc {
 
     /** The value of {@code name} in the last {@code counters:} line (the sum, for mp). */
     public static long counter(ServerProcess p, String name) {
-        Matcher m = Pattern.compile("(?m)^counters: .*\\b" + name + "=(\\d+)").matcher(p.output());
-        if (!m.find()) throw new AssertionError("no counter " + name + " in:\n" + p.output());
-        return Long.parseLong(m.group(1));
+        String line = CountersLine.last(p.output());
+        Long v = line == null ? null : CountersLine.parse(line).get(name);
+        if (v == null) throw new AssertionError("no counter " + name + " in:\n" + p.output());
+        return v;
     }
 }

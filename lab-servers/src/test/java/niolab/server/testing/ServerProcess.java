@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A lab server started as a child JVM the way users start it ({@code lab-server <arch> ...}),
@@ -22,7 +23,13 @@ import java.util.regex.Pattern;
  */
 public final class ServerProcess implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("^listening on (\\S+):(\\d+) \\((.*)\\)");
+    private static final Pattern WARNING = Pattern.compile("^(\\[w\\d+\\] )?WARNING:");
     private static final long READY_TIMEOUT_S = 60;
+    /**
+     * As bin/lab-server grants it: et (JNA) and netty-epoll load native code, which JDK 24+
+     * reports on every start unless granted (JEP 472).
+     */
+    public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     /** The main class to start; netty-peers' tests set {@code niolab.netty.NettyPeers}. */
     private static final String MAIN = System.getProperty("niolab.server.main", "niolab.server.LabServer");
 
@@ -63,6 +70,7 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess launch(List<String> prefix, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(javaBinary().toString());
+        cmd.add(NATIVE_ACCESS);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(MAIN);
@@ -117,6 +125,14 @@ public final class ServerProcess implements AutoCloseable {
         synchronized (output) {
             return String.join("\n", output);
         }
+    }
+
+    /**
+     * The lines of the output that are warnings of the JVM or a library ({@code WARNING: ...}),
+     * mp's workers' too (they come prefixed {@code [w1] }).
+     */
+    public List<String> warningLines() {
+        return output().lines().filter(l -> WARNING.matcher(l).find()).collect(Collectors.toList());
     }
 
     /** Waits (bounded) for a line containing {@code text}; true if it appeared. */

@@ -1,0 +1,82 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import niolab.reports.BenchJson.Column;
+import niolab.reports.BenchJson.Interval;
+import niolab.reports.BenchJson.Run;
+
+/**
+ * exp-long-run: serial short connections, a cold 100-request run against a long run with a
+ * per-interval series per architecture: the JVM's warm-up over time, and the steady state.
+ */
+public final class LongRunExperiment implements Experiment {
+    private static final String[] ARCHS = ShortRunExperiment.ARCHS;
+    private static final String[] LABELS = ShortRunExperiment.LABELS;
+    /** The write-up's ratio of steady-state to short-run QPS (17.6K / 8.1K), quoted. */
+    private static final double SEED_RATIO = 2.17;
+
+    @Override
+    public String name() {
+        return "long-run";
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        SvgChart qpsChart = new SvgChart("Throughput over time, serial short connections", "seconds into the run", "QPS");
+        SvgChart p99Chart = new SvgChart("P99 latency over time, serial short connections", "seconds into the run", "p99 (µs)");
+        double[] steady = new double[ARCHS.length];
+        double[] ratio = new double[ARCHS.length];
+        long requests = 0;
+        for (int a = 0; a < ARCHS.length; a++) {
+            BenchJson shortRun = r.bench("short-" + ARCHS[a] + ".json");
+            BenchJson longRun = r.bench("long-" + ARCHS[a] + ".json");
+            Run run = longRun.runs().get(0);
+            requests = run.requests();
+            List<Interval> iv = run.intervals();
+            double[] t = new double[iv.size()], q = new double[iv.size()], p99 = new double[iv.size()];
+            for (int i = 0; i < t.length; i++) {
+                t[i] = iv.get(i).tS();
+                q[i] = iv.get(i).qps();
+                p99[i] = iv.get(i).p99Us();
+            }
+            // the last interval is usually partial: leave it out of the steady state and the charts
+            int n = t.length > 2 ? t.length - 1 : t.length;
+            double[] secondHalf = Arrays.copyOfRange(q, n / 2, n);
+            double[] secondHalfP99 = Arrays.copyOfRange(p99, n / 2, n);
+            steady[a] = Stats.median(secondHalf);
+            double shortQps = shortRun.mean(Column.QPS);
+            ratio[a] = steady[a] / shortQps;
+            double warm = Double.NaN;
+            for (int i = 0; i < n; i++) {
+                if (q[i] >= 0.9 * steady[a]) {
+                    warm = t[i];
+                    break;
+                }
+            }
+            rows.add(List.of(LABELS[a], Md.f1(shortQps), Md.f1(q[0]), Md.f1(run.qps()), Md.f1(steady[a]),
+                    Md.f2(ratio[a]) + "×", Md.f2(warm) + " s", Md.us(Stats.median(secondHalfP99)),
+                    Md.us(run.latencyUs().p99()), Long.toString(shortRun.errors().total() + longRun.errors().total())));
+            qpsChart.series(LABELS[a], Arrays.copyOf(t, n), Arrays.copyOf(q, n));
+            p99Chart.series(LABELS[a], Arrays.copyOf(t, n), Arrays.copyOf(p99, n));
+            out.put("ratio_" + ARCHS[a], Md.f2(ratio[a]) + "×");
+            out.put("steady_" + ARCHS[a], Md.f0(steady[a]));
+            out.put("first_" + ARCHS[a], Md.f0(q[0]));
+            out.put("warm_s_" + ARCHS[a], Md.f2(warm));
+        }
+        out.put("requests", Long.toString(requests));
+        out.put("interval", Md.f2(r.bench("long-lt.json").config().intervalS()) + " s");
+        out.put("table", Md.table(List.of("arch", "short run QPS (100 req, cold)", "first interval QPS",
+                "whole long run QPS", "steady-state QPS", "steady / short", "reaches 90% of steady at",
+                "steady P99", "whole-run P99", "errors"), rows));
+        out.chart("long-run-qps.svg", qpsChart.render());
+        out.chart("long-run-p99.svg", p99Chart.render());
+        int best = Stats.best(steady, true);
+        out.put("best_steady_line", LABELS[best] + " (" + Md.versus(steady, best, LABELS) + ")");
+        out.put("seed_ratio", Md.f2(SEED_RATIO) + "×");
+        out.put("ratio_min", Md.f2(ratio[Stats.best(ratio, false)]) + "×");
+        out.put("ratio_max", Md.f2(ratio[Stats.best(ratio, true)]) + "×");
+    }
+}

@@ -1,0 +1,64 @@
+package niolab.reports;
+
+import java.util.List;
+import java.util.Locale;
+
+/** Markdown and number formatting for the experiment reports. */
+public final class Md {
+    private Md() {
+    }
+
+    /** A pipe table; {@code rows} hold already formatted cells. */
+    public static String table(List<String> header, List<List<String>> rows) {
+        StringBuilder sb = new StringBuilder();
+        line(sb, header);
+        sb.append('|');
+        for (int i = 0; i < header.size(); i++) sb.append(i == 0 ? "---|" : "---:|");
+        sb.append('\n');
+        for (List<String> r : rows) line(sb, r);
+        return sb.toString().trim();
+    }
+
+    private static void line(StringBuilder sb, List<String> cells) {
+        sb.append('|');
+        for (String c : cells) sb.append(' ').append(c).append(" |");
+        sb.append('\n');
+    }
+
+    /** 8109.5 style: one decimal. */
+    public static String f1(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    public static String f0(double v) {
+        return String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    public static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    public static String f3(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    /** A signed percentage: {@code +1.3%}. */
+    public static String pct(double v) {
+        return String.format(Locale.ROOT, "%+.1f%%", v);
+    }
+
+    /** How the best value compares with each other one: {@code +52.8% vs LT, +55.3% vs MP}. */
+    public static String versus(double[] v, int best, String[] labels) {
+        StringBuilder sb = new StringBuilder();
+        for (int a = 0; a < v.length; a++) {
+            if (a == best) continue;
+            if (sb.length() > 0) sb.append(", ");
+            sb.append(pct(Stats.pctDiff(v[best], v[a]))).append(" vs ").append(labels[a]);
+        }
+        return sb.toString();
+    }
+
+    public static String us(double v) {
+        return f0(v) + " µs";
+    }
+}

@@ -1,0 +1,80 @@
+package niolab.reports;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import niolab.common.CountersLine;
+
+/** One experiment's raw results folder, {@code experiments/results/NAME/}, and typed reads from it. */
+public final class Results {
+    /**
+     * JSON names are snake_case, record components camelCase. Unknown fields are skipped, since
+     * echo-bench's schema lets fields be added without a new version; a null where the record
+     * has a primitive is an error, since it would read as a silent 0.
+     */
+    static final ObjectMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .build();
+
+    public final Path dir;
+
+    public Results(Path dir) {
+        this.dir = dir;
+    }
+
+    public boolean has(String file) {
+        return Files.isRegularFile(dir.resolve(file));
+    }
+
+    public String text(String file) {
+        try {
+            return Files.readString(dir.resolve(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + dir.resolve(file) + " (run the experiment first)", e);
+        }
+    }
+
+    /** A JSON file read into {@code type}, a record mirroring it. */
+    public <T> T json(String file, Class<T> type) {
+        try {
+            return JSON.readValue(text(file), type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(dir.resolve(file) + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** An echo-bench {@code --json} file; one of another tool or schema version is an error, not a guess. */
+    public BenchJson bench(String file) {
+        BenchJson b = json(file, BenchJson.class);
+        if (!"echo-bench".equals(b.tool()) || b.schema() != BenchJson.SCHEMA) {
+            throw new IllegalArgumentException(dir.resolve(file) + ": " + b.tool() + " schema " + b.schema()
+                    + ", but this generator reads echo-bench schema " + BenchJson.SCHEMA);
+        }
+        return b;
+    }
+
+    public Csv csv(String file) {
+        return Csv.parse(text(file), dir.resolve(file).toString());
+    }
+
+    /** The last {@code counters: } line of a lab server's output (mp: the master's sum, not the workers'). */
+    public ServerCounters counters(String file) {
+        String last = CountersLine.last(text(file));
+        if (last == null) throw new IllegalArgumentException(dir.resolve(file) + " has no counters line");
+        return new ServerCounters(CountersLine.parse(last));
+    }
+
+    /** The environment block every report carries, from {@code env.json}. */
+    public String environment() {
+        return json("env.json", RunEnvironment.class).table();
+    }
+}

@@ -1,0 +1,169 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import niolab.reports.BenchJson.Column;
+import niolab.reports.BenchJson.Run;
+
+/**
+ * exp-short-run: the lab write-up's experiment 2.1 (100 serial requests x 3 runs per
+ * architecture, bench.sh with 100 nc clients, the 10..60 sweep), with the seed's tables 3.1-3.5.
+ */
+public final class ShortRunExperiment implements Experiment {
+    static final String[] ARCHS = {"lt", "et", "mp"};
+    static final String[] LABELS = {"LT", "ET", "MP"};
+    /** The seed's means (its table 3.4), quoted to compare shapes, never to pass as ours. */
+    private static final double[] SEED_QPS = {8109.5, 8028.8, 8214.6};
+    private static final double[] SEED_P50 = {111, 112, 112};
+
+    @Override
+    public String name() {
+        return "short-run";
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        BenchJson[] serial = new BenchJson[ARCHS.length];
+        for (int a = 0; a < ARCHS.length; a++) {
+            serial[a] = r.bench("serial-" + ARCHS[a] + ".json");
+            out.put("table_" + ARCHS[a], seedTable(serial[a]));
+            double[] qps = serial[a].column(Column.QPS);
+            double later = Stats.mean(Arrays.copyOfRange(qps, 1, qps.length));
+            out.put("warm_" + ARCHS[a], Md.f2(later / qps[0]) + "×");
+            out.put("errors_" + ARCHS[a], Long.toString(serial[a].errors().total()));
+        }
+        compare(serial, out);
+        benchSh(r, out);
+        sweep(r, out);
+        seed(serial, out);
+    }
+
+    /** The seed's table: a row per run, then the mean of each column. */
+    private static String seedTable(BenchJson b) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Run run : b.runs()) {
+            double[] v = new double[Column.values().length];
+            for (Column c : Column.values()) v[c.ordinal()] = c.of(run);
+            rows.add(seedRow("Run " + run.run(), v));
+        }
+        double[] mean = new double[Column.values().length];
+        for (Column c : Column.values()) mean[c.ordinal()] = b.mean(c);
+        rows.add(seedRow("mean", mean));
+        return Md.table(List.of("run", "QPS", "min", "P50", "P90", "P99", "P999", "max", "elapsed"), rows);
+    }
+
+    private static List<String> seedRow(String label, double[] v) {
+        return List.of(label, Md.f1(v[0]), Md.us(v[1]), Md.us(v[2]), Md.us(v[3]), Md.us(v[4]), Md.us(v[5]),
+                Md.us(v[6]), Md.f3(v[7]) + " s");
+    }
+
+    /** Table 3.4: the means side by side, the winner and by how much. */
+    private static void compare(BenchJson[] s, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(dimension("QPS mean", mean(s, Column.QPS), true, false, out, "qps"));
+        rows.add(dimension("min (mean)", mean(s, Column.MIN), false, true, out, "min"));
+        rows.add(dimension("P50 (mean)", mean(s, Column.P50), false, true, out, "p50"));
+        rows.add(dimension("P99 (mean)", mean(s, Column.P99), false, true, out, "p99"));
+        double[] spread = new double[s.length];
+        for (int a = 0; a < s.length; a++) spread[a] = Stats.spread(s[a].column(Column.P99));
+        rows.add(dimension("P99 spread over the 3 runs (max − min)", spread, false, true, out, "p99spread"));
+        out.put("compare_table", Md.table(List.of("dimension", "LT", "ET", "MP", "best", "difference"), rows));
+        double[] q = mean(s, Column.QPS);
+        double lo = q[Stats.best(q, false)], hi = q[Stats.best(q, true)];
+        double range = Stats.pctDiff(hi, lo);
+        out.put("qps_range_pct", Md.f1(range) + "%");
+        // The write-up called its 3% a tie; beyond 10% a reader should look for a cause.
+        out.put("qps_verdict", range < 10
+                ? "within " + Md.f1(range) + "% of each other: a tie, as in the write-up"
+                : Md.f1(range) + "% apart: not a tie; the leader is " + LABELS[Stats.best(q, true)]);
+    }
+
+    private static double[] mean(BenchJson[] s, Column column) {
+        double[] v = new double[s.length];
+        for (int a = 0; a < s.length; a++) v[a] = s[a].mean(column);
+        return v;
+    }
+
+    /** A comparison row; also puts {@code best_KEY} (the winner's label) and {@code best_KEY_line}. */
+    private static List<String> dimension(String name, double[] v, boolean higherIsBetter, boolean micros,
+                                          Report out, String key) {
+        int b = Stats.best(v, higherIsBetter);
+        String diff = Md.versus(v, b, LABELS);
+        List<String> row = new ArrayList<>();
+        row.add(name);
+        for (double x : v) row.add(micros ? Md.us(x) : Md.f1(x));
+        row.add(LABELS[b]);
+        row.add(diff.toString());
+        out.put("best_" + key, LABELS[b]);
+        out.put("best_" + key + "_line", LABELS[b] + " (" + diff + ")");
+        return row;
+    }
+
+    /** Table 3.5: bench.sh with 100 nc clients, a row per round, and the median. */
+    private static void benchSh(Results r, Report out) {
+        Csv csv = r.csv("bench-100.csv");
+        double[][] qps = new double[ARCHS.length][];
+        for (int a = 0; a < ARCHS.length; a++) qps[a] = csv.numbers("qps", "arch", ARCHS[a], "clients", "100");
+        int rounds = qps[0].length;
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+            double[] v = {qps[0][i], qps[1][i], qps[2][i]};
+            rows.add(List.of(Integer.toString(i + 1), Md.f1(v[0]), Md.f1(v[1]), Md.f1(v[2]), LABELS[Stats.best(v, true)]));
+        }
+        double[] med = {Stats.median(qps[0]), Stats.median(qps[1]), Stats.median(qps[2])};
+        rows.add(List.of("median", Md.f1(med[0]), Md.f1(med[1]), Md.f1(med[2]), LABELS[Stats.best(med, true)]));
+        out.put("bench100_table", Md.table(List.of("round", "LT QPS", "ET QPS", "MP QPS", "fastest"), rows));
+        out.put("bench100_rounds", Integer.toString(rounds));
+        out.put("bench100_best", LABELS[Stats.best(med, true)]);
+        out.put("bench100_worst", LABELS[Stats.best(med, false)]);
+        double[] all = csv.numbers("qps", "clients", "100");
+        out.put("bench100_min", Md.f0(all[Stats.best(all, false)]));
+        out.put("bench100_max", Md.f0(all[Stats.best(all, true)]));
+        out.put("bench100_errors", Md.f0(Stats.sum(csv.numbers("errors", "clients", "100"))));
+        // wall time per connection at that rate: what one short nc connection costs end to end
+        out.put("bench100_us_per_conn", Md.f0(1e6 / Stats.median(all)));
+    }
+
+    /** The sweep: medians over the rounds, a chart, and the growth from 10 to 60 clients. */
+    private static void sweep(Results r, Report out) {
+        Csv csv = r.csv("sweep.csv");
+        int[] levels = {10, 20, 30, 40, 50, 60};
+        double[] x = new double[levels.length];
+        double[][] y = new double[ARCHS.length][levels.length];
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < levels.length; i++) {
+            x[i] = levels[i];
+            List<String> row = new ArrayList<>();
+            row.add(Integer.toString(levels[i]));
+            for (int a = 0; a < ARCHS.length; a++) {
+                y[a][i] = Stats.median(csv.numbers("qps", "arch", ARCHS[a], "clients", Integer.toString(levels[i])));
+                row.add(Md.f1(y[a][i]));
+            }
+            rows.add(row);
+        }
+        out.put("sweep_table", Md.table(List.of("concurrency", "LT QPS", "ET QPS", "MP QPS"), rows));
+        out.put("sweep_rounds", Integer.toString(csv.numbers("qps", "arch", "lt", "clients", "10").length));
+        SvgChart chart = new SvgChart("bench.sh sweep: nc clients at once (median of rounds)", "concurrent nc clients", "QPS");
+        for (int a = 0; a < ARCHS.length; a++) chart.series(LABELS[a], x, y[a]);
+        out.chart("short-run-sweep.svg", chart.render());
+        StringBuilder growth = new StringBuilder();
+        for (int a = 0; a < ARCHS.length; a++) {
+            if (a > 0) growth.append(", ");
+            growth.append(LABELS[a]).append(' ').append(Md.f2(y[a][levels.length - 1] / y[a][0])).append('×');
+        }
+        out.put("sweep_growth", growth.toString());
+        out.put("sweep_errors", Md.f0(Stats.sum(csv.numbers("errors"))));
+    }
+
+    /** Our means beside the seed's. */
+    private static void seed(BenchJson[] s, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        for (int a = 0; a < ARCHS.length; a++) {
+            double q = s[a].mean(Column.QPS), p = s[a].mean(Column.P50);
+            rows.add(List.of(LABELS[a], Md.f1(SEED_QPS[a]), Md.f1(q), Md.f2(q / SEED_QPS[a]) + "×",
+                    Md.us(SEED_P50[a]), Md.us(p)));
+        }
+        out.put("seed_table", Md.table(List.of("arch", "seed QPS", "our QPS", "ours / seed", "seed P50", "our P50"), rows));
+    }
+}

@@ -1,0 +1,221 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * exp-syscalls: syscalls per request by kind, per architecture and workload, from strace
+ * (experiments/scripts/exp-syscalls.sh) beside the servers' own counters.
+ */
+public final class SyscallsExperiment implements Experiment {
+    static final String[] ARCHS = {"lt", "et", "mp"};
+    static final String[] WORKLOADS = {"serial", "keepalive", "large"};
+    /** Kinds below this many calls per request in every architecture stay out of the by-kind tables. */
+    private static final double SHOWN = 0.005;
+
+    @Override
+    public String name() {
+        return "syscalls";
+    }
+
+    /** One architecture under one workload: strace's counts by thread and kind, the server's counters. */
+    static final class Run {
+        final double requests;
+        /** thread ("loop" or "jvm") → syscall → {calls, errors, eagain}, summed over the processes. */
+        final Map<String, Map<String, long[]>> byThread = new TreeMap<>();
+        final ServerCounters counters;
+        final Map<String, long[]> byProcess = new TreeMap<>();
+
+        Run(Results r, String arch, String w) {
+            requests = r.bench("bench-" + arch + "-" + w + ".json").runs().get(0).requests();
+            counters = r.counters("counters-" + arch + "-" + w + ".txt");
+            for (Map<String, String> row : r.csv("syscalls-" + arch + "-" + w + ".csv").rows()) {
+                long[] v = byThread.computeIfAbsent(row.get("thread"), k -> new TreeMap<>())
+                        .computeIfAbsent(row.get("syscall"), k -> new long[3]);
+                long[] p = byProcess.computeIfAbsent(row.get("process"), k -> new long[3]);
+                long[] add = {Long.parseLong(row.get("calls")), Long.parseLong(row.get("errors")), Long.parseLong(row.get("eagain"))};
+                for (int i = 0; i < 3; i++) {
+                    v[i] += add[i];
+                    p[i] += add[i];
+                }
+            }
+        }
+
+        Map<String, long[]> thread(String t) {
+            return byThread.getOrDefault(t, Map.of());
+        }
+
+        double perRequest(String thread, String syscall, int column) {
+            long[] v = thread(thread).get(syscall);
+            return v == null ? 0 : v[column] / requests;
+        }
+
+        double total(String thread, int column) {
+            long s = 0;
+            for (long[] v : thread(thread).values()) s += v[column];
+            return s / requests;
+        }
+
+        double waits() {
+            return perRequest("loop", "epoll_wait", 0) + perRequest("loop", "epoll_pwait", 0);
+        }
+
+        double counterEagain() {
+            return (counters.get("reads_eagain") + counters.get("writes_eagain")) / requests;
+        }
+    }
+
+    @Override
+    public void generate(Results results, Report report) {
+        Map<String, Run> runs = new TreeMap<>();
+        for (String w : WORKLOADS) {
+            for (String a : ARCHS) runs.put(a + "-" + w, new Run(results, a, w));
+        }
+        for (String w : WORKLOADS) {
+            report.put(w + "_overview", overview(runs, w));
+            report.put(w + "_by_kind", byKind(runs, w, "loop"));
+            report.put(w + "_et_vs_lt", Compare.fewerOrMore("ET", runs.get("et-" + w).total("loop", 0),
+                    "LT", runs.get("lt-" + w).total("loop", 0), "syscalls per request on its event loop thread"));
+            report.put(w + "_lt_minus_et", kindDiff(runs.get("lt-" + w), runs.get("et-" + w)));
+            report.put(w + "_waits", waits(runs, w));
+            for (String a : ARCHS) {
+                if (results.has("trace-" + a + "-" + w + ".txt")) report.put("trace_" + a + "_" + w, results.text("trace-" + a + "-" + w + ".txt").trim());
+            }
+        }
+        report.put("jvm_by_kind", jvmTable(runs));
+        report.put("mp_workers", Integer.toString(workers(results.text("counters-mp-serial.txt"))));
+        report.put("mp_vs_lt", mpVsLt(runs));
+        report.put("loop_futex", loopFutex(runs));
+        Run large = runs.get("et-large");
+        report.put("et_large_eagain", Md.f2(large.perRequest("loop", "read", 2)));
+        report.put("partial_writes", partialWrites(runs));
+    }
+
+    private static String overview(Map<String, Run> runs, String w) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String a : ARCHS) {
+            Run r = runs.get(a + "-" + w);
+            rows.add(List.of(a, Md.f0(r.requests), Md.f2(r.total("loop", 0)), Md.f2(r.total("jvm", 0)),
+                    Md.f3(r.waits()), Md.f2(r.counters.eventsPerWait()),
+                    Md.f3(r.perRequest("loop", "epoll_ctl", 0)), Md.f3(r.total("loop", 2)), Md.f3(r.counterEagain()),
+                    Md.f0(r.counters.get("partial_writes"))));
+        }
+        return Md.table(List.of("arch", "requests", "syscalls/req (event loop)", "syscalls/req (other JVM threads)",
+                "epoll_wait/req", "events per wait (counters)", "epoll_ctl/req", "EAGAIN/req (strace)",
+                "EAGAIN/req (counters)", "partial writes"), rows);
+    }
+
+    /** Calls per request of each kind, per architecture; EAGAIN (or other errors) in brackets. */
+    private static String byKind(Map<String, Run> runs, String w, String thread) {
+        TreeMap<String, Double> kinds = new TreeMap<>();
+        for (String a : ARCHS) {
+            Run r = runs.get(a + "-" + w);
+            for (String k : r.thread(thread).keySet()) kinds.merge(k, r.perRequest(thread, k, 0), Math::max);
+        }
+        List<String> order = new ArrayList<>(kinds.keySet());
+        order.removeIf(k -> kinds.get(k) < SHOWN);
+        order.sort((x, y) -> Double.compare(kinds.get(y), kinds.get(x)));
+        List<List<String>> rows = new ArrayList<>();
+        for (String k : order) {
+            List<String> row = new ArrayList<>(List.of("`" + k + "`"));
+            for (String a : ARCHS) {
+                Run r = runs.get(a + "-" + w);
+                double eagain = r.perRequest(thread, k, 2), errors = r.perRequest(thread, k, 1);
+                String cell = Md.f3(r.perRequest(thread, k, 0));
+                if (eagain > 0) cell += " (" + Md.f3(eagain) + " EAGAIN)";
+                else if (errors > 0) cell += " (" + Md.f3(errors) + " errors)";
+                row.add(cell);
+            }
+            rows.add(row);
+        }
+        return Md.table(List.of("syscall", "lt", "et", "mp"), rows);
+    }
+
+    /** The other JVM threads: calls in all (they do not scale with requests) for the serial and keep-alive runs. */
+    private static String jvmTable(Map<String, Run> runs) {
+        TreeMap<String, Long> kinds = new TreeMap<>();
+        for (Run r : runs.values()) {
+            for (Map.Entry<String, long[]> e : r.thread("jvm").entrySet()) kinds.merge(e.getKey(), e.getValue()[0], Math::max);
+        }
+        List<String> order = new ArrayList<>(kinds.keySet());
+        order.removeIf(k -> kinds.get(k) < 20);
+        order.sort((x, y) -> Long.compare(kinds.get(y), kinds.get(x)));
+        List<String> header = new ArrayList<>(List.of("syscall"));
+        for (String w : WORKLOADS) {
+            for (String a : ARCHS) header.add(a + " " + w);
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (String k : order) {
+            List<String> row = new ArrayList<>(List.of("`" + k + "`"));
+            for (String w : WORKLOADS) {
+                for (String a : ARCHS) {
+                    long[] v = runs.get(a + "-" + w).thread("jvm").get(k);
+                    row.add(v == null ? "0" : Long.toString(v[0]));
+                }
+            }
+            rows.add(row);
+        }
+        List<String> totals = new ArrayList<>(List.of("**requests**"));
+        for (String w : WORKLOADS) {
+            for (String a : ARCHS) totals.add("**" + Md.f0(runs.get(a + "-" + w).requests) + "**");
+        }
+        rows.add(totals);
+        return Md.table(header, rows);
+    }
+
+    /** Kinds whose calls per request differ by at least 0.5 between LT and ET, as LT minus ET. */
+    private static String kindDiff(Run lt, Run et) {
+        TreeMap<String, Double> diff = new TreeMap<>();
+        for (String k : lt.thread("loop").keySet()) diff.put(k, lt.perRequest("loop", k, 0) - et.perRequest("loop", k, 0));
+        for (String k : et.thread("loop").keySet()) diff.put(k, lt.perRequest("loop", k, 0) - et.perRequest("loop", k, 0));
+        List<String> parts = new ArrayList<>();
+        diff.entrySet().stream().filter(e -> Math.abs(e.getValue()) >= 0.5)
+                .sorted((x, y) -> Double.compare(Math.abs(y.getValue()), Math.abs(x.getValue())))
+                .forEach(e -> parts.add("`" + e.getKey() + "` " + (e.getValue() > 0 ? "+" : "") + Md.f2(e.getValue())));
+        return parts.isEmpty() ? "no kind differs by 0.5 calls per request or more" : String.join(", ", parts);
+    }
+
+    private static String waits(Map<String, Run> runs, String w) {
+        Run lt = runs.get("lt-" + w), et = runs.get("et-" + w);
+        return "epoll_wait per request: LT " + Md.f3(lt.waits()) + ", ET " + Md.f3(et.waits())
+                + "; events per wait (server counters): LT " + Md.f2(lt.counters.eventsPerWait())
+                + ", ET " + Md.f2(et.counters.eventsPerWait())
+                + "; reads that ended in EAGAIN per request: LT " + Md.f3(lt.perRequest("loop", "read", 2))
+                + ", ET " + Md.f3(et.perRequest("loop", "read", 2));
+    }
+
+    private static String mpVsLt(Map<String, Run> runs) {
+        List<String> parts = new ArrayList<>();
+        for (String w : WORKLOADS) {
+            Run mp = runs.get("mp-" + w), lt = runs.get("lt-" + w);
+            long[] master = mp.byProcess.getOrDefault("master", new long[3]);
+            parts.add(w + ": mp " + Md.f2(mp.total("loop", 0)) + " vs lt " + Md.f2(lt.total("loop", 0))
+                    + " syscalls per request on the event loops; the master made " + master[0] + " calls in all");
+        }
+        return String.join("; ", parts);
+    }
+
+    private static String loopFutex(Map<String, Run> runs) {
+        List<String> parts = new ArrayList<>();
+        for (String w : WORKLOADS) {
+            parts.add(w + " " + Md.f3(runs.get("lt-" + w).perRequest("loop", "futex", 0)));
+        }
+        return "LT event loop futex calls per request: " + String.join(", ", parts);
+    }
+
+    private static String partialWrites(Map<String, Run> runs) {
+        long n = 0;
+        for (Run r : runs.values()) n += r.counters.get("partial_writes");
+        return Long.toString(n);
+    }
+
+    static int workers(String serverOutput) {
+        int n = 0;
+        for (String line : serverOutput.split("\n")) {
+            if (line.matches("\\[w\\d+] counters:.*")) n++;
+        }
+        return n;
+    }
+}

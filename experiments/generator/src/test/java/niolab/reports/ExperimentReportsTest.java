@@ -1,0 +1,111 @@
+package niolab.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The committed reports say only what their committed results say: every registered experiment
+ * regenerates, from {@code experiments/results/NAME/}, exactly the committed
+ * {@code experiments/exp-NAME.md} and charts, and nothing committed is left unchecked.
+ */
+class ExperimentReportsTest {
+    private static final Path EXPERIMENTS = Paths.get("..").toAbsolutePath().normalize();
+
+    @Test
+    void everyExperimentHasATemplateAndAScript() {
+        for (Experiment e : Experiments.all()) {
+            assertThat(EXPERIMENTS.resolve("templates/exp-" + e.name() + ".md")).as(e.name()).isRegularFile();
+            assertThat(EXPERIMENTS.resolve("scripts/exp-" + e.name() + ".sh")).as(e.name()).isRegularFile();
+        }
+    }
+
+    @Test
+    void committedReportsMatchTheirResults() throws IOException {
+        List<String> checked = new ArrayList<>();
+        TreeSet<String> rendered = new TreeSet<>();
+        for (Experiment e : Experiments.all()) {
+            assertThat(ExperimentReports.stale(EXPERIMENTS, e))
+                    .as("files of exp-%s that differ from what results/%s/ regenerate (run make reports)", e.name(), e.name())
+                    .isEmpty();
+            checked.add(e.name());
+            for (Path p : ExperimentReports.render(EXPERIMENTS, e).keySet()) rendered.add(p.toString());
+        }
+        // An empty registry, or a report nobody regenerates, must not pass as "all match".
+        assertThat(checked).contains("short-run", "long-run", "concurrency", "syscalls", "time-wait", "http");
+        assertThat(checked).containsExactlyInAnyOrderElementsOf(committedReports());
+        assertThat(rendered).containsAll(committedCharts());
+    }
+
+    /** The NAME of every committed {@code exp-NAME.md}. */
+    private static List<String> committedReports() throws IOException {
+        try (Stream<Path> files = Files.list(EXPERIMENTS)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("exp-") && n.endsWith(".md"))
+                    .map(n -> n.substring("exp-".length(), n.length() - ".md".length())).sorted().toList();
+        }
+    }
+
+    private static List<String> committedCharts() throws IOException {
+        try (Stream<Path> files = Files.list(EXPERIMENTS.resolve("charts"))) {
+            return files.map(p -> EXPERIMENTS.relativize(p).toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void placeholdersWithoutAValueAreAnError() {
+        Report r = new Report().put("a", "1");
+        assertThat(r.fill("x {{a}} y", "t")).isEqualTo("x 1 y");
+        assertThatThrownBy(() -> r.fill("{{b}}", "t")).hasMessageContaining("no value for {{b}}");
+    }
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = new CommandLine(new ExperimentReports());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void checkPassesOnTheCommittedReports() {
+        assertThat(run(EXPERIMENTS.toString(), "--check")).as(err.toString()).isZero();
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void usageErrorsExitTwoWithOneClearLine() {
+        assertThat(run(EXPERIMENTS.toString(), "no-such")).isEqualTo(2);
+        assertThat(err.toString()).contains("no experiment named 'no-such' (known: short-run,");
+        err.getBuffer().setLength(0);
+        assertThat(run()).isEqualTo(2);
+        assertThat(err.toString()).contains("Missing required parameter: 'EXPERIMENTS_DIR'");
+        assertThat(run("--no-such-flag", EXPERIMENTS.toString())).isEqualTo(2);
+    }
+
+    @Test
+    void missingResultsExitOneSayingWhichFile(@TempDir Path dir) {
+        assertThat(run(dir.toString(), "http")).isEqualTo(1);
+        assertThat(err.toString().trim()).startsWith("error: cannot read ").endsWith("env.json (run the experiment first)");
+    }
+
+    @Test
+    void helpListsTheExitCodesAndTheSubcommand() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).contains("Exit codes:").contains("bench-summary");
+    }
+}

@@ -1,0 +1,56 @@
+package niolab.server;
+
+/**
+ * What a server counts: one row of the counters table each. The printed name is the one the
+ * {@code counters:} line shows; {@link #WAITS} is printed under the architecture's own call
+ * ({@code selects}, {@code epoll_waits}, {@code enters}). The rows marked {@code extra} are
+ * printed only by the servers that declare them (a completion-based loop counts submissions).
+ */
+public enum Counter {
+    ACCEPTS("accepts"),
+    ACCEPT_FAILURES("accept_failures"),
+    CLOSES("closes"),
+    READS("reads"),
+    READS_EAGAIN("reads_eagain"),
+    WRITES("writes"),
+    WRITES_EAGAIN("writes_eagain"),
+    PARTIAL_WRITES("partial_writes"),
+    BYTES_IN("bytes_in"),
+    BYTES_OUT("bytes_out"),
+    RESETS("resets"),
+    IDLE_CLOSES("idle_closes"),
+    /** Calls that waited for events: select(), epoll_wait(), io_uring_enter(). */
+    WAITS("waits"),
+    /** Ready keys, epoll events or completions handled across all waits. */
+    EVENTS("events"),
+    /** Connections open right now (a gauge, not a count: summed over loops and workers all the same). */
+    LIVE(true, "live"),
+    /** Submission-queue entries handed to the kernel (io_uring). */
+    SUBMISSIONS(true, "submissions"),
+    /** Wake-ups of a loop by another thread (a backend pool handing an answer back). */
+    WAKEUPS(true, "wakeups");
+
+    /** The name on the counters line. */
+    public final String label;
+    /** Printed only by servers that declare it. */
+    public final boolean extra;
+
+    Counter(String label) {
+        this(false, label);
+    }
+
+    Counter(boolean extra, String label) {
+        this.extra = extra;
+        this.label = label;
+    }
+
+    private static final Counter[] ALL = values();
+
+    /** The row printed as {@code label}, or null; every wait name maps to {@link #WAITS}. */
+    public static Counter byLabel(String label) {
+        for (Counter c : ALL) {
+            if (c.label.equals(label)) return c;
+        }
+        return Counters.WAIT_NAMES.contains(label) ? WAITS : null;
+    }
+}

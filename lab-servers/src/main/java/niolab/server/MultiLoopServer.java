@@ -1,0 +1,97 @@
+package niolab.server;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+
+/**
+ * {@code --loops N}: N event loops in one JVM, each on its own thread with its own listening
+ * socket, all in one SO_REUSEPORT group, so the kernel spreads new connections over them by a
+ * hash of their addresses, as it does over mp's worker JVMs. This is the multi-reactor model
+ * (Netty's: one event loop per core) beside mp's processes: one heap, one JIT, no supervision.
+ *
+ * <pre>
+ *   lab-server et --loops 2        # listening on 127.0.0.1:9988 (et, 2 loops, echo)
+ *   kill -TERM $pid                # [loop1] counters: ...  [loop2] counters: ...  counters: (the sum)
+ * </pre>
+ */
+public final class MultiLoopServer implements EventLoopServer {
+    private final EventLoopServer[] loops;
+    private final ServerOptions options;
+    private final PrintStream out;
+
+    public MultiLoopServer(ServerFactory factory, ServerOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+        options.reusePort = true; // every loop's listener joins the port's group
+        loops = new EventLoopServer[options.loops];
+        for (int i = 0; i < loops.length; i++) {
+            loops[i] = factory.newServer();
+            if (loops[i] instanceof EventLoop) ((EventLoop) loops[i]).nameInLogs(options.arch() + " loop" + (i + 1));
+        }
+    }
+
+    /** Binds the first loop (which resolves port 0), then the others to the same port. */
+    @Override
+    public InetSocketAddress bind() throws IOException {
+        InetSocketAddress bound = loops[0].bind();
+        options.port = bound.getPort();
+        for (int i = 1; i < loops.length; i++) loops[i].bind();
+        return bound;
+    }
+
+    /** Runs loop 1 on this thread and the others on their own; when one ends, all stop. */
+    @Override
+    public void run() throws IOException {
+        Thread[] threads = new Thread[loops.length];
+        IOException[] failures = new IOException[loops.length];
+        for (int i = 1; i < loops.length; i++) {
+            final int n = i;
+            threads[i] = new Thread(() -> failures[n] = runLoop(n), "loop-" + (i + 1));
+            threads[i].start();
+        }
+        failures[0] = runLoop(0);
+        for (int i = 1; i < loops.length; i++) {
+            try {
+                threads[i].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (int i = 0; i < loops.length; i++) out.println("[loop" + (i + 1) + "] counters: " + loops[i].counters().format());
+        for (IOException f : failures) {
+            if (f != null) throw f;
+        }
+    }
+
+    private IOException runLoop(int i) {
+        try {
+            loops[i].run();
+            return null;
+        } catch (IOException e) {
+            return e;
+        } catch (RuntimeException e) {
+            return new IOException(ServerRunner.describe(e), e);
+        } finally {
+            stop(); // one loop gone: the server is no longer what it said it was
+        }
+    }
+
+    @Override
+    public void stop() {
+        for (EventLoopServer l : loops) l.stop();
+    }
+
+    /** The sum over the loops; like each loop's own, a reading may lag by an event or two. */
+    @Override
+    public Counters counters() {
+        Counters sum = new Counters(loops[0].counters().waitName());
+        for (EventLoopServer l : loops) sum.addAll(l.counters());
+        return sum;
+    }
+
+    @Override
+    public String label() {
+        return options.arch() + ", " + loops.length + " loops, " + options.protocol;
+    }
+}

@@ -1,0 +1,7 @@
+package niolab.server;
+
+/** A subcommand that makes its architecture's server from the options it parsed. */
+public interface ServerFactory {
+    /** The server, made but not bound. */
+    EventLoopServer newServer();
+}

@@ -1,0 +1,151 @@
+package niolab.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import niolab.server.testing.Echo;
+import niolab.server.testing.Http;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The loop thread allocates nothing per request, once warm: measured by the JVM's per-thread
+ * allocation counter while the architecture's loop runs in this JVM. Each in-process loop runs
+ * it through a subclass naming its command line ({@link #arch()}), as the other suites do.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class AllocationContractTest {
+    /** The server under test as its command line begins, e.g. {@code et}. */
+    protected abstract List<String> arch();
+
+    /** Requests per measured round; one allocation per request would be tens of KB. */
+    private static final int REQUESTS = 3000;
+    private static final long SLACK_BYTES = 16 * 1024;
+
+    /**
+     * What the loop may allocate per accepted connection: nothing where the loop reuses its
+     * connection slots (et); a subclass whose accept goes through the JDK's channels says what
+     * the JDK allocates there, and why.
+     */
+    protected long bytesPerConnection() {
+        return 0;
+    }
+
+    @Test
+    void keepAliveEchoesAllocateNothingOnTheLoopThread() throws Exception {
+        assertThat(allocatedByLoop("echo", AllocationContractTest::echoes))
+                .as("bytes allocated by the loop thread").isLessThan(SLACK_BYTES);
+    }
+
+    @Test
+    void httpKeepAliveAndPipelinedRequestsAllocateNothingOnTheLoopThread() throws Exception {
+        assertThat(allocatedByLoop("http", AllocationContractTest::httpRequests))
+                .as("bytes allocated by the loop thread").isLessThan(SLACK_BYTES);
+    }
+
+    @Test
+    void shortConnectionsAllocateAtMostTheirPerConnectionShare() throws Exception {
+        long connections = 2L * (REQUESTS / 10);
+        long allocated = allocatedByLoop("echo", AllocationContractTest::shortEchoes)
+                + allocatedByLoop("http", AllocationContractTest::shortHttp);
+        assertThat(allocated).as("bytes allocated by the loop thread over %d short connections", connections)
+                .isLessThan(2 * SLACK_BYTES + connections * bytesPerConnection());
+    }
+
+    private interface Traffic {
+        void send(InetSocketAddress address, int requests) throws Exception;
+    }
+
+    /** Bytes the loop thread allocated during a second round of {@code traffic}, the first one warming up. */
+    private long allocatedByLoop(String protocol, Traffic traffic) throws Exception {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(mx.isThreadAllocatedMemorySupported());
+        mx.setThreadAllocatedMemoryEnabled(true);
+
+        List<String> args = new ArrayList<>(arch());
+        args.addAll(List.of("--protocol", protocol, "--port", "0", "--backlog", "128", "--buffer-size", "65536"));
+        EventLoopServer server = LabServer.newServer(args.toArray(new String[0]));
+        InetSocketAddress address = server.bind();
+        Thread loop = new Thread(() -> {
+            try {
+                server.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, "loop");
+        loop.start();
+        long allocated;
+        try {
+            traffic.send(address, REQUESTS); // warm up: JIT, first-use class loading, the fd table
+            long before = mx.getThreadAllocatedBytes(loop.getId());
+            traffic.send(address, REQUESTS);
+            allocated = mx.getThreadAllocatedBytes(loop.getId()) - before;
+        } finally {
+            server.stop();
+            loop.join(10_000);
+        }
+        assertThat(loop.isAlive()).isFalse();
+        return allocated;
+    }
+
+    /** {@code requests} round trips on one connection, then as many again in pipelined batches of 16. */
+    private static void httpRequests(InetSocketAddress address, int requests) throws Exception {
+        byte[] one = Http.ascii(Http.get("/ping"));
+        byte[] batch = Http.ascii(Http.get("/ping").repeat(16));
+        try (Socket s = Echo.connect(address)) {
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            for (int i = 0; i < requests; i++) {
+                out.write(one);
+                Http.read(in);
+            }
+            for (int i = 0; i < requests; i += 16) {
+                out.write(batch);
+                for (int j = 0; j < 16; j++) Http.read(in);
+            }
+        }
+    }
+
+    /** {@code requests / 10} connections with one {@code Connection: close} request each. */
+    private static void shortHttp(InetSocketAddress address, int requests) throws Exception {
+        byte[] close = Http.ascii("GET /ping HTTP/1.1\r\nConnection: close\r\n\r\n");
+        for (int i = 0; i < requests / 10; i++) {
+            try (Socket s = Echo.connect(address)) {
+                s.getOutputStream().write(close);
+                assertThat(Http.read(s.getInputStream()).status()).isEqualTo(200);
+            }
+        }
+    }
+
+    /** {@code echoes} round trips on one connection. */
+    private static void echoes(InetSocketAddress address, int echoes) throws Exception {
+        byte[] payload = Echo.random(64, 1);
+        try (Socket s = Echo.connect(address)) {
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            for (int i = 0; i < echoes; i++) {
+                out.write(payload);
+                Echo.readExactly(in, payload.length);
+            }
+        }
+    }
+
+    /** {@code echoes / 10} connections with one echo each. */
+    private static void shortEchoes(InetSocketAddress address, int echoes) throws Exception {
+        byte[] payload = Echo.random(64, 1);
+        for (int i = 0; i < echoes / 10; i++) {
+            try (Socket s = Echo.connect(address)) {
+                s.getOutputStream().write(payload);
+                Echo.readExactly(s.getInputStream(), payload.length);
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# make bench-ffi: what one hot-path call of an epoll loop costs, in ns, through each way a JVM
+# has to make it, beside the bare cost from C, all pinned to one CPU:
+#   epollWait   epoll_wait with timeout 0 on an empty set (SocketChannel column: Selector.selectNow)
+#   readEagain  read on an empty non-blocking TCP socket (EAGAIN)
+#   send64      a 64-byte send to a TCP_NODELAY loopback socket whose peer is drained, untimed,
+#               before each batch of 256 sends (see microbench/.../SyscallCosts.java)
+# Columns: C (microbench/src/main/c/syscall-cost.c), JNA direct mapping, FFM, FFM with
+# Linker.Option.critical (the lab's FFM binding; never for epoll_wait, which sleeps), the JDK's
+# SocketChannel. A binding's overhead per call is its ns minus C's. Each figure is the median
+# over the timed rounds (C) or measurement iterations (JMH); B/op is JMH's -prof gc.
+#
+# Needs JDK 22+ (JAVA_HOME if it is one, else the newest in /usr/lib/jvm), gcc, taskset, jq.
+# Environment: CPU (1: the CPU everything is pinned to), JMH_ARGS ("-f 1 -wi 5 -i 5 -w 1s -r 1s"),
+# C_CALLS (200000 per round), C_ROUNDS (5), RESULTS_DIR (default: a new temp dir): c.csv,
+# jmh.json, jmh.log, env.json, results.csv, results.json, table.txt.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+CPU=${CPU:-1} JMH_ARGS=${JMH_ARGS:-"-f 1 -wi 5 -i 5 -w 1s -r 1s"}
+C_CALLS=${C_CALLS:-200000} C_ROUNDS=${C_ROUNDS:-5}
+RESULTS_DIR=${RESULTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-ffi.XXXXXX")}
+MVN=${MVN:-mvn -q -B -Dstyle.color=never}
+BENCH_JAR=$NIOLAB_HOME/microbench/target/benchmarks.jar
+C_BIN=$NIOLAB_HOME/microbench/target/syscall-cost
+
+for tool in gcc taskset jq; do
+  command -v "$tool" >/dev/null || { echo "error: $tool is missing (Debian: apt-get install ${tool/taskset/util-linux})" >&2; exit 1; }
+done
+
+# jdk_feature JAVA: the JDK's feature release (17, 25), or 0 if it does not run.
+jdk_feature() {
+  "$1" -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/ {print $2; found=1} END {if (!found) print 0}'
+}
+JDK=
+if [ -n "${JAVA_HOME:-}" ] && [ "$(jdk_feature "$JAVA_HOME/bin/java")" -ge 22 ]; then
+  JDK=$JAVA_HOME
+else
+  best=0
+  for home in /usr/lib/jvm/*/; do
+    [ -x "$home/bin/java" ] || continue
+    f=$(jdk_feature "$home/bin/java")
+    if [ "$f" -ge 22 ] && [ "$f" -gt "$best" ]; then best=$f JDK=${home%/}; fi
+  done
+fi
+if [ -z "$JDK" ]; then
+  echo "error: bench-ffi needs JDK 22 or newer (FFM); JAVA_HOME and /usr/lib/jvm have none" >&2
+  exit 2
+fi
+JAVA=$JDK/bin/java
+echo "bench-ffi: JDK $(jdk_feature "$JAVA") ($JDK), pinned to CPU $CPU, results in $RESULTS_DIR" >&2
+
+# Build what is older than its sources: the benchmarks jar (on that JDK) and the C program.
+mkdir -p "$RESULTS_DIR" "$NIOLAB_HOME/microbench/target"
+RESULTS_DIR=$(cd "$RESULTS_DIR" && pwd)
+if [ ! -f "$BENCH_JAR" ] || [ -n "$(find "$NIOLAB_HOME"/{pom.xml,native-epoll,microbench} \
+      -newer "$BENCH_JAR" \( -name '*.java' -o -name pom.xml \) -print -quit)" ]; then
+  (cd "$NIOLAB_HOME" && JAVA_HOME=$JDK $MVN -pl microbench -am -DskipTests package)
+fi
+C_SRC=$NIOLAB_HOME/microbench/src/main/c/syscall-cost.c
+[ "$C_BIN" -nt "$C_SRC" ] || gcc -O2 -Wall -Wextra -o "$C_BIN" "$C_SRC"
+
+PATH="$JDK/bin:$PATH" SERVER_CPU=$CPU bash "$NIOLAB_HOME/experiments/scripts/env.sh" >"$RESULTS_DIR/env.json"
+
+echo "bench-ffi: C, $C_ROUNDS rounds of $C_CALLS calls each" >&2
+taskset -c "$CPU" "$C_BIN" "$C_CALLS" "$C_ROUNDS" >"$RESULTS_DIR/c.csv"
+
+echo "bench-ffi: JMH $JMH_ARGS -prof gc (log: $RESULTS_DIR/jmh.log)" >&2
+# shellcheck disable=SC2086
+taskset -c "$CPU" "$JAVA" -jar "$BENCH_JAR" $JMH_ARGS -prof gc \
+  -foe true -e 'FfmCriticalCosts.epollWait' -rf json -rff "$RESULTS_DIR/jmh.json" 'niolab.microbench.' \
+  >"$RESULTS_DIR/jmh.log" 2>&1 || { tail -30 "$RESULTS_DIR/jmh.log" >&2; exit 1; }
+
+# One object per call: C's median over its rounds, each JMH column's median over its iterations and B/op.
+jq -n --rawfile c "$RESULTS_DIR/c.csv" --slurpfile jmh "$RESULTS_DIR/jmh.json" '
+  def median: sort | if length == 0 then null
+    elif length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+  def column: {JnaCosts: "jna", FfmCosts: "ffm", FfmCriticalCosts: "ffm_critical", SocketChannelCosts: "socketchannel"};
+  ($c | split("\n") | .[1:] | map(select(length > 0) | split(","))) as $rows
+  | [$jmh[0][] | (.benchmark | split(".")) as $name
+      | {call: $name[-1], col: column[$name[-2]], ns: ([.primaryMetric.rawData[][]] | median),
+         bytes: .secondaryMetrics["gc.alloc.rate.norm"].score}] as $java
+  | ["epollWait", "readEagain", "send64"] | map(. as $call
+      | {call: $call, c_ns: ([$rows[] | select(.[0] == $call) | .[3] | tonumber] | median)}
+      + ([$java[] | select(.call == $call) | {(.col + "_ns"): .ns, (.col + "_bytes_per_op"): .bytes}] | add // {}))
+' >"$RESULTS_DIR/results.json"
+
+jq -r '(["call","c_ns","jna_ns","ffm_ns","ffm_critical_ns","socketchannel_ns",
+         "jna_bytes_per_op","ffm_bytes_per_op","ffm_critical_bytes_per_op","socketchannel_bytes_per_op"]) as $k
+  | ($k | join(",")), (.[] | [.[$k[]]] | map(. // "" | tostring) | join(","))' \
+  "$RESULTS_DIR/results.json" >"$RESULTS_DIR/results.csv"
+
+# The tables: ns per call, overhead over C, FFM's overhead as a share of JNA's; then B/op.
+{
+  jq -r '
+    def f: if . == null then "-" else (. * 10 | round / 10 | tostring) end;
+    def over($x; $c): if $x == null or $c == null then null else $x - $c end;
+    def ratio($a; $b): if $a == null or $b == null or $b <= 0 then "-" else ($a / $b * 100 | round / 100 | tostring) end;
+    (["call", "C", "JNA", "FFM", "FFM-crit", "SocketChannel", "JNA-C", "FFM-C", "crit-C", "(FFM-C)/(JNA-C)", "(crit-C)/(JNA-C)"] | @tsv),
+    (.[] | [.call, (.c_ns|f), (.jna_ns|f), (.ffm_ns|f), (.ffm_critical_ns|f), (.socketchannel_ns|f),
+            (over(.jna_ns; .c_ns)|f), (over(.ffm_ns; .c_ns)|f), (over(.ffm_critical_ns; .c_ns)|f),
+            ratio(over(.ffm_ns; .c_ns); over(.jna_ns; .c_ns)), ratio(over(.ffm_critical_ns; .c_ns); over(.jna_ns; .c_ns))] | @tsv)
+  ' "$RESULTS_DIR/results.json" | column -t -s $'\t'
+  echo
+  jq -r '
+    def f: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
+    (["B/op", "JNA", "FFM", "FFM-crit", "SocketChannel"] | @tsv),
+    (.[] | [.call, (.jna_bytes_per_op|f), (.ffm_bytes_per_op|f), (.ffm_critical_bytes_per_op|f), (.socketchannel_bytes_per_op|f)] | @tsv)
+  ' "$RESULTS_DIR/results.json" | column -t -s $'\t'
+  echo
+  echo "ns per call (medians), pinned to CPU $CPU; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+} | tee "$RESULTS_DIR/table.txt"
