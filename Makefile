@@ -56,7 +56,7 @@ $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 reports: all ## Regenerate experiments/*.md from the committed results, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments
 
-bench-http: all ## HTTP /ping on lt, et, mp, netty-nio, netty-epoll with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
+bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh
 
 bench-ffi: ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)
