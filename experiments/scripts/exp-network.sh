@@ -111,7 +111,7 @@ done
 MERGE_ARCH=${NET_MERGE_ARCH:-et}
 SERVER_NETNS="niolab-srv-$TAG" start_server "$MERGE_ARCH" "$EXP_PORT" --host "$SERVER_ADDR"
 start_relay 0.5
-start_at=$(( $(date +%s) + 3 ))
+start_at=$(( $(date +%s) + 15 ))  # room for two JVMs to start on a busy machine
 clients=()
 for c in cli1 cli2; do
   client_pin ip netns exec "niolab-$c-$TAG" "$ROOT/bin/echo-bench" -c $((CONNECTIONS / 2)) --keepalive --threads 1 \

@@ -3,8 +3,12 @@ package niolab.server.mp;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -87,6 +91,7 @@ public final class MultiProcessMaster implements EventLoopServer {
         if (migrate) MigrateSysctl.report(out, err);
         command = new WorkerCommand(workerArch, address.getHostAddress(), forwarded);
         port = options.port;
+        if (port != 0) probe(address, port);
         try {
             // Port 0: the first worker alone asks the kernel for a port; the others join it there.
             if (port == 0) {
@@ -101,6 +106,20 @@ public final class MultiProcessMaster implements EventLoopServer {
         }
         poolReady = true;
         return new InetSocketAddress(address, port);
+    }
+
+    /**
+     * Binds the port for a moment, as a worker would (SO_REUSEPORT, the address's own family),
+     * so that a port another program holds is one line at once, not a pool of workers failing
+     * to start one after the other until the master gives up.
+     */
+    private static void probe(InetAddress address, int port) throws IOException {
+        try (ServerSocketChannel ch = ServerSocketChannel.open(address instanceof Inet4Address
+                ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6)) {
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            ch.bind(new InetSocketAddress(address, port), 1);
+        }
     }
 
     /** Supervises until stopped; then stops the workers and prints each one's counters. */
