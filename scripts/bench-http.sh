@@ -12,7 +12,7 @@
 #
 # Environment: DURATION (5s), WARMUP (2s), ROUNDS (3), CONNECTIONS (50), DEPTH (16),
 # SERVER_CPU (0), CLIENT_CPU (1), WORKERS (mp, 2), BASE_PORT (19680: one port per server from there),
-# SERVERS ("lt et mp netty-nio netty-epoll"), MODES ("keepalive close pipeline"),
+# SERVERS ("lt et mp netty-nio netty-epoll netty-uring netty-http"), MODES ("keepalive close pipeline"),
 # EB_WARMUP (2s: echo-bench's own JIT warm-up before each measured run; wrk needs none),
 # RESULTS_DIR (default: a new temp dir): raw wrk output, echo-bench JSON and CSV, CPU samples,
 # samples.csv (every run), summary.csv (the medians), table.txt, env.json.
@@ -22,7 +22,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 DURATION=${DURATION:-5s} WARMUP=${WARMUP:-2s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50}
 DEPTH=${DEPTH:-16} BASE_PORT=${BASE_PORT:-19680} EB_WARMUP=${EB_WARMUP:-2s}
 SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1} WORKERS=${WORKERS:-2}
-SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll"} MODES=${MODES:-"keepalive close pipeline"}
+SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll netty-uring netty-http"} MODES=${MODES:-"keepalive close pipeline"}
 RESULTS_DIR=${RESULTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-http.XXXXXX")}
 
 for tool in wrk taskset; do

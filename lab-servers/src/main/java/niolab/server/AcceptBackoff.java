@@ -49,12 +49,14 @@ public final class AcceptBackoff {
         retryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MS);
         if (failing) return;
         failing = true;
-        log.print(name);
-        log.print(": ");
-        log.print(call);
-        log.print(" failed (");
-        log.print(reason);
-        log.println("); pausing accepts, retrying every 100 ms");
+        synchronized (log) { // one line, even when several loops of one JVM log at once
+            log.print(name);
+            log.print(": ");
+            log.print(call);
+            log.print(" failed (");
+            log.print(reason);
+            log.println("); pausing accepts, retrying every 100 ms");
+        }
     }
 
     /** The backlog is empty: the episode, if any, is over. */

@@ -69,12 +69,14 @@ public final class IdleSweep {
 
     /** Prints {@code <arch>: --idle-timeout closed N connections silent for T ms or more}, without string concatenation. */
     public void log(PrintStream log, String arch, int closed) {
-        log.print(arch);
-        log.print(": --idle-timeout closed ");
-        log.print(closed);
-        log.print(closed == 1 ? " connection" : " connections");
-        log.print(" silent for ");
-        log.print(timeoutMs);
-        log.println(" ms or more");
+        synchronized (log) { // one line, even when several loops of one JVM log at once
+            log.print(arch);
+            log.print(": --idle-timeout closed ");
+            log.print(closed);
+            log.print(closed == 1 ? " connection" : " connections");
+            log.print(" silent for ");
+            log.print(timeoutMs);
+            log.println(" ms or more");
+        }
     }
 }

@@ -1,15 +1,21 @@
 package niolab.netty;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import java.util.concurrent.Callable;
+import niolab.server.Protocol;
 import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code lab-server netty-nio|netty-epoll [options]}: one instance per transport. */
+/**
+ * {@code lab-server netty-nio|netty-epoll|netty-uring [options]}: the lab's own echo and HTTP
+ * parser over one of Netty's transports, so that the comparison with the hand-written servers
+ * is about the event loop and the transport alone. One instance per transport.
+ */
 @Command(mixinStandardHelpOptions = true,
-        description = "Netty 4.2 echo or HTTP /ping server, the reference peer (level-triggered on both transports).")
+        description = "The lab's echo or HTTP /ping over a Netty 4.2 transport: the reference peer of lt, et and uring.")
 final class NettyCommand implements Callable<Integer> {
     private final Transport transport;
 
@@ -25,6 +31,12 @@ final class NettyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return ServerRunner.run(new NettyServer(options, transport, threads), options);
+        return NettyServer.serve(options, transport, threads, transport.command, this::addHandlers);
+    }
+
+    private void addHandlers(Channel ch, PeerLoop loop) {
+        // A half-closed client still gets every answer; PeerHandler closes once they are out.
+        ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        ch.pipeline().addLast(options.protocol == Protocol.HTTP ? new PingHandler(loop) : new EchoHandler(loop));
     }
 }

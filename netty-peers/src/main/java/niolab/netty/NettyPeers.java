@@ -4,19 +4,20 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code lab-server netty-nio|netty-epoll [options]}: the Netty peers the hand-written servers
- * are measured against. A separate main in a separate jar, so that lab-servers never depends
- * on Netty; {@code bin/lab-server} sends {@code netty-*} here.
+ * {@code lab-server netty-nio|netty-epoll|netty-uring|netty-http [options]}: the Netty peers
+ * the hand-written servers are measured against. A separate main in a separate jar, so that
+ * lab-servers never depends on Netty; {@code bin/lab-server} sends {@code netty-*} here.
  *
  * <pre>
- *   lab-server netty-epoll --protocol http --port 9988     # one event-loop thread
+ *   lab-server netty-epoll --protocol http --port 9988     # the lab's parser, one event-loop thread
+ *   lab-server netty-http --port 9988                       # Netty's HttpServerCodec, best transport
  *   kill -TERM $pid                                         # graceful stop; counters on exit
  * </pre>
  */
 @Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
         description = "Netty 4.2 peers of the lab servers: echo and HTTP /ping.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
+        exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, transport unavailable, ...)",
                 "2:bad flags"})
 public final class NettyPeers implements Runnable {
     @CommandLine.Spec
@@ -24,12 +25,13 @@ public final class NettyPeers implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing transport: netty-nio or netty-epoll");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing server: netty-nio, netty-epoll, netty-uring or netty-http");
     }
 
     public static void main(String[] args) {
         CommandLine cl = new CommandLine(new NettyPeers());
         for (Transport t : Transport.values()) cl.addSubcommand(t.command, new NettyCommand(t));
+        cl.addSubcommand("netty-http", new NettyHttpCommand());
         System.exit(cl.execute(args));
     }
 }

@@ -23,36 +23,57 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
-import niolab.server.Protocol;
 import niolab.server.ServerOptions;
+import niolab.server.ServerRunner;
 import niolab.server.proto.HttpPing;
 
 /**
- * A Netty 4.2 server as an {@link EventLoopServer}, so {@link niolab.server.ServerRunner} gives
- * it the lab's ready line, signals, counters and one-line errors. One group serves both the
+ * A Netty 4.2 server as an {@link EventLoopServer}, so {@link ServerRunner} gives it the lab's
+ * ready line, signals, counters and one-line errors ({@link #serve}). One group serves both the
  * listener and the connections: with {@code --threads 1} (the default) it is one thread, like
- * {@code lt} and {@code et}.
+ * {@code lt} and {@code et}. Every connection's pipeline starts with a {@link CountingHandler};
+ * what follows it depends on the peer ({@link Handlers}).
  */
 final class NettyServer implements EventLoopServer {
     private static final long DRAIN_GRACE_MS = 2000;
 
     private final ServerOptions options;
     private final Transport transport;
+    private final String label;
+    private final Handlers handlers;
     private final EventLoopGroup group;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final Map<EventLoop, PeerLoop> loops = new ConcurrentHashMap<>();
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private Channel listener;
 
-    NettyServer(ServerOptions options, Transport transport, int threads) {
+    /** What a new connection's pipeline holds after the {@link CountingHandler}: one kind per peer command. */
+    @FunctionalInterface
+    interface Handlers {
+        void addTo(Channel ch, PeerLoop loop);
+    }
+
+    /** {@code label} is the ready line's name for this server, e.g. {@code netty-epoll}. */
+    NettyServer(ServerOptions options, Transport transport, int threads, String label, Handlers handlers) {
         this.options = options;
         this.transport = transport;
+        this.label = label;
+        this.handlers = handlers;
         this.group = new MultiThreadIoEventLoopGroup(threads, transport.ioHandlerFactory());
+    }
+
+    /** Serves until stopped (the exit code), or says in one line why the transport cannot run here (exit 1). */
+    static int serve(ServerOptions options, Transport transport, int threads, String label, Handlers handlers) {
+        String unavailable = transport.unavailableMessage();
+        if (unavailable != null) {
+            System.err.println("error: " + unavailable);
+            return 1;
+        }
+        return ServerRunner.run(new NettyServer(options, transport, threads, label, handlers), options);
     }
 
     @Override
     public InetSocketAddress bind() throws IOException {
-        transport.checkAvailable();
         InetAddress host = InetAddress.getByName(options.host);
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
@@ -60,7 +81,6 @@ final class NettyServer implements EventLoopServer {
                 .option(ChannelOption.SO_BACKLOG, options.backlog)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true) // half-closed clients still get every answer
                 // Reads of up to --buffer-size, and at most that much output waiting per connection.
                 .childOption(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, options.bufferSize))
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
@@ -71,7 +91,8 @@ final class NettyServer implements EventLoopServer {
                         connections.add(ch);
                         PeerLoop loop = loops.computeIfAbsent(ch.eventLoop(),
                                 l -> new PeerLoop(options.bufferSize, HttpPing.MAX_RESPONSE_BYTES));
-                        ch.pipeline().addLast(options.protocol == Protocol.HTTP ? new PingHandler(loop) : new EchoHandler(loop));
+                        ch.pipeline().addLast(new CountingHandler(loop.counters));
+                        handlers.addTo(ch, loop);
                     }
                 });
         if (options.reusePort) transport.reusePort(b);
@@ -120,6 +141,6 @@ final class NettyServer implements EventLoopServer {
 
     @Override
     public String label() {
-        return transport.command + ", " + options.protocol;
+        return label + ", " + options.protocol;
     }
 }

@@ -1,62 +1,34 @@
 package niolab.netty;
 
-import static niolab.server.Counter.ACCEPTS;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.CLOSES;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WRITES;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
-import java.io.IOException;
-import niolab.server.Counters;
 
 /**
- * What both Netty peers do around their protocol: count cheaply, write without a promise per
- * buffer, flush once per read batch, stop reading while output waits (as {@code lt} does),
- * and close after the last answer when the client half-closes or the protocol says so.
- *
- * <p>Counted: accepts, closes, reads (channelRead calls), bytes in and out, writes (flushes,
- * not syscalls: Netty does not expose those), resets (I/O errors).
+ * What the peers that speak the lab's own protocols over Netty do around them: write without a
+ * promise per buffer, flush once per read batch, stop reading while output waits (as
+ * {@code lt} does), and close after the last answer when the client half-closes or the
+ * protocol says so. {@link CountingHandler}, ahead of it in the pipeline, keeps the counters.
  */
 abstract class PeerHandler extends ChannelInboundHandlerAdapter {
     protected final PeerLoop loop;
-    protected final Counters counters;
     private boolean written;
     private boolean closing;
     private boolean closeScheduled;
 
     PeerHandler(PeerLoop loop) {
         this.loop = loop;
-        this.counters = loop.counters;
     }
 
     /** Handles one read; owns {@code buf} (release it, or pass it on to {@link #send}). */
     protected abstract void onRead(ChannelHandlerContext ctx, ByteBuf buf);
 
     @Override
-    public final void channelActive(ChannelHandlerContext ctx) {
-        counters.inc(ACCEPTS);
-        ctx.fireChannelActive();
-    }
-
-    @Override
-    public final void channelInactive(ChannelHandlerContext ctx) {
-        counters.inc(CLOSES);
-        ctx.fireChannelInactive();
-    }
-
-    @Override
     public final void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf buf = (ByteBuf) msg;
-        counters.inc(READS);
-        counters.add(BYTES_IN, buf.readableBytes());
         if (closing) {
             buf.release(); // the answer that closes has been written; what follows is dropped
             return;
@@ -65,7 +37,6 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
     }
 
     protected final void send(ChannelHandlerContext ctx, ByteBuf out) {
-        counters.add(BYTES_OUT, out.readableBytes());
         ctx.write(out, ctx.voidPromise());
         written = true;
     }
@@ -80,7 +51,6 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
     public final void channelReadComplete(ChannelHandlerContext ctx) {
         if (written) {
             written = false;
-            counters.inc(WRITES);
             ctx.flush();
         }
         if (closing && !closeScheduled) {
@@ -108,7 +78,6 @@ abstract class PeerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException) counters.inc(RESETS); // reset by peer, broken pipe: this connection only
-        ctx.close();
+        ctx.close(); // this connection only; the loop serves the others
     }
 }

@@ -4,9 +4,9 @@ import java.nio.ByteBuffer;
 import niolab.server.Counters;
 
 /**
- * What the handlers of one Netty event loop share: its counters and two scratch buffers. All
- * of a loop's channels run on its one thread, so plain fields and shared buffers are safe
- * there, as in the hand-written loops.
+ * What the handlers of one Netty event loop share: its counters and, for the lab's own HTTP
+ * parser, two scratch buffers. All of a loop's channels run on its one thread, so plain fields
+ * and shared buffers are safe there, as in the hand-written loops.
  */
 final class PeerLoop {
     /** Netty's selects and epoll_waits happen inside Netty, uncounted; the name says so, the value is 0. */

@@ -1,6 +1,5 @@
 package niolab.netty;
 
-import java.io.IOException;
 import java.net.StandardSocketOptions;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
@@ -12,12 +11,18 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringChannelOption;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import niolab.server.ServerRunner;
 
 /**
- * Netty's two Linux transports. Both are level-triggered: {@code netty-nio} runs on the JDK
- * Selector like {@code lt}, and {@code netty-epoll} calls epoll through JNI, but Netty 4.2
- * removed the epoll transport's edge-triggered mode (netty/netty#14007), so it is a peer of
- * {@code et} in cost (no Selector, no JDK key sets), not in triggering.
+ * Netty's three Linux transports. {@code nio} runs on the JDK Selector like {@code lt};
+ * {@code epoll} calls epoll through JNI, level-triggered since Netty 4.2 removed the
+ * edge-triggered mode (netty/netty#14007), so it is a peer of {@code et} in cost (no Selector,
+ * no JDK key sets), not in triggering; {@code uring} is completion-based: it queues the
+ * accepts, reads and writes themselves on an io_uring and is told when they are done.
  */
 enum Transport {
     NIO("netty-nio") {
@@ -53,14 +58,33 @@ enum Transport {
         }
 
         @Override
-        void checkAvailable() throws IOException {
-            if (!Epoll.isAvailable()) {
-                throw new IOException("the native epoll transport is unavailable: " + Epoll.unavailabilityCause().getMessage());
-            }
+        Throwable unavailabilityCause() {
+            return Epoll.isAvailable() ? null : Epoll.unavailabilityCause();
+        }
+    },
+    URING("netty-uring") {
+        @Override
+        IoHandlerFactory ioHandlerFactory() {
+            return IoUringIoHandler.newFactory();
+        }
+
+        @Override
+        Class<? extends ServerChannel> serverChannel() {
+            return IoUringServerSocketChannel.class;
+        }
+
+        @Override
+        void reusePort(ServerBootstrap b) {
+            b.option(IoUringChannelOption.SO_REUSEPORT, true);
+        }
+
+        @Override
+        Throwable unavailabilityCause() {
+            return IoUring.isAvailable() ? null : IoUring.unavailabilityCause();
         }
     };
 
-    /** The subcommand and the ready line's name: {@code netty-nio} or {@code netty-epoll}. */
+    /** The subcommand and the ready line's name: {@code netty-nio}, {@code netty-epoll}, {@code netty-uring}. */
     final String command;
 
     Transport(String command) {
@@ -73,7 +97,20 @@ enum Transport {
 
     abstract void reusePort(ServerBootstrap b);
 
-    /** Fails with one readable line if this transport cannot run here. */
-    void checkAvailable() throws IOException {
+    /** Why this transport cannot run here (its native part failed to load), or null if it can. */
+    Throwable unavailabilityCause() {
+        return null;
+    }
+
+    /** The name {@code --transport} takes: {@code nio}, {@code epoll} or {@code uring}. */
+    @Override
+    public String toString() {
+        return command.substring("netty-".length());
+    }
+
+    /** Why, in one phrase naming the cause, this transport cannot run here; null if it can. */
+    String unavailableMessage() {
+        Throwable cause = unavailabilityCause();
+        return cause == null ? null : command + " cannot run here: " + ServerRunner.describe(cause);
     }
 }

@@ -1,0 +1,144 @@
+package niolab.reports;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import niolab.reports.BenchJson.Column;
+
+/**
+ * exp-network: client and server in network namespaces of their own, joined through a middle
+ * namespace that routes (the direct path) or relays with a fixed delay each way
+ * (experiments/scripts/exp-network.sh): QPS, p50/p99 and server CPU per request by round-trip
+ * time, the gap between the architectures per RTT, and two generators merged.
+ */
+public final class NetworkExperiment implements Experiment {
+    private static final String[] PROTOCOLS = {"echo", "http"};
+
+    @Override
+    public String name() {
+        return "network";
+    }
+
+    /** Medians over the rounds of one architecture on one path. */
+    private record Point(double qps, double p50, double p99, double cpu, long errors) {
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        Csv runs = r.csv("runs.csv");
+        Set<String> archs = new LinkedHashSet<>();
+        Map<String, String> rttOf = new LinkedHashMap<>();
+        int rounds = 0;
+        for (Map<String, String> row : runs.rows()) {
+            archs.add(row.get("arch"));
+            rttOf.put(row.get("path"), row.get("rtt_ms"));
+            rounds = Math.max(rounds, Integer.parseInt(row.get("round")));
+        }
+        List<String> paths = new ArrayList<>(rttOf.keySet());
+        out.put("rounds", Integer.toString(rounds));
+        out.put("archs", String.join(", ", archs));
+
+        long errors = 0;
+        for (String protocol : PROTOCOLS) {
+            Map<String, Map<String, Point>> byPath = new LinkedHashMap<>();
+            for (String path : paths) {
+                Map<String, Point> byArch = new LinkedHashMap<>();
+                for (String arch : archs) byArch.put(arch, point(r, runs, arch, protocol, path));
+                byPath.put(path, byArch);
+            }
+            List<List<String>> rows = new ArrayList<>();
+            List<List<String>> gaps = new ArrayList<>();
+            SvgChart qpsChart = new SvgChart(protocol + ": QPS by round-trip time", "RTT (ms, relayed paths)", "QPS");
+            for (String path : paths) {
+                Map<String, Point> byArch = byPath.get(path);
+                double best = 0, worst = Double.MAX_VALUE;
+                String bestArch = "", worstArch = "";
+                for (Map.Entry<String, Point> e : byArch.entrySet()) {
+                    Point p = e.getValue();
+                    errors += p.errors;
+                    rows.add(List.of(path, rttLabel(path, rttOf), e.getKey(), Md.f0(p.qps), Md.f0(p.p50), Md.f0(p.p99), Md.f1(p.cpu)));
+                    if (p.qps > best) { best = p.qps; bestArch = e.getKey(); }
+                    if (p.qps < worst) { worst = p.qps; worstArch = e.getKey(); }
+                }
+                double gap = (best / worst - 1) * 100;
+                gaps.add(List.of(path, rttLabel(path, rttOf), bestArch, worstArch, Md.f0(gap) + "%"));
+                out.put(protocol + "_gap_" + key(path), Md.f0(gap) + "%");
+                out.put(protocol + "_best_" + key(path), bestArch);
+            }
+            for (String arch : archs) {
+                List<Double> xs = new ArrayList<>(), ys = new ArrayList<>();
+                for (String path : paths) {
+                    if (!path.startsWith("relay") && !path.startsWith("rtt")) continue; // the relayed paths, by their RTT
+                    xs.add(Double.parseDouble(rttOf.get(path)));
+                    ys.add(byPath.get(path).get(arch).qps);
+                }
+                qpsChart.series(arch, toArray(xs), toArray(ys));
+            }
+            out.put(protocol + "_table", Md.table(List.of("path", "RTT", "server", "QPS", "p50 µs", "p99 µs", "server CPU µs/req"), rows));
+            out.put(protocol + "_gaps", Md.table(List.of("path", "RTT", "most QPS", "least QPS", "gap"), gaps));
+            out.chart("network-" + protocol + "-qps.svg", qpsChart.render());
+            // What the relay costs at zero delay, against the kernel's routing: the ruler's own error.
+            if (byPath.containsKey("direct") && byPath.containsKey("relay0")) {
+                double[] ratio = new double[archs.size()];
+                int i = 0;
+                for (String arch : archs) ratio[i++] = byPath.get("relay0").get(arch).qps / byPath.get("direct").get(arch).qps;
+                out.put(protocol + "_relay0_ratio", Md.f2(Stats.median(ratio)));
+            }
+        }
+        out.put("errors", Long.toString(errors));
+
+        Csv relay = r.csv("relay.csv");
+        double[] cpu = relay.numbers("relay_cpu_s"), elapsed = relay.numbers("elapsed_s");
+        double[] share = new double[cpu.length];
+        for (int i = 0; i < share.length; i++) share[i] = cpu[i] / elapsed[i] * 100;
+        out.put("relay_cpu_median", Md.f0(Stats.median(share)) + "%");
+        out.put("relay_cpu_max", Md.f0(share[Stats.best(share, true)]) + "%");
+
+        JsonNode merge = r.json("merge.json", JsonNode.class);
+        List<List<String>> mrows = new ArrayList<>();
+        for (JsonNode row : merge.get("rows")) {
+            JsonNode l = row.get("latency_us");
+            mrows.add(List.of(row.get("tag").asText(), Long.toString(row.get("requests").asLong()), Md.f0(row.get("qps").asDouble()),
+                    Md.f0(l.get("p50").asDouble()), Md.f0(l.get("p99").asDouble()), Md.f0(l.get("max").asDouble())));
+        }
+        out.put("merge_table", Md.table(List.of("tag", "requests", "QPS", "p50 µs", "p99 µs", "max µs"), mrows));
+        List<String> warnings = new ArrayList<>();
+        for (JsonNode w : merge.get("warnings")) warnings.add("- " + w.asText());
+        out.put("merge_warnings", warnings.isEmpty() ? "none" : "\n\n" + String.join("\n", warnings));
+        out.put("kernel", r.text("kernel.txt").trim());
+    }
+
+    private static Point point(Results r, Csv runs, String arch, String protocol, String path) {
+        List<Double> qps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>();
+        long errors = 0;
+        for (Map<String, String> row : runs.rows()) {
+            if (!row.get("arch").equals(arch) || !row.get("protocol").equals(protocol) || !row.get("path").equals(path)) continue;
+            BenchJson b = r.bench(row.get("file"));
+            qps.add(b.median(Column.QPS));
+            p50.add(b.median(Column.P50));
+            p99.add(b.median(Column.P99));
+            cpu.add(b.serverCpuPerRequest());
+            errors += b.errors().total();
+        }
+        return new Point(Stats.median(toArray(qps)), Stats.median(toArray(p50)), Stats.median(toArray(p99)),
+                Stats.median(toArray(cpu)), errors);
+    }
+
+    private static String rttLabel(String path, Map<String, String> rttOf) {
+        return path.equals("direct") ? "routed" : rttOf.get(path) + " ms";
+    }
+
+    private static String key(String path) {
+        return path.replace('.', '_');
+    }
+
+    private static double[] toArray(List<Double> v) {
+        double[] a = new double[v.size()];
+        for (int i = 0; i < a.length; i++) a[i] = v.get(i);
+        return a;
+    }
+}

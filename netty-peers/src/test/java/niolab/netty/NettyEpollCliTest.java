@@ -1,0 +1,10 @@
+package niolab.netty;
+
+import niolab.server.ServerCliTest;
+
+class NettyEpollCliTest extends ServerCliTest {
+    @Override
+    protected String arch() {
+        return "netty-epoll";
+    }
+}
