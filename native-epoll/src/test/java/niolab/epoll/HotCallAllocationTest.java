@@ -32,9 +32,16 @@ class HotCallAllocationTest {
             calls.run(ROUNDS);
             THREADS.getCurrentThreadAllocatedBytes();
 
-            long before = THREADS.getCurrentThreadAllocatedBytes();
-            long made = calls.run(ROUNDS);
-            long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+            // The JIT may take a few more rounds to compile the loop whole (FFM's downcalls allocate
+            // until then); a call that allocates for good never gets under the bound.
+            long made;
+            long allocated;
+            int round = 0;
+            do {
+                long before = THREADS.getCurrentThreadAllocatedBytes();
+                made = calls.run(ROUNDS);
+                allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+            } while ((double) allocated / made >= 1.0 && ++round < 8);
 
             assertThat(made).isGreaterThan(4L * ROUNDS);
             assertThat(calls.sent).as("sends that went through").isGreaterThan(ROUNDS / 2);

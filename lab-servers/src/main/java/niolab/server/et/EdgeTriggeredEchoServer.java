@@ -2,12 +2,13 @@ package niolab.server.et;
 
 import static niolab.server.Counter.PARTIAL_WRITES;
 
-import static niolab.epoll.LibC.EPOLLERR;
-import static niolab.epoll.LibC.EPOLLHUP;
-import static niolab.epoll.LibC.EPOLLIN;
-import static niolab.epoll.LibC.EPOLLOUT;
-import static niolab.epoll.LibC.EPOLLRDHUP;
+import static niolab.epoll.Linux.EPOLLERR;
+import static niolab.epoll.Linux.EPOLLHUP;
+import static niolab.epoll.Linux.EPOLLIN;
+import static niolab.epoll.Linux.EPOLLOUT;
+import static niolab.epoll.Linux.EPOLLRDHUP;
 
+import niolab.epoll.Syscalls;
 import niolab.server.ServerOptions;
 
 /**
@@ -18,8 +19,8 @@ import niolab.server.ServerOptions;
  * waiting in the kernel.
  */
 public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
-    public EdgeTriggeredEchoServer(ServerOptions options) {
-        super(options);
+    public EdgeTriggeredEchoServer(ServerOptions options, Syscalls sys) {
+        super(options, sys);
     }
 
     @Override

@@ -2,16 +2,15 @@ package niolab.server.et;
 
 import static niolab.server.Counter.PARTIAL_WRITES;
 
-import static niolab.epoll.LibC.EPOLLERR;
-import static niolab.epoll.LibC.EPOLLHUP;
-import static niolab.epoll.LibC.EPOLLIN;
-import static niolab.epoll.LibC.EPOLLOUT;
-import static niolab.epoll.LibC.EPOLLRDHUP;
+import static niolab.epoll.Linux.EPOLLERR;
+import static niolab.epoll.Linux.EPOLLHUP;
+import static niolab.epoll.Linux.EPOLLIN;
+import static niolab.epoll.Linux.EPOLLOUT;
+import static niolab.epoll.Linux.EPOLLRDHUP;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Native;
-import com.sun.jna.Pointer;
 import java.nio.ByteBuffer;
+import niolab.epoll.NativeBuffer;
+import niolab.epoll.Syscalls;
 import niolab.server.ServerOptions;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
@@ -32,17 +31,17 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
     /** The read buffer seen as a ByteBuffer for the parser: the same native memory, no copy. */
     private final ByteBuffer in;
     /** One output buffer for the whole loop: each batch is sent (or parked) before the next read. */
-    private final Memory writeMemory;
+    private final NativeBuffer writeMemory;
     private final long writeBuffer;
     private final ByteBuffer out;
 
-    public EdgeTriggeredHttpServer(ServerOptions options) {
-        super(options);
-        this.in = readMemory.getByteBuffer(0, bufferSize);
+    public EdgeTriggeredHttpServer(ServerOptions options, Syscalls sys) {
+        super(options, sys);
+        this.in = readMemory.view();
         int outSize = Math.max(bufferSize, HttpPing.MAX_RESPONSE_BYTES);
-        this.writeMemory = new Memory(outSize);
-        this.writeBuffer = Pointer.nativeValue(writeMemory);
-        this.out = writeMemory.getByteBuffer(0, outSize);
+        this.writeMemory = NativeBuffer.allocate(sys, outSize);
+        this.writeBuffer = writeMemory.address();
+        this.out = writeMemory.view();
     }
 
     @Override
@@ -111,10 +110,15 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
         return true;
     }
 
+    @Override
+    protected void closeEverything() {
+        super.closeEverything();
+        writeMemory.close();
+    }
+
     /** One send of the parked output; true when all of it has gone (a short send means: wait for EPOLLOUT). */
     private boolean flush(EtConnection c, ByteBuffer parked) {
-        // Slow path only: JNA allocates a Pointer to tell the direct buffer's address.
-        long address = Pointer.nativeValue(Native.getDirectBufferPointer(parked));
+        long address = sys.address(parked); // the parked buffer is a direct one of HttpConnection's
         long w = send(c.fd, address + parked.position(), parked.remaining());
         if (w < 0) {
             fail(c);

@@ -1,9 +1,9 @@
 package niolab.server.et;
 
-import static niolab.epoll.LibC.EPOLLET;
-import static niolab.epoll.LibC.EPOLLIN;
-import static niolab.epoll.LibC.EPOLLOUT;
-import static niolab.epoll.LibC.EPOLLRDHUP;
+import static niolab.epoll.Linux.EPOLLET;
+import static niolab.epoll.Linux.EPOLLIN;
+import static niolab.epoll.Linux.EPOLLOUT;
+import static niolab.epoll.Linux.EPOLLRDHUP;
 import static niolab.server.Counter.ACCEPT_FAILURES;
 import static niolab.server.Counter.BYTES_IN;
 import static niolab.server.Counter.BYTES_OUT;
@@ -15,8 +15,6 @@ import static niolab.server.Counter.WAITS;
 import static niolab.server.Counter.WRITES;
 import static niolab.server.Counter.WRITES_EAGAIN;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -26,15 +24,19 @@ import niolab.epoll.Epoll;
 import niolab.epoll.EpollEvents;
 import niolab.epoll.Errno;
 import niolab.epoll.ErrnoException;
-import niolab.epoll.LibC;
+import niolab.epoll.Linux;
+import niolab.epoll.NativeBuffer;
 import niolab.epoll.Sockets;
+import niolab.epoll.Syscalls;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
 import niolab.server.ServerOptions;
 
 /**
- * The {@code et} architecture: one thread calling {@code epoll_wait} itself (through JNA) on
- * raw file descriptors registered with {@code EPOLLET}; no java.nio in the data path. This class
+ * The {@code et} architecture: one thread calling {@code epoll_wait} itself on raw file
+ * descriptors registered with {@code EPOLLET}; no java.nio in the data path. The calls go
+ * through a {@link Syscalls} binding, {@code --binding jna} (JNA direct mapping, the default) or
+ * {@code ffm} (the FFM API, JDK 22+); the loop reads the same whichever it is. This class
  * is what et does its own way: wait with {@code epoll_wait}, accept until EAGAIN, read, send,
  * its connection table by fd; {@link EventLoop} runs the loop, and a subclass speaks the
  * protocol on each connection event: {@link EdgeTriggeredEchoServer} or {@link EdgeTriggeredHttpServer}.
@@ -56,9 +58,11 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     private static final int CONNECTION_EVENTS = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 
     // Hot: used on every event.
-    private final EpollEvents events = new EpollEvents(MAX_EVENTS);
+    /** The binding every call goes through: one instance per loop (its thread is the one that waits). */
+    protected final Syscalls sys;
+    private final EpollEvents events;
     /** One read buffer for the whole loop: each read is answered (or kept) before the next read. */
-    protected final Memory readMemory;
+    protected final NativeBuffer readMemory;
     protected final long readBuffer;
     protected final int bufferSize;
     /** Connections by fd number; grows (rarely) when the kernel hands out a larger fd. */
@@ -69,17 +73,20 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     // Cold: setup and stop.
     /** The 8-byte value stop() writes to the eventfd. */
-    private final Memory wakeValue = new Memory(8);
+    private final NativeBuffer wakeValue;
     private Epoll epoll;
 
-    protected EdgeTriggeredServer(ServerOptions options) {
+    protected EdgeTriggeredServer(ServerOptions options, Syscalls sys) {
         super("et", options, new Counters("epoll_waits"));
+        this.sys = sys;
+        this.events = new EpollEvents(sys, MAX_EVENTS);
         this.bufferSize = options.bufferSize;
-        this.readMemory = new Memory(bufferSize);
-        this.readBuffer = Pointer.nativeValue(readMemory);
-        wakeValue.setLong(0, 1);
+        this.readMemory = NativeBuffer.allocate(sys, bufferSize);
+        this.readBuffer = readMemory.address();
+        this.wakeValue = NativeBuffer.allocate(sys, 8);
+        wakeValue.view().order(java.nio.ByteOrder.nativeOrder()).putLong(0, 1);
         // Load these now: after EMFILE, loading a class from the class path may need a descriptor.
-        Errno.name(Errno.EMFILE);
+        Errno.message(Errno.EMFILE, sys);
         EtConnection.class.getName();
     }
 
@@ -87,7 +94,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     public InetSocketAddress bind() throws IOException {
         InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(options.host), options.port);
         try {
-            listenFd = Sockets.listen(at, options.backlog, options.reusePort);
+            listenFd = Sockets.listen(sys, at, options.backlog, options.reusePort);
         } catch (ErrnoException e) {
             if (!e.call().equals("bind")) throw e;
             // ServerRunner turns a BindException into the same one-line errors as lt's.
@@ -95,30 +102,30 @@ public abstract class EdgeTriggeredServer extends EventLoop {
             b.initCause(e);
             throw b;
         }
-        epoll = Epoll.create();
+        epoll = Epoll.create(sys);
         epfd = epoll.fd();
         addToEpoll(listenFd, EPOLLIN | EPOLLET);
         synchronized (this) {
-            wakeFd = ErrnoException.check("eventfd", LibC.eventfd(0, LibC.EFD_NONBLOCK | LibC.EFD_CLOEXEC));
+            wakeFd = ErrnoException.check(sys, "eventfd", sys.eventfd(0, Linux.EFD_NONBLOCK | Linux.EFD_CLOEXEC));
         }
         addToEpoll(wakeFd, EPOLLIN | EPOLLET);
-        return Sockets.localAddress(listenFd);
+        return Sockets.localAddress(sys, listenFd);
     }
 
     private void addToEpoll(int fd, int interest) throws ErrnoException {
         int err = epoll.add(fd, interest, fd);
-        if (err != 0) throw new ErrnoException("epoll_ctl", err);
+        if (err != 0) throw new ErrnoException("epoll_ctl", err, sys);
     }
 
     /** One epoll_wait, then its batch. Each fd appears at most once per batch, so an fd closed and reused within it is never mixed up. */
     @Override
     protected void waitAndDispatch(long timeoutMs) throws ErrnoException {
-        int n = LibC.epoll_wait(epfd, events.pointer(), MAX_EVENTS, (int) timeoutMs);
+        int n = sys.epoll_wait(epfd, events.address(), MAX_EVENTS, (int) timeoutMs);
         counters.inc(WAITS);
         if (n < 0) {
-            int err = LibC.errno();
+            int err = sys.errno();
             if (err == Errno.EINTR) return; // a signal landed on this thread: wait again
-            throw new ErrnoException("epoll_wait", err);
+            throw new ErrnoException("epoll_wait", err, sys);
         }
         counters.add(EVENTS, n);
         for (int i = 0; i < n; i++) {
@@ -136,12 +143,12 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     /** Accepts until EAGAIN: one edge announces a whole burst, and what stays in the backlog raises no new one. */
     private void acceptAll() {
         while (true) {
-            int fd = LibC.accept4(listenFd, null, null, LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC);
+            int fd = sys.accept4(listenFd, Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC);
             if (fd >= 0) {
                 open(fd);
                 continue;
             }
-            int err = LibC.errno();
+            int err = sys.errno();
             if (err == Errno.EAGAIN) {
                 acceptBackoff.drained();
                 return;
@@ -160,7 +167,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
      */
     private void pauseAccepting(int err) {
         counters.inc(ACCEPT_FAILURES);
-        acceptBackoff.pause("accept4", Errno.message(err));
+        acceptBackoff.pause("accept4", Errno.message(err, sys));
     }
 
     @Override
@@ -170,10 +177,10 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     private void open(int fd) {
         opened();
-        Sockets.setFlag(fd, LibC.IPPROTO_TCP, LibC.TCP_NODELAY); // as lt does; a failure only costs latency
+        sys.setFlag(fd, Linux.IPPROTO_TCP, Linux.TCP_NODELAY); // as lt does; a failure only costs latency
         if (fd >= connections.length) connections = Arrays.copyOf(connections, Math.max(fd + 1, 2 * connections.length));
         EtConnection c = connections[fd];
-        if (c == null) connections[fd] = c = new EtConnection();
+        if (c == null) connections[fd] = c = new EtConnection(sys);
         c.open(fd, idle.sweeps);
         // epoll_ctl(ADD) polls the socket at once: bytes sent before the accept still raise an edge.
         if (epoll.add(fd, CONNECTION_EVENTS, fd) != 0) fail(c); // ENOMEM, ENOSPC (max_user_watches)
@@ -193,7 +200,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
      */
     protected final long read(EtConnection c) {
         while (true) {
-            long n = LibC.read(c.fd, readBuffer, bufferSize);
+            long n = sys.read(c.fd, readBuffer, bufferSize);
             counters.inc(READS);
             if (n > 0) {
                 counters.add(BYTES_IN, n);
@@ -203,7 +210,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
                 close(c);
                 return -1;
             }
-            int err = LibC.errno();
+            int err = sys.errno();
             if (err == Errno.EAGAIN) {
                 counters.inc(READS_EAGAIN);
                 return 0;
@@ -218,13 +225,13 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     /** send(2) with MSG_NOSIGNAL (a closed peer is EPIPE, not SIGPIPE); bytes sent, 0 on EAGAIN, -1 on failure. */
     protected final long send(int fd, long address, long length) {
         while (true) {
-            long w = LibC.send(fd, address, length, LibC.MSG_NOSIGNAL);
+            long w = sys.send(fd, address, length, Linux.MSG_NOSIGNAL);
             counters.inc(WRITES);
             if (w >= 0) {
                 counters.add(BYTES_OUT, w);
                 return w;
             }
-            int err = LibC.errno();
+            int err = sys.errno();
             if (err == Errno.EAGAIN) {
                 counters.inc(WRITES_EAGAIN);
                 return 0;
@@ -250,14 +257,14 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     }
 
     protected final void close(EtConnection c) {
-        LibC.close(c.fd); // closing the last reference also removes it from the epoll set
+        sys.close(c.fd); // closing the last reference also removes it from the epoll set
         c.closed();
         closed();
     }
 
     @Override
     protected void closeListener() {
-        if (listenFd >= 0) LibC.close(listenFd); // also leaves the epoll set; the backlog's connections are reset
+        if (listenFd >= 0) sys.close(listenFd); // also leaves the epoll set; the backlog's connections are reset
         listenFd = -1;
     }
 
@@ -268,17 +275,18 @@ public abstract class EdgeTriggeredServer extends EventLoop {
         }
         closeListener();
         synchronized (this) {
-            if (wakeFd >= 0) LibC.close(wakeFd);
+            if (wakeFd >= 0) sys.close(wakeFd);
             wakeFd = -1;
         }
         if (epoll != null) epoll.close();
         events.close();
         readMemory.close();
+        wakeValue.close();
     }
 
     /** Safe from any thread: ends a blocked epoll_wait by making the eventfd readable. */
     @Override
     protected synchronized void wakeUp() {
-        if (wakeFd >= 0) LibC.write(wakeFd, Pointer.nativeValue(wakeValue), 8);
+        if (wakeFd >= 0) sys.write(wakeFd, wakeValue.address(), 8);
     }
 }

@@ -1,8 +1,7 @@
 package niolab.server.et;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
-import niolab.epoll.LibC;
+import niolab.epoll.NativeBuffer;
+import niolab.epoll.Syscalls;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -28,8 +27,13 @@ final class EtConnection {
     /** Echo bytes the kernel has not taken yet, at {@code pendingAddress + pendingOffset}. */
     int pendingLength;
     int pendingOffset;
-    private Memory pending;
+    private final Syscalls sys;
+    private NativeBuffer pending;
     private long pendingAddress;
+
+    EtConnection(Syscalls sys) {
+        this.sys = sys;
+    }
 
     void open(int fd, long now) {
         this.fd = fd;
@@ -44,10 +48,10 @@ final class EtConnection {
     /** Keeps {@code length} unsent bytes from {@code from}; the buffer is allocated only by connections that need one. */
     void keep(long from, int length, int capacity) {
         if (pending == null) {
-            pending = new Memory(capacity);
-            pendingAddress = Pointer.nativeValue(pending);
+            pending = NativeBuffer.allocate(sys, capacity);
+            pendingAddress = pending.address();
         }
-        LibC.memcpy(pendingAddress, from, length);
+        sys.memcpy(pendingAddress, from, length);
         pendingOffset = 0;
         pendingLength = length;
     }

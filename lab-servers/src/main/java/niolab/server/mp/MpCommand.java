@@ -39,6 +39,9 @@ public final class MpCommand implements Callable<Integer> {
             description = "Event loop each worker runs: lt or et (default: ${DEFAULT-VALUE}).")
     String workerArch;
 
+    @Option(names = "--binding", description = "With --worker-arch et: how its loops call libc, jna or ffm (JDK 22+).")
+    String binding;
+
     @Option(names = "--migrate",
             description = "Report whether the kernel migrates a closing worker's queued connections to the others"
                     + " (net.ipv4.tcp_migrate_req=1); see below.")
@@ -55,7 +58,15 @@ public final class MpCommand implements Callable<Integer> {
         if (!workerArch.equals("lt") && !workerArch.equals("et")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt or et, not '" + workerArch + "'");
         }
-        return ServerRunner.run(new MultiProcessMaster(options, workers, workerArch, migrate, forwardedOptions()), options);
+        List<String> forwarded = forwardedOptions();
+        if (binding != null) {
+            if (!workerArch.equals("et")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--binding goes with --worker-arch et");
+            }
+            forwarded.add("--binding");
+            forwarded.add(binding);
+        }
+        return ServerRunner.run(new MultiProcessMaster(options, workers, workerArch, migrate, forwarded), options);
     }
 
     /**

@@ -51,6 +51,11 @@ public final class Downcalls {
         return arena.allocate(CALL_STATE);
     }
 
+    /** Stores an errno read by other means into {@code callState}, for {@link #errno} to report. */
+    public static void setErrno(MemorySegment callState, int errno) {
+        ERRNO.set(callState, 0L, errno);
+    }
+
     /** The errno the last call given {@code callState} left in it. */
     public static int errno(MemorySegment callState) {
         return (int) ERRNO.get(callState, 0L);

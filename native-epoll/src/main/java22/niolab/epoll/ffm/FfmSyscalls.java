@@ -45,22 +45,34 @@ public final class FfmSyscalls implements Syscalls {
     /** Read once, as the handles are made: {@code -Dniolab.ffm.critical=false} makes every call an ordinary downcall. */
     private static final boolean CRITICAL = !"false".equals(System.getProperty("niolab.ffm.critical"));
 
-    private static final MethodHandle EPOLL_WAIT = Downcalls.settingErrno("epoll_wait", false,
-            JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT);
-    private static final MethodHandle EPOLL_CTL = Downcalls.settingErrno("epoll_ctl", CRITICAL,
-            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG);
-    private static final MethodHandle ACCEPT4 = Downcalls.settingErrno("accept4", CRITICAL,
-            JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT);
-    private static final MethodHandle READ = Downcalls.settingErrno("read", CRITICAL,
-            JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG);
-    private static final MethodHandle SEND = Downcalls.settingErrno("send", CRITICAL,
-            JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT);
-    private static final MethodHandle WRITE = Downcalls.settingErrno("write", CRITICAL,
-            JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG);
-    private static final MethodHandle SETSOCKOPT = Downcalls.settingErrno("setsockopt", CRITICAL,
-            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT);
-    private static final MethodHandle CLOSE = Downcalls.settingErrno("close", false,
-            JAVA_INT, JAVA_INT);
+    /**
+     * The loop's calls capture no errno. {@code captureCallState} hands the downcall a slice of
+     * the call-state segment, a heap object per call unless C2 scalar-replaces it, which it did
+     * only some of the time here (measured: 40 bytes per call, run to run). So after the rare
+     * failure, libc's {@code __errno_location()} is asked at once ({@link #lastErrno}): for a
+     * critical call nothing runs in between on this thread; for epoll_wait and close (not
+     * critical: they may sleep) the JVM's return to Java runs in between, and the loop needs
+     * errno there only to tell EINTR (wait again) from a bug. Setup calls keep captureCallState.
+     */
+    private static final MethodHandle EPOLL_WAIT = Downcalls.plain("epoll_wait", false,
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
+    /** The whole address space as one segment: reading an int at an address through it allocates nothing. */
+    private static final MemorySegment ALL_MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final MethodHandle ERRNO_LOCATION = Downcalls.plain("__errno_location", true,
+            FunctionDescriptor.of(JAVA_LONG));
+    private static final MethodHandle EPOLL_CTL = Downcalls.plain("epoll_ctl", CRITICAL,
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle ACCEPT4 = Downcalls.plain("accept4", CRITICAL,
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle READ = Downcalls.plain("read", CRITICAL,
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle SEND = Downcalls.plain("send", CRITICAL,
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle WRITE = Downcalls.plain("write", CRITICAL,
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle SETSOCKOPT = Downcalls.plain("setsockopt", CRITICAL,
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle CLOSE = Downcalls.plain("close", false, FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle MEMCPY = Downcalls.plain("memcpy", CRITICAL,
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
@@ -118,6 +130,12 @@ public final class FfmSyscalls implements Syscalls {
         return Thread.currentThread() == loopThread ? loopState : OTHER_THREADS.get();
     }
 
+    /** Copies libc's errno into this thread's call state, right after a call that captured none failed. */
+    private void lastErrno() throws Throwable {
+        long location = (long) ERRNO_LOCATION.invokeExact();
+        Downcalls.setErrno(state(), ALL_MEMORY.get(JAVA_INT, location));
+    }
+
     @Override
     public String name() {
         return "ffm";
@@ -132,7 +150,9 @@ public final class FfmSyscalls implements Syscalls {
     public int epoll_wait(int epfd, long events, int maxEvents, int timeoutMs) {
         if (loopThread == null) LOOP_THREAD.compareAndSet(this, null, Thread.currentThread());
         try {
-            return (int) EPOLL_WAIT.invokeExact(state(), epfd, events, maxEvents, timeoutMs);
+            int n = (int) EPOLL_WAIT.invokeExact(epfd, events, maxEvents, timeoutMs);
+            if (n < 0) lastErrno();
+            return n;
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -141,7 +161,9 @@ public final class FfmSyscalls implements Syscalls {
     @Override
     public int epoll_ctl(int epfd, int op, int fd, long event) {
         try {
-            return (int) EPOLL_CTL.invokeExact(state(), epfd, op, fd, event);
+            int r = (int) EPOLL_CTL.invokeExact(epfd, op, fd, event);
+            if (r < 0) lastErrno();
+            return r;
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -150,7 +172,9 @@ public final class FfmSyscalls implements Syscalls {
     @Override
     public int accept4(int fd, int flags) {
         try {
-            return (int) ACCEPT4.invokeExact(state(), fd, 0L, 0L, flags);
+            int r = (int) ACCEPT4.invokeExact(fd, 0L, 0L, flags);
+            if (r < 0) lastErrno();
+            return r;
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -159,7 +183,9 @@ public final class FfmSyscalls implements Syscalls {
     @Override
     public long read(int fd, long buffer, long count) {
         try {
-            return (long) READ.invokeExact(state(), fd, buffer, count);
+            long r = (long) READ.invokeExact(fd, buffer, count);
+            if (r < 0) lastErrno();
+            return r;
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -168,7 +194,9 @@ public final class FfmSyscalls implements Syscalls {
     @Override
     public long send(int fd, long buffer, long count, int flags) {
         try {
-            return (long) SEND.invokeExact(state(), fd, buffer, count, flags);
+            long r = (long) SEND.invokeExact(fd, buffer, count, flags);
+            if (r < 0) lastErrno();
+            return r;
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -177,7 +205,9 @@ public final class FfmSyscalls implements Syscalls {
     @Override
     public long write(int fd, long buffer, long count) {
         try {
-            return (long) WRITE.invokeExact(state(), fd, buffer, count);
+            long r = (long) WRITE.invokeExact(fd, buffer, count);
+            if (r < 0) lastErrno();
+            return r;
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -191,7 +221,9 @@ public final class FfmSyscalls implements Syscalls {
     @Override
     public int close(int fd) {
         try {
-            return (int) CLOSE.invokeExact(state(), fd);
+            int r = (int) CLOSE.invokeExact(fd);
+            if (r < 0) lastErrno();
+            return r;
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -218,7 +250,9 @@ public final class FfmSyscalls implements Syscalls {
     @Override
     public int setsockopt(int fd, int level, int name, long value, int length) {
         try {
-            return (int) SETSOCKOPT.invokeExact(state(), fd, level, name, value, length);
+            int r = (int) SETSOCKOPT.invokeExact(fd, level, name, value, length);
+            if (r < 0) lastErrno();
+            return r;
         } catch (Throwable t) {
             throw unexpected(t);
         }
