@@ -1,0 +1,12 @@
+package niolab.server;
+
+import niolab.server.testing.CReference;
+import niolab.server.testing.ServerProcess;
+
+/** The C reference server keeps the echo contract: the ceiling is measured on the same rules. */
+class CReferenceEchoContractTest extends EchoContractTest {
+    @Override
+    protected ServerProcess startServer() throws Exception {
+        return CReference.start();
+    }
+}
