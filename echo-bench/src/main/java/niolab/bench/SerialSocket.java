@@ -43,12 +43,19 @@ interface SerialSocket {
     /** How the calls are made. */
     enum Kind {
         /** A blocking {@code java.nio.channels.SocketChannel}: any JDK. */
-        CHANNEL,
+        CHANNEL("SocketChannel"),
         /** Raw syscalls through the Foreign Function and Memory API: JDK 22+, and a build on JDK 22+. */
-        FFM;
+        FFM("FFM");
 
         private static final String FFM_CLASS = "niolab.bench.FfmSerialSocket";
         static final String PROPERTY = "echo-bench.serial-socket";
+
+        /** How a run's header names it. */
+        final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
 
         /** FFM where this JVM and this build have it (unless the property asks for the channel), else the channel. */
         static Kind best() {
@@ -59,7 +66,7 @@ interface SerialSocket {
             if (this == CHANNEL) return true;
             if (Runtime.version().feature() < 22) return false;
             try {
-                Class.forName(FFM_CLASS);
+                Class.forName(FFM_CLASS, false, Kind.class.getClassLoader()); // not initialized: no native access yet
                 return true;
             } catch (ClassNotFoundException e) {
                 return false; // built on an older JDK: the class was not compiled

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# make bench-serial: the seed's serial run (one short connection per request) by echo-bench
+# and by the minimal C client (reference/serial-client.c, the ruler's ruler) against the same
+# server, pinned (server on SERVER_CPU, clients on CLIENT_CPU), in interleaved rounds: each
+# round runs both clients, the first of them alternating, so a drift of the machine falls on
+# both. Each client warms up first (WARMUP requests, not counted: echo-bench's JIT, the C
+# client for symmetry), then sends N requests. Prints every round, the medians and the ratio
+# echo-bench / C of the median rates.
+#
+# Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (5000), PORT (9988),
+# SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK of JAVA_HOME (else java on the
+# PATH); on JDK 22+ with a jar built there it calls the kernel through FFM, else through a
+# SocketChannel (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SERVER=${SERVER:-c} N=${N:-5000} ROUNDS=${ROUNDS:-3} WARMUP=${WARMUP:-5000} PORT=${PORT:-9988}
+SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1}
+export SERVER_CPU
+C_CLIENT="$NIOLAB_HOME/reference/build/serial-client"
+# A client that hangs (the C one has no per-request timeout) must not hang the bench.
+CLIENT_TIMEOUT_S=$((60 + N / 100))
+
+case $SERVER in
+  c | lt | et) ;;
+  *) echo "error: SERVER must be c, lt or et, not '$SERVER'" >&2; exit 2 ;;
+esac
+[ -x "$C_CLIENT" ] || { echo "error: $C_CLIENT is missing; run 'make reference' first" >&2; exit 1; }
+command -v taskset >/dev/null || { echo "error: taskset is missing (Debian: apt-get install util-linux)" >&2; exit 1; }
+if [ "$(cat /proc/sys/net/ipv4/tcp_tw_reuse 2>/dev/null || echo 2)" = 0 ]; then
+  echo "note: net.ipv4.tcp_tw_reuse=0: $((ROUNDS * 2 * (N + WARMUP))) connections may exhaust the local ports (TIME-WAIT);" \
+    "sysctl net.ipv4.tcp_tw_reuse=1 or a smaller N helps" >&2
+fi
+
+OUT=$(mktemp "${TMPDIR:-/tmp}/bench-serial.XXXXXX")
+trap 'stop_server; rm -f "$OUT"' EXIT
+trap 'exit 130' INT TERM
+start_server "$SERVER" "$PORT"
+grep '^listening on' "$SERVER_LOG"
+
+# run_client NAME: one warmed-up run of N requests by echo-bench or c; sets QPS and P50 from its table row.
+run_client() {
+  local cmd=("$C_CLIENT")
+  [ "$1" = echo-bench ] && cmd=("$NIOLAB_HOME/bin/echo-bench")
+  if ! timeout "$CLIENT_TIMEOUT_S" taskset -c "$CLIENT_CPU" "${cmd[@]}" --warmup "$WARMUP" --requests "$N" "127.0.0.1:$PORT" >"$OUT" 2>&1; then
+    echo "error: $1 failed:" >&2
+    sed 's/^/  /' "$OUT" >&2
+    exit 1
+  fi
+  [ "$ROUND" = 1 ] && head -1 "$OUT" # what each client says it does
+  read -r QPS P50 < <(awk '$1 == "1" { print $2, $4 }' "$OUT")
+}
+
+echo "serial short connections against $SERVER: $ROUNDS rounds of $N requests per client (after $WARMUP warm-up)," \
+  "server on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU"
+JAVA_QPS=() C_QPS=()
+for ROUND in $(seq "$ROUNDS"); do
+  order=(echo-bench c)
+  [ $((ROUND % 2)) = 0 ] && order=(c echo-bench)
+  declare -A qps=() p50=()
+  for client in "${order[@]}"; do
+    run_client "$client"
+    qps[$client]=$QPS p50[$client]=$P50
+  done
+  JAVA_QPS+=("${qps[echo-bench]}") C_QPS+=("${qps[c]}")
+  printf 'round %d: echo-bench %9.1f qps (p50 %s us)   c %9.1f qps (p50 %s us)   ratio %.3f\n' "$ROUND" \
+    "${qps[echo-bench]}" "${p50[echo-bench]}" "${qps[c]}" "${p50[c]}" "$(awk -v a="${qps[echo-bench]}" -v b="${qps[c]}" 'BEGIN { print a / b }')"
+done
+java_median=$(median "${JAVA_QPS[@]}")
+c_median=$(median "${C_QPS[@]}")
+printf 'median:  echo-bench %9.1f qps   c %9.1f qps   echo-bench / c = %.3f\n' "$java_median" "$c_median" \
+  "$(awk -v a="$java_median" -v b="$c_median" 'BEGIN { print a / b }')"
