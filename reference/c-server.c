@@ -344,7 +344,10 @@ static void parse_options(int argc, char **argv) {
             parse_number(flag, value, 0, 65535);
             options.port = value;
         } else if (!strcmp(flag, "--protocol")) {
-            if (strcmp(value, "echo") && strcmp(value, "http")) bad_flag("--protocol must be echo or http, not", value);
+            if (strcmp(value, "echo") && strcmp(value, "http")) {
+                fprintf(stderr, "error: --protocol must be echo or http, not '%s'\n", value);
+                exit(2);
+            }
             options.http = !strcmp(value, "http");
         } else if (!strcmp(flag, "--backlog")) {
             options.backlog = (int) parse_number(flag, value, 1, 1 << 20);
