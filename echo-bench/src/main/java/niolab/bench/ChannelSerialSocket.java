@@ -55,6 +55,7 @@ final class ChannelSerialSocket implements SerialSocket {
 
     @Override
     public void close() {
+        if (channel == null) return; // the first open failed
         try {
             channel.close();
         } catch (IOException ignored) {
