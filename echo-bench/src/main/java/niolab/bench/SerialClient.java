@@ -10,26 +10,30 @@ import java.nio.ByteBuffer;
  * The seed's serial run: one request at a time, each on a fresh TCP connection (connect,
  * write the request, read until the whole response is back, check it, close).
  *
- * <p>It makes the syscalls a minimal C client makes (reference/serial-client.c): socket,
- * setsockopt TCP_NODELAY, connect, write, read, close, and nothing else per request, because
- * with one request in flight the client's own calls are a visible share of what the run
- * measures. How, and what was left out:
+ * <p>It makes the syscalls of a minimal C client (reference/serial-client.c): socket,
+ * setsockopt TCP_NODELAY, connect, write, read, close, and no others per request: with one
+ * request in flight the client's own calls are part of every latency it reports. On the lab's
+ * 2-core VM a cheap syscall (poll, fcntl, getsockname, setsockopt) costs 0.35 to 0.5 µs and a
+ * serial request about 80 µs, so each extra call per request is about half a percent. How:
  * <ul>
  *   <li>Blocking calls, no multiplexing: with one connection there is nothing to wait for but
- *       it, so a read that blocks is the whole wait. A selector would add epoll_ctl and
+ *       it, so a blocked read is the whole wait. A selector would add epoll_ctl and
  *       epoll_wait per request.</li>
- *   <li>Not {@code java.net.Socket}: with a timeout it polls before every read and toggles
- *       O_NONBLOCK with fcntl around each wait, about twenty extra syscalls per request
- *       (fcntl, poll, getsockopt, getsockname, shutdown...).</li>
- *   <li>Not SO_RCVTIMEO: a setsockopt per socket, and the JDK's channels do not offer it.
- *       Instead a {@link Watchdog} thread bounds every blocking call by {@code --timeout}: the
- *       client stamps a deadline (one volatile store) before each call, and the watchdog,
- *       waking about once per timeout, aborts the socket if a call outlives its stamp.</li>
- *   <li>The calls themselves go through a {@link SerialSocket}: raw syscalls through FFM on
- *       JDK 22+ (exactly the C client's six), else a blocking {@code SocketChannel} (the same
- *       plus the two getsockname the JDK makes on every connect).</li>
- *   <li>Reused across requests: the two direct buffers, the codec, the socket wrapper; on
- *       FFM nothing at all is allocated per request.</li>
+ *   <li>Not {@code java.net.Socket}: with a timeout it polls before each read and switches
+ *       O_NONBLOCK with fcntl around each wait: about twenty extra calls per request (fcntl
+ *       x6, getsockopt x2, getsockname x2, poll, shutdown...).</li>
+ *   <li>Not SO_RCVTIMEO (and SO_SNDTIMEO for connect): two setsockopt per request, and the
+ *       JDK's channels do not offer them. A {@link Watchdog} thread bounds every blocking call
+ *       by {@code --timeout} instead: before each call the client stamps a deadline (one
+ *       volatile store, under a nanosecond), and the watchdog, waking about once per timeout,
+ *       aborts the socket when a call outlives its stamp. Per request that is two uncontended
+ *       monitor entries and no syscall.</li>
+ *   <li>The calls go through a {@link SerialSocket}: raw syscalls through FFM on JDK 22+
+ *       (exactly the C client's six; JNA could do it on JDK 17 too, but echo-bench depends on
+ *       no native library), else a blocking {@code SocketChannel} (the same plus the two
+ *       getsockname the JDK makes on every connect, under 1 µs together).</li>
+ *   <li>Reused across requests: the two direct buffers, the codec and the socket wrapper; the
+ *       FFM calls allocate nothing.</li>
  * </ul>
  * Every response is checked byte for byte by the codec; failures are counted by
  * {@link ErrorClass}, and a call the watchdog cut short counts as a timeout.
