@@ -31,7 +31,7 @@ import java.nio.ByteOrder;
  *
  * <p>Why not on JDK 17: there the only way to the bare calls is a native library (JNA), and
  * echo-bench depends on none; the {@link ChannelSerialSocket} it uses instead adds two
- * {@code getsockname} per connect, well under a microsecond together.
+ * {@code getsockname} per connect, under a microsecond together.
  */
 public final class FfmSerialSocket implements SerialSocket {
     // Linux values (x86-64 and arm64 alike).
