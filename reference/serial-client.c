@@ -8,7 +8,8 @@
  * (TCP_NODELAY), connect, write, read (until the whole echo is back: once for 64 bytes), close.
  * Every echo is compared byte for byte. It prints echo-bench's table (run qps min p50 p90 p99
  * p999 max elapsed; latencies in µs, elapsed in s): latency runs from socket() to the last byte
- * of the echo, elapsed from the first request to the last echo, as echo-bench measures them.
+ * of the echo, elapsed from the first request to the last echo, as echo-bench measures them;
+ * the cpu line is this process's CPU time (user and system) per request, as echo-bench's.
  *
  * There is no per-request timeout: bounding a blocking read costs a syscall (poll, or
  * setsockopt SO_RCVTIMEO), and this client exists to show what the bare six cost. Whoever runs
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +40,14 @@ struct options {
     socklen_t target_len;
     const char *target_text;
 };
+
+/* CPU time this process has used, user and system, in ns. */
+static int64_t cpu_ns(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ((int64_t) ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000
+           + ((int64_t) ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+}
 
 static int64_t now_ns(void) {
     struct timespec ts;
@@ -173,10 +183,11 @@ struct run_result {
     double qps;
     double columns[6]; /* min p50 p90 p99 p999 max, µs */
     double elapsed_s;
+    double cpu_us;     /* this process's CPU per request, µs */
 };
 
 static struct run_result measure(const struct options *o, long n, const uint8_t *payload, uint8_t *echo, long *latency_us) {
-    int64_t start = now_ns(), last = start;
+    int64_t cpu0 = cpu_ns(), start = now_ns(), last = start;
     for (long i = 0; i < n; i++) {
         int64_t t0 = now_ns();
         if (request(o, payload, echo, &last) < 0) {
@@ -192,8 +203,9 @@ static struct run_result measure(const struct options *o, long n, const uint8_t 
         }
         latency_us[i] = (long) ((last - t0) / 1000);
     }
-    qsort(latency_us, (size_t) n, sizeof *latency_us, compare_longs);
     struct run_result r;
+    r.cpu_us = (double) (cpu_ns() - cpu0) / 1000.0 / (double) n;
+    qsort(latency_us, (size_t) n, sizeof *latency_us, compare_longs);
     r.elapsed_s = (double) (last - start) / 1e9;
     r.qps = r.elapsed_s > 0 ? (double) n / r.elapsed_s : 0;
     const double ps[] = {0, 50, 90, 99, 99.9, 100};
@@ -238,8 +250,10 @@ int main(int argc, char **argv) {
         print_row(label, &r);
         mean.qps += r.qps / (double) o.runs;
         mean.elapsed_s += r.elapsed_s / (double) o.runs;
+        mean.cpu_us += r.cpu_us / (double) o.runs;
         for (int k = 0; k < 6; k++) mean.columns[k] += r.columns[k] / (double) o.runs;
     }
     print_row("mean", &mean);
+    printf("cpu: client %.1f us/request\n", mean.cpu_us);
     return 0;
 }

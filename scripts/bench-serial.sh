@@ -4,8 +4,9 @@
 # server, pinned (server on SERVER_CPU, clients on CLIENT_CPU), in interleaved rounds: each
 # round runs both clients, the first of them alternating, so a drift of the machine falls on
 # both. Each client warms up first (WARMUP requests, not counted: echo-bench's JIT, the C
-# client for symmetry), then sends N requests. Prints every round, the medians and the ratio
-# echo-bench / C of the median rates.
+# client for symmetry), then sends N requests. Prints every round, the medians and the ratios
+# echo-bench / C of the median rates and of the median client CPU per request (the CPU ratio
+# holds up better than the rates on a machine that other work keeps busy).
 #
 # Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (5000), PORT (9988),
 # SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK of JAVA_HOME (else java on the
@@ -38,7 +39,8 @@ trap 'exit 130' INT TERM
 start_server "$SERVER" "$PORT"
 grep '^listening on' "$SERVER_LOG"
 
-# run_client NAME: one warmed-up run of N requests by echo-bench or c; sets QPS and P50 from its table row.
+# run_client NAME: one warmed-up run of N requests by echo-bench or c; sets QPS and P50 from its
+# table row and CPU, the client process's CPU per request (µs) from its cpu line.
 run_client() {
   local cmd=("$C_CLIENT")
   [ "$1" = echo-bench ] && cmd=("$NIOLAB_HOME/bin/echo-bench")
@@ -49,24 +51,30 @@ run_client() {
   fi
   [ "$ROUND" = 1 ] && head -1 "$OUT" # what each client says it does
   read -r QPS P50 < <(awk '$1 == "1" { print $2, $4 }' "$OUT")
+  CPU=$(awk '/^cpu: client/ { print $3 }' "$OUT")
 }
 
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
 echo "serial short connections against $SERVER: $ROUNDS rounds of $N requests per client (after $WARMUP warm-up)," \
-  "server on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU"
-JAVA_QPS=() C_QPS=()
+  "server on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; cpu = the client process's CPU per request"
+declare -A RATES CPUS
 for ROUND in $(seq "$ROUNDS"); do
   order=(echo-bench c)
   [ $((ROUND % 2)) = 0 ] && order=(c echo-bench)
-  declare -A qps=() p50=()
+  declare -A qps=() p50=() cpu=()
   for client in "${order[@]}"; do
     run_client "$client"
-    qps[$client]=$QPS p50[$client]=$P50
+    qps[$client]=$QPS p50[$client]=$P50 cpu[$client]=$CPU
+    RATES[$client]+="$QPS " CPUS[$client]+="$CPU "
   done
-  JAVA_QPS+=("${qps[echo-bench]}") C_QPS+=("${qps[c]}")
-  printf 'round %d: echo-bench %9.1f qps (p50 %s us)   c %9.1f qps (p50 %s us)   ratio %.3f\n' "$ROUND" \
-    "${qps[echo-bench]}" "${p50[echo-bench]}" "${qps[c]}" "${p50[c]}" "$(awk -v a="${qps[echo-bench]}" -v b="${qps[c]}" 'BEGIN { print a / b }')"
+  printf 'round %d: echo-bench %8.1f qps, p50 %4s us, cpu %5.1f us   c %8.1f qps, p50 %4s us, cpu %5.1f us   qps ratio %s\n' "$ROUND" \
+    "${qps[echo-bench]}" "${p50[echo-bench]}" "${cpu[echo-bench]}" "${qps[c]}" "${p50[c]}" "${cpu[c]}" "$(ratio "${qps[echo-bench]}" "${qps[c]}")"
 done
-java_median=$(median "${JAVA_QPS[@]}")
-c_median=$(median "${C_QPS[@]}")
-printf 'median:  echo-bench %9.1f qps   c %9.1f qps   echo-bench / c = %.3f\n' "$java_median" "$c_median" \
-  "$(awk -v a="$java_median" -v b="$c_median" 'BEGIN { print a / b }')"
+# shellcheck disable=SC2086 # the lists are words on purpose
+{
+  java_rate=$(median ${RATES[echo-bench]}) c_rate=$(median ${RATES[c]})
+  java_cpu=$(median ${CPUS[echo-bench]}) c_cpu=$(median ${CPUS[c]})
+}
+printf 'median:  echo-bench %8.1f qps, cpu %5.1f us   c %8.1f qps, cpu %5.1f us   echo-bench / c: qps %s, cpu %s\n' \
+  "$java_rate" "$java_cpu" "$c_rate" "$c_cpu" "$(ratio "$java_rate" "$c_rate")" "$(ratio "$java_cpu" "$c_cpu")"
