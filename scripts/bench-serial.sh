@@ -3,19 +3,20 @@
 # and by the minimal C client (reference/serial-client.c, the ruler's ruler) against the same
 # server, pinned (server on SERVER_CPU, clients on CLIENT_CPU), in interleaved rounds: each
 # round runs both clients, the first of them alternating, so a drift of the machine falls on
-# both. Each client warms up first (WARMUP requests, not counted: echo-bench's JIT, the C
-# client for symmetry), then sends N requests. Prints every round, the medians and the ratios
+# both. Each client warms up first (WARMUP requests, not counted; the C client for symmetry),
+# then sends N requests: echo-bench's per-request path reaches C2-compiled code after some
+# 10,000 requests, and an FFM downcall is only as cheap as a C call once C2 has inlined it. Prints every round, the medians and the ratios
 # echo-bench / C of the median rates and of the median client CPU per request (the CPU ratio
 # holds up better than the rates on a machine that other work keeps busy).
 #
-# Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (5000), PORT (9988),
+# Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (20000), PORT (9988),
 # SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK of JAVA_HOME (else java on the
 # PATH); on JDK 22+ with a jar built there it calls the kernel through FFM, else through a
 # SocketChannel (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERVER=${SERVER:-c} N=${N:-5000} ROUNDS=${ROUNDS:-3} WARMUP=${WARMUP:-5000} PORT=${PORT:-9988}
+SERVER=${SERVER:-c} N=${N:-5000} ROUNDS=${ROUNDS:-3} WARMUP=${WARMUP:-20000} PORT=${PORT:-9988}
 SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1}
 export SERVER_CPU
 C_CLIENT="$NIOLAB_HOME/reference/build/serial-client"
