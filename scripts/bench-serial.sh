@@ -5,9 +5,10 @@
 # round runs both clients, the first of them alternating, so a drift of the machine falls on
 # both. Each client warms up first (WARMUP requests, not counted; the C client for symmetry),
 # then sends N requests: echo-bench's per-request path reaches C2-compiled code after some
-# 10,000 requests, and an FFM downcall is only as cheap as a C call once C2 has inlined it. Prints every round, the medians and the ratios
-# echo-bench / C of the median rates and of the median client CPU per request (the CPU ratio
-# holds up better than the rates on a machine that other work keeps busy).
+# 10,000 requests, and an FFM downcall is only as cheap as a C call once C2 has inlined it.
+# Prints every round, the medians and the ratios echo-bench / C of the median rates and of the
+# median client CPU per request (the CPU ratio holds up better than the rates on a machine
+# that other work keeps busy).
 #
 # Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (20000), PORT (9988),
 # SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK of JAVA_HOME (else java on the
