@@ -10,7 +10,7 @@ JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar nett
 SOURCES := $(shell find native-epoll lab-servers echo-bench netty-peers -path '*/src/main/*' -type f 2>/dev/null) \
            $(wildcard pom.xml */pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http bench-serial reference experiments reports $(addprefix exp-,$(EXPERIMENTS))
+.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http experiments reports $(addprefix exp-,$(EXPERIMENTS))
 
 help: ## List the targets, one line each
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -43,20 +43,23 @@ experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regene
 $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 	@bash experiments/scripts/exp-$*.sh
 
-reports: all ## Regenerate experiments/*.md from the committed results, without running anything
-	@java -cp echo-bench/target/echo-bench.jar niolab.bench.report.ExperimentReports experiments
-
+.PHONY: reference bench-serial clean-reference
 reference: ## Build the C reference server and serial client (reference/build/) with the system's C compiler
 	@$(MAKE) -s -C reference
 
 # The serial comparison needs more than run-bench's 100 requests: 5000 unless N is given.
-bench-serial: N := $(if $(filter file,$(origin N)),5000,$(N))
 bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved (SERVER=c|lt|et N=5000 ROUNDS=3)
-	@bash scripts/bench-serial.sh
+	@N=$(if $(filter file,$(origin N)),5000,$(N)) bash scripts/bench-serial.sh
+
+clean: clean-reference
+clean-reference:
+	@$(MAKE) -s -C reference clean
+
+reports: all ## Regenerate experiments/*.md from the committed results, without running anything
+	@java -cp echo-bench/target/echo-bench.jar niolab.bench.report.ExperimentReports experiments
 
 bench-http: all ## HTTP /ping on lt, et, mp, netty-nio, netty-epoll with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh
 
 clean: ## Remove build output
 	$(MVN) clean
-	@$(MAKE) -s -C reference clean

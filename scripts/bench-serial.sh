@@ -11,9 +11,9 @@
 # that other work keeps busy).
 #
 # Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (20000), PORT (9988),
-# SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK of JAVA_HOME (else java on the
-# PATH); on JDK 22+ with a jar built there it calls the kernel through FFM, else through a
-# SocketChannel (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter).
+# SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK bin/echo-bench picks: on JDK 22+,
+# with a jar built there, it calls the kernel through FFM, else through a SocketChannel
+# (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter); its header says which.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -57,6 +57,11 @@ run_client() {
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
+# median NUMBER...: the middle value (the mean of the two middle ones for an even count).
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 echo "serial short connections against $SERVER: $ROUNDS rounds of $N requests per client (after $WARMUP warm-up)," \
   "server on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; cpu = the client process's CPU per request"

@@ -1,6 +1,6 @@
-# Shared by the bench scripts (run-bench.sh, bench.sh, bench-serial.sh, ...): start a lab server in
-# the background, wait until it prints its ready line, and stop it by PID (gracefully, then by
-# force) whatever happens. Source it; it defines NIOLAB_HOME, start_server, stop_server, median.
+# Shared by scripts/run-bench.sh and bench.sh: start a lab server in the background, wait until
+# it prints its ready line, and stop it by PID (gracefully, then by force) whatever happens.
+# Source it; it defines NIOLAB_HOME, start_server, stop_server.
 
 NIOLAB_HOME=${NIOLAB_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 SERVER_PID=
@@ -48,9 +48,4 @@ stop_server() {
   [ -n "$SERVER_LOG" ] && [ -n "${SERVER_LOG_COPY:-}" ] && cp "$SERVER_LOG" "$SERVER_LOG_COPY"
   [ -n "$SERVER_LOG" ] && rm -f "$SERVER_LOG"
   SERVER_LOG=
-}
-
-# median NUMBER...: the middle value (the mean of the two middle ones for an even count).
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
