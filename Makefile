@@ -53,6 +53,18 @@ experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regene
 $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 	@bash experiments/scripts/exp-$*.sh
 
+.PHONY: reference bench-serial clean-reference
+reference: ## Build the C reference server and serial client (reference/build/) with the system's C compiler
+	@$(MAKE) -s -C reference
+
+# The serial comparison needs more than run-bench's 100 requests: 5000 unless N is given.
+bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved (SERVER=c|lt|et N=5000 ROUNDS=3)
+	@N=$(if $(filter file,$(origin N)),5000,$(N)) bash scripts/bench-serial.sh
+
+clean: clean-reference
+clean-reference:
+	@$(MAKE) -s -C reference clean
+
 reports: all ## Regenerate experiments/*.md from the committed results, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments
 

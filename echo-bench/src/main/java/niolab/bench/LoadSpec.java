@@ -36,7 +36,7 @@ public final class LoadSpec {
 
     /** e.g. {@code 50 connections (keep-alive, pipeline 4) on 2 threads, rate 1000/s}. */
     public String describe() {
-        if (serial()) return "serial short connections";
+        if (serial()) return "serial short connections (" + SerialSocket.Kind.best().label + ")";
         StringBuilder sb = new StringBuilder();
         sb.append(connections).append(connections == 1 ? " connection" : " connections");
         sb.append(keepAlive ? " (keep-alive" + (pipeline > 1 ? ", pipeline " + pipeline : "") + ")" : " (short: one request each)");

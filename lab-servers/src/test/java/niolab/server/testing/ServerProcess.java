@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 
 /**
  * A lab server started as a child JVM the way users start it ({@code lab-server <arch> ...}),
- * on port 0 unless told otherwise. It is ready once it prints its ready line; {@link #close()}
+ * or as a native program ({@link #startCommand}), on port 0 unless told otherwise. It is ready once it prints its ready line; {@link #close()}
  * always stops it (SIGTERM, then SIGKILL), so no test leaves a process behind.
  */
 public final class ServerProcess implements AutoCloseable {
@@ -58,7 +58,18 @@ public final class ServerProcess implements AutoCloseable {
     /** Starts {@code prefix... java -cp ... LabServer args...} (prefix e.g. {@code prlimit --nofile=64}). */
     public static ServerProcess startExactly(List<String> prefix, List<String> args)
             throws IOException, InterruptedException {
-        ServerProcess p = launch(prefix, args);
+        return awaitReady(launch(prefix, args));
+    }
+
+    /** Starts a server that is not a JVM (the C reference): {@code command... --port 0}, and waits until it is ready. */
+    public static ServerProcess startCommand(List<String> command) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(command);
+        cmd.add("--port");
+        cmd.add("0");
+        return awaitReady(new ServerProcess(new ProcessBuilder(cmd).redirectErrorStream(true).start()));
+    }
+
+    private static ServerProcess awaitReady(ServerProcess p) throws InterruptedException {
         if (!p.ready.await(READY_TIMEOUT_S, TimeUnit.SECONDS) || p.address == null) {
             p.close();
             throw new IllegalStateException("server did not become ready: " + p.output());

@@ -1,0 +1,137 @@
+package niolab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import niolab.bench.SerialSocket.Kind;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The serial client's syscall diet, checked with strace: per request it makes the calls of a
+ * minimal C client (socket, setsockopt, connect, write, read, close) and, on the JDK's
+ * channel, the two getsockname the JDK adds to every connect; any other call comes less than
+ * once per 20 requests.
+ *
+ * <p>echo-bench runs as users run it, in its own JVM under {@code strace -ff} (a file per
+ * thread). Counted are the measured run's serial thread and its watchdog, found by their
+ * calls (the thread with one connect per measured request, and the thread it cloned): the
+ * JVM's own threads (compilers, GC) are not the client's work, and the warm-up run before it
+ * takes the one-off costs of a cold start. The run's own start and stop (two threads, a few
+ * futex and signal-mask calls) are spread over 2,000 requests.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class SerialSyscallsTest {
+    private static final int WARMUP = 3000;
+    private static final int REQUESTS = 2000;
+    private static final double AT_MOST_PER_REQUEST = 0.05;
+    private static final Set<String> PER_REQUEST = Set.of("socket", "setsockopt", "connect", "write", "sendto", "read", "recvfrom", "close");
+    private static final Pattern CALL = Pattern.compile("^([a-z0-9_]+)\\(");
+    private static final Pattern CLONE = Pattern.compile("^clone3?\\(.*= (\\d+)$");
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aSerialRequestMakesTheSyscallsOfAMinimalCClient(Kind kind, @TempDir Path dir) throws Exception {
+        assumeTrue(kind.available(), "FFM needs JDK 22 or newer, and a build on one (this JVM is " + Runtime.version().feature() + ")");
+        assumeTrue(straceWorks(dir), "strace is missing or may not trace here (.ci/run installs it)");
+        Map<String, Map<String, Integer>> threads;
+        try (TestEchoServer server = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            threads = traceEchoBench(kind, server.hostPort(), dir);
+        }
+        Map<String, Integer> serial = null;
+        String serialTid = null;
+        for (Map.Entry<String, Map<String, Integer>> t : threads.entrySet()) {
+            if (t.getValue().getOrDefault("connect", 0) == REQUESTS) {
+                serialTid = t.getKey();
+                serial = t.getValue();
+            }
+        }
+        assertThat(serial).as("a thread with one connect per measured request").isNotNull();
+        Map<String, Integer> calls = new TreeMap<>(serial);
+        Map<String, Integer> watchdog = threads.get(clonedBy(dir, serialTid));
+        assertThat(watchdog).as("the watchdog thread").isNotNull();
+        watchdog.forEach((call, n) -> calls.merge(call, n, Integer::sum));
+
+        assertThat(calls.get("socket")).as("one socket per request").isEqualTo(REQUESTS);
+        for (Map.Entry<String, Integer> c : calls.entrySet()) {
+            String call = c.getKey();
+            double perRequest = (double) c.getValue() / REQUESTS;
+            if (PER_REQUEST.contains(call)) continue;
+            if (kind == Kind.CHANNEL && call.equals("getsockname")) {
+                assertThat(perRequest).as("getsockname per request (the JDK's connect asks for the local address twice)").isLessThanOrEqualTo(2.0);
+                continue;
+            }
+            assertThat(perRequest).as("%s per request, among %s", call, calls).isLessThan(AT_MOST_PER_REQUEST);
+        }
+    }
+
+    private static boolean straceWorks(Path dir) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder("strace", "-o", dir.resolve("probe").toString(), "true").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Runs echo-bench under strace -ff; returns the calls of each of its threads named echo-bench-*, by thread id. */
+    private static Map<String, Map<String, Integer>> traceEchoBench(Kind kind, String target, Path dir) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("strace", "-ff", "-o", dir.resolve("t").toString(),
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString()));
+        if (Runtime.version().feature() >= 22) cmd.add("--enable-native-access=ALL-UNNAMED");
+        if (kind == Kind.CHANNEL) cmd.add("-D" + Kind.PROPERTY + "=channel");
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoBench.class.getName(),
+                "--warmup", Integer.toString(WARMUP), "--requests", Integer.toString(REQUESTS), target));
+        File log = dir.resolve("echo-bench.log").toFile();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+        try {
+            assertThat(p.waitFor(150, TimeUnit.SECONDS)).as("echo-bench finished").isTrue();
+        } finally {
+            p.destroyForcibly();
+        }
+        assertThat(p.exitValue()).as(Files.readString(log.toPath())).isZero();
+
+        Map<String, Map<String, Integer>> threads = new HashMap<>();
+        try (var files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (!name.startsWith("t.")) continue;
+                List<String> lines = Files.readAllLines(f);
+                if (lines.stream().noneMatch(l -> l.contains("PR_SET_NAME, \"echo-bench-"))) continue;
+                Map<String, Integer> calls = new HashMap<>();
+                for (String l : lines) {
+                    Matcher m = CALL.matcher(l);
+                    if (m.find()) calls.merge(m.group(1), 1, Integer::sum);
+                }
+                threads.put(name.substring(2), calls);
+            }
+        }
+        return threads;
+    }
+
+    /** The id of the thread that {@code tid} created (its watchdog). */
+    private static String clonedBy(Path dir, String tid) throws IOException {
+        for (String l : Files.readAllLines(dir.resolve("t." + tid))) {
+            Matcher m = CLONE.matcher(l);
+            if (m.find()) return m.group(1);
+        }
+        return null;
+    }
+}

@@ -1,0 +1,19 @@
+package niolab.server;
+
+import java.util.List;
+import niolab.server.testing.CReference;
+import niolab.server.testing.ServerProcess;
+
+/** The C reference server keeps the HTTP /ping contract. */
+class CReferenceHttpContractTest extends HttpContractTest {
+    /** As users start it: {@code lab-server c}. */
+    protected List<String> arch() {
+        return List.of("c");
+    }
+
+    /** Not a JVM: the binary itself, built first if needed. */
+    @Override
+    protected ServerProcess startServer() throws Exception {
+        return CReference.start("--protocol", "http");
+    }
+}

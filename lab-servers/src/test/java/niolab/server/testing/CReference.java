@@ -1,0 +1,52 @@
+package niolab.server.testing;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The C reference server (reference/c-server.c) for the contract suites: built with make and
+ * the system's C compiler the first time a test needs it (make rebuilds only what changed);
+ * without a compiler the suite is skipped, saying so.
+ */
+public final class CReference {
+    private CReference() {
+    }
+
+    /** Starts {@code c-server args... --port 0}, built first if needed; skips the test when it cannot be built. */
+    public static ServerProcess start(String... args) throws IOException, InterruptedException {
+        Path binary = build();
+        List<String> cmd = new java.util.ArrayList<>(List.of(binary.toString()));
+        cmd.addAll(List.of(args));
+        return ServerProcess.startCommand(cmd);
+    }
+
+    private static synchronized Path build() throws IOException, InterruptedException {
+        Path reference = repositoryRoot().resolve("reference");
+        Process make;
+        try {
+            make = new ProcessBuilder("make", "-s", "-C", reference.toString()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            assumeTrue(false, "make is not installed: the C reference server cannot be built (" + e.getMessage() + ")");
+            throw e;
+        }
+        String output = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assumeTrue(make.waitFor(120, TimeUnit.SECONDS) && make.exitValue() == 0,
+                "the C reference server did not build (is a C compiler installed?): " + output.strip());
+        return reference.resolve("build").resolve("c-server");
+    }
+
+    /** Tests run in a module's directory; the reference directory sits beside the modules. */
+    private static Path repositoryRoot() {
+        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("reference").resolve("Makefile"))) return p;
+        }
+        throw new IllegalStateException("no reference/Makefile above " + Paths.get("").toAbsolutePath());
+    }
+}
