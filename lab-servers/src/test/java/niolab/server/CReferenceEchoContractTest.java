@@ -7,6 +7,7 @@ import niolab.server.testing.ServerProcess;
 /** The C reference server keeps the echo contract: the ceiling is measured on the same rules. */
 class CReferenceEchoContractTest extends EchoContractTest {
     /** As users start it: {@code lab-server c}. */
+    @Override
     protected List<String> arch() {
         return List.of("c");
     }

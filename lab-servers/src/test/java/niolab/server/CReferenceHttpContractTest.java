@@ -7,6 +7,7 @@ import niolab.server.testing.ServerProcess;
 /** The C reference server keeps the HTTP /ping contract. */
 class CReferenceHttpContractTest extends HttpContractTest {
     /** As users start it: {@code lab-server c}. */
+    @Override
     protected List<String> arch() {
         return List.of("c");
     }
