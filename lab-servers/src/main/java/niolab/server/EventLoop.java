@@ -37,6 +37,8 @@ public abstract class EventLoop implements EventLoopServer {
     private static final long DRAIN_WAIT_MS = 50;
 
     protected final ServerOptions options;
+    /** The {@code --mistake}s this loop makes on purpose; each is tested at its marked spot. */
+    protected final Mistakes mistakes;
     protected final Counters counters;
     protected final IdleSweep idle;
     protected final AcceptBackoff acceptBackoff;
@@ -52,9 +54,10 @@ public abstract class EventLoop implements EventLoopServer {
         this.logName = arch;
         this.protocol = options.protocol.toString();
         this.options = options;
+        this.mistakes = options.mistakes();
         this.counters = counters;
         this.idle = new IdleSweep(options.idleTimeout);
-        this.acceptBackoff = new AcceptBackoff(arch, log);
+        this.acceptBackoff = new AcceptBackoff(arch, log, mistakes.noAcceptBackoff);
     }
 
     @Override
@@ -111,6 +114,40 @@ public abstract class EventLoop implements EventLoopServer {
     /** Ends a wait in progress; called from another thread after {@code running} is cleared. */
     protected abstract void wakeUp();
 
+    /**
+     * MISTAKE herd: instead of binding a listener of its own, this loop polls the one
+     * {@code first} bound (lt and et can); the last loop to stop polling it closes it.
+     */
+    public void pollListenerOf(EventLoop first) throws IOException {
+        throw new UnsupportedOperationException(label() + " cannot share a listener");
+    }
+
+    /**
+     * MISTAKE blocking-on-loop: a 1 ms sleep standing for a synchronous call made on the loop
+     * thread (a DNS lookup, a JDBC query, a log flush to a slow disk): while it lasts, no other
+     * connection is served, so the loop does at most about 1000 of them a second in all.
+     */
+    protected static void blockTheLoop() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** MISTAKE unbounded-output: a connection reached the switch's safety cap and is being closed. */
+    protected final void logOutputCap() {
+        log.print(logName);
+        log.print(": unbounded-output: ");
+        log.print(UnboundedOutput.CAP >> 20);
+        log.println(" MiB queued for a client that does not read; closing it before memory runs out");
+    }
+
+    /** The extra counter rows lt and et print: empty accepts where several loops share the port (the herd shows there). */
+    protected static Counter[] acceptRows(ServerOptions options) {
+        return options.loops > 1 ? new Counter[] {Counter.EMPTY_ACCEPTS} : new Counter[0];
+    }
+
     /** A connection was accepted. */
     protected final void opened() {
         counters.inc(ACCEPTS);
@@ -142,6 +179,6 @@ public abstract class EventLoop implements EventLoopServer {
 
     @Override
     public String label() {
-        return arch + ", " + protocol;
+        return arch + ", " + protocol + mistakes.label;
     }
 }

@@ -1,12 +1,14 @@
 package niolab.server.et;
 
 import static niolab.epoll.LibC.EPOLLET;
+import static niolab.epoll.LibC.EPOLLEXCLUSIVE;
 import static niolab.epoll.LibC.EPOLLIN;
 import static niolab.epoll.LibC.EPOLLOUT;
 import static niolab.epoll.LibC.EPOLLRDHUP;
 import static niolab.server.Counter.ACCEPT_FAILURES;
 import static niolab.server.Counter.BYTES_IN;
 import static niolab.server.Counter.BYTES_OUT;
+import static niolab.server.Counter.EMPTY_ACCEPTS;
 import static niolab.server.Counter.EVENTS;
 import static niolab.server.Counter.READS;
 import static niolab.server.Counter.READS_EAGAIN;
@@ -22,6 +24,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import niolab.epoll.Epoll;
 import niolab.epoll.EpollEvents;
 import niolab.epoll.Errno;
@@ -43,6 +46,8 @@ import niolab.server.ServerOptions;
  * after an edge (a connection still in the backlog, bytes still in a socket) is not reported
  * again, so the loop accepts until EAGAIN, and a subclass reads until the socket is drained or
  * stops on purpose and remembers to come back ({@link EtConnection#mayHaveInput}).
+ *
+ * <p>The {@code --mistake}s that break et are marked {@code // MISTAKE name:} where they do.
  */
 public abstract class EdgeTriggeredServer extends EventLoop {
     private static final int MAX_EVENTS = 256;
@@ -68,12 +73,14 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     private int wakeFd = -1;
 
     // Cold: setup and stop.
+    /** MISTAKE herd: the loops polling {@link #listenFd}, shared by all of them; null when it is this loop's own. */
+    private AtomicInteger listenerUsers;
     /** The 8-byte value stop() writes to the eventfd. */
     private final Memory wakeValue = new Memory(8);
     private Epoll epoll;
 
     protected EdgeTriggeredServer(ServerOptions options) {
-        super("et", options, new Counters("epoll_waits"));
+        super("et", options, new Counters("epoll_waits", acceptRows(options)));
         this.bufferSize = options.bufferSize;
         this.readMemory = new Memory(bufferSize);
         this.readBuffer = Pointer.nativeValue(readMemory);
@@ -95,14 +102,31 @@ public abstract class EdgeTriggeredServer extends EventLoop {
             b.initCause(e);
             throw b;
         }
+        openEpoll();
+        return Sockets.localAddress(listenFd);
+    }
+
+    /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
+    @Override
+    public void pollListenerOf(EventLoop first) throws IOException {
+        EdgeTriggeredServer owner = (EdgeTriggeredServer) first;
+        if (owner.listenerUsers == null) owner.listenerUsers = new AtomicInteger(1);
+        listenerUsers = owner.listenerUsers;
+        listenerUsers.incrementAndGet();
+        listenFd = owner.listenFd;
+        openEpoll();
+    }
+
+    /** Creates this loop's epoll instance and eventfd and adds the listener to it. */
+    private void openEpoll() throws ErrnoException {
         epoll = Epoll.create();
         epfd = epoll.fd();
-        addToEpoll(listenFd, EPOLLIN | EPOLLET);
+        // With --epoll-exclusive, the fix for MISTAKE herd: of the loops sharing the listener, one wakes per connection.
+        addToEpoll(listenFd, EPOLLIN | EPOLLET | (mistakes.epollExclusive ? EPOLLEXCLUSIVE : 0));
         synchronized (this) {
             wakeFd = ErrnoException.check("eventfd", LibC.eventfd(0, LibC.EFD_NONBLOCK | LibC.EFD_CLOEXEC));
         }
         addToEpoll(wakeFd, EPOLLIN | EPOLLET);
-        return Sockets.localAddress(listenFd);
     }
 
     private void addToEpoll(int fd, int interest) throws ErrnoException {
@@ -135,14 +159,18 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     /** Accepts until EAGAIN: one edge announces a whole burst, and what stays in the backlog raises no new one. */
     private void acceptAll() {
-        while (true) {
+        for (int accepted = 0; ; ) {
             int fd = LibC.accept4(listenFd, null, null, LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC);
             if (fd >= 0) {
                 open(fd);
+                accepted++;
+                // MISTAKE accept-once: one per edge; the rest of a burst stays in the backlog, and no new edge says so.
+                if (mistakes.acceptOnce) return;
                 continue;
             }
             int err = LibC.errno();
             if (err == Errno.EAGAIN) {
+                if (accepted == 0) counters.inc(EMPTY_ACCEPTS); // another loop took it, or an edge queued for one taken already
                 acceptBackoff.drained();
                 return;
             }
@@ -170,7 +198,8 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     private void open(int fd) {
         opened();
-        Sockets.setFlag(fd, LibC.IPPROTO_TCP, LibC.TCP_NODELAY); // as lt does; a failure only costs latency
+        // As lt does; a failure only costs latency. MISTAKE nagle: left off, Nagle's algorithm on.
+        if (!mistakes.nagle) Sockets.setFlag(fd, LibC.IPPROTO_TCP, LibC.TCP_NODELAY);
         if (fd >= connections.length) connections = Arrays.copyOf(connections, Math.max(fd + 1, 2 * connections.length));
         EtConnection c = connections[fd];
         if (c == null) connections[fd] = c = new EtConnection();
@@ -197,6 +226,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
             counters.inc(READS);
             if (n > 0) {
                 counters.add(BYTES_IN, n);
+                if (mistakes.blockingOnLoop) blockTheLoop(); // MISTAKE blocking-on-loop: a synchronous call per request
                 return n;
             }
             if (n == 0) {
@@ -257,7 +287,12 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     @Override
     protected void closeListener() {
-        if (listenFd >= 0) LibC.close(listenFd); // also leaves the epoll set; the backlog's connections are reset
+        if (listenFd < 0) return;
+        if (listenerUsers == null || listenerUsers.decrementAndGet() == 0) {
+            LibC.close(listenFd); // also leaves the epoll set(s); the backlog's connections are reset
+        } else {
+            LibC.epoll_ctl(epfd, LibC.EPOLL_CTL_DEL, listenFd, null); // MISTAKE herd: the others still poll it
+        }
         listenFd = -1;
     }
 

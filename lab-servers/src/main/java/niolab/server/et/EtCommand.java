@@ -2,6 +2,7 @@ package niolab.server.et;
 
 import java.util.concurrent.Callable;
 import niolab.epoll.Epoll;
+import niolab.server.Mistakes;
 import niolab.server.MultiLoopServer;
 import niolab.server.Protocol;
 import niolab.server.ServerFactory;
@@ -22,6 +23,7 @@ public final class EtCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: et needs Linux epoll");
             return 1;
         }
+        if (Mistakes.refused(options, "et")) return 2;
         return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
     }
 

@@ -78,6 +78,18 @@ public final class Proc {
         return (double) ticks / CLOCK_TICKS_PER_SECOND;
     }
 
+    /** Resident memory of one process in bytes, from /proc/PID/status (VmRSS). */
+    public static long rssBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalStateException("no VmRSS for process " + pid);
+    }
+
     /** The value of {@code name} in the last {@code counters:} line (the sum, for mp). */
     public static long counter(ServerProcess p, String name) {
         String line = CountersLine.last(p.output());
