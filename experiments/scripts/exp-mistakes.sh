@@ -14,6 +14,7 @@
 #   unbounded-output.csv                       arch,variant,t_s,rss_mib (the server's RSS every 100 ms)
 #   unbounded-output-capped.csv                arch,variant,capped (times the server closed the client at its cap)
 #   herd.csv                                   arch,variant,connections,loop_switches (herd: correct, broken, exclusive)
+#   loadavg.txt                                /proc/loadavg when the run began (other work on the machine)
 NAME=mistakes
 EXP_PORT=${EXP_PORT:-29130}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -88,6 +89,7 @@ mistake() {
 }
 
 VARIANTS=(correct broken)
+cp /proc/loadavg "$RESULTS/loadavg.txt"
 
 echo "== accept-once (et): 100 connections made while the server is stopped, one listen edge"
 for v in "${VARIANTS[@]}"; do
@@ -126,11 +128,15 @@ for v in "${VARIANTS[@]}"; do
   keep_counters "$RESULTS/counters-standing-write-$v.txt"
 done
 
-echo "== keys-not-removed (lt): 50 keep-alive connections, 20000 echoes"
+echo "== keys-not-removed (lt): 50 connections that sent one byte each, then one busy connection, 20000 echoes"
 for v in "${VARIANTS[@]}"; do
   # shellcheck disable=SC2046
   start_server lt "$EXP_PORT" $(mistake "$v" keys-not-removed)
-  echo_bench --keepalive -c 50 -n 20000 --json "$RESULTS/keys-not-removed-$v.json" >/dev/null
+  hold 50
+  for fd in "${HOLD[@]}"; do printf x >&"$fd"; done # ready once each: their keys enter the selected set
+  sleep 0.5
+  echo_bench --keepalive -c 1 -n 20000 --json "$RESULTS/keys-not-removed-$v.json" >/dev/null
+  release
   keep_counters "$RESULTS/counters-keys-not-removed-$v.txt"
 done
 

@@ -68,6 +68,7 @@ public final class MistakesExperiment implements Experiment {
         nagle(r, out, overview);
         herd(r, out, overview);
         out.put("overview", Md.table(List.of("mistake", "arch", "scenario", "broken", "correct"), overview));
+        out.put("loadavg", r.text("loadavg.txt").trim().split("\\s+")[0]);
     }
 
     private static void acceptOnce(Results r, Report out, List<List<String>> overview) {
@@ -83,6 +84,7 @@ public final class MistakesExperiment implements Experiment {
         out.put("accept_once_table", Md.table(List.of("server", "connections", "echoed", "timed out (stranded)",
                 "other errors", "server accepts"), rows));
         out.put("accept_once_broken", echoed[1]);
+        out.put("accept_once_broken_accepts", Md.f0(Run.of(r, "accept-once", "broken").counters.get("accepts")));
         out.put("accept_once_correct", echoed[0]);
         overview.add(List.of("`accept-once`", "et", "100 connections arrive while the loop is stopped: one listen edge",
                 "echoed " + echoed[1], "echoed " + echoed[0]));
@@ -140,7 +142,7 @@ public final class MistakesExperiment implements Experiment {
         }
         out.put("keys_not_removed_table", Md.table(List.of("server", "req/s", "p50", "p99", "reads per request",
                 "reads that found nothing, per request", "keys handled per select", "server CPU µs/req"), rows));
-        overview.add(List.of("`keys-not-removed`", "lt", "50 keep-alive connections, 20,000 echoes", symptom[1], symptom[0]));
+        overview.add(List.of("`keys-not-removed`", "lt", "50 quiet connections, one busy one: 20,000 echoes", symptom[1], symptom[0]));
     }
 
     private static void noAcceptBackoff(Results r, Report out, List<List<String>> overview) {
@@ -247,6 +249,7 @@ public final class MistakesExperiment implements Experiment {
                         b.cpuUsPerRequest().server() == null ? "–" : Md.f1(b.cpuUsPerRequest().server())));
                 String s = Md.f0(empty) + " empty accepts, " + Md.f2(wakeups) + " loop wakeups per connection";
                 out.put("herd_" + arch + "_" + v, s);
+                out.put("herd_" + arch + "_" + v + "_accepts", String.join(" / ", accepts));
                 if (v.equals("correct")) symptom[0] = s;
                 if (v.equals("broken")) symptom[1] = s;
             }
