@@ -13,7 +13,7 @@
 #   no-accept-backoff.csv                      arch,variant,connections,seconds,cpu_share,log_lines
 #   unbounded-output.csv                       arch,variant,t_s,rss_mib (the server's RSS every 100 ms)
 #   unbounded-output-capped.csv                arch,variant,capped (times the server closed the client at its cap)
-#   herd.csv                                   arch,variant,connections,loop_switches (herd: correct, broken, exclusive)
+#   herd.csv                                   arch,variant,connections,loop_wakeups (herd: correct, broken, exclusive)
 #   loadavg.txt                                /proc/loadavg when the run began (other work on the machine)
 NAME=mistakes
 EXP_PORT=${EXP_PORT:-29130}
@@ -58,16 +58,22 @@ cpu_share() {
   awk -v a="$t0" -v b="$(cpu_ticks "$1")" -v s="$2" 'BEGIN { printf "%.3f", (b - a) / 100 / s }'
 }
 
-# loop_switches PID: context switches so far of the event-loop threads (the main thread, named
-# java, and loop-2, loop-3 ...): each is one wakeup of a loop, whether it found work or not.
-loop_switches() {
+# loop_wakeups PID: voluntary context switches so far of the event-loop threads (the main thread,
+# named java, and loop-2, loop-3 ...). A loop thread gives up the CPU voluntarily when it blocks
+# in its wait, so each is one wakeup of a loop, whether it then found work or not.
+loop_wakeups() {
   local t n=0
   for t in /proc/"$1"/task/*; do
     case "$(cat "$t/comm" 2>/dev/null)" in
-      java | loop-*) n=$((n + $(awk '/ctxt_switches/ { s += $2 } END { print s + 0 }' "$t/status"))) ;;
+      java | loop-*) n=$((n + $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status"))) ;;
     esac
   done
   echo "$n"
+}
+
+# queued: connections waiting in the server's accept queue (a listener's Recv-Q).
+queued() {
+  ss -ltnH "sport = :$EXP_PORT" | awk '{ n += $2 } END { print n + 0 }'
 }
 
 # stat_of NAME: the counter NAME in the server's latest stats: line.
@@ -98,7 +104,11 @@ for v in "${VARIANTS[@]}"; do
   kill -STOP "$SERVER_PID"
   echo_bench --keepalive -c 100 -n 100 --timeout 3s --json "$RESULTS/accept-once-$v.json" >/dev/null &
   bench=$!
-  sleep 1 # every connection completes its handshake into the backlog meanwhile
+  # the kernel completes every handshake into the accept queue meanwhile (and echo-bench's probe before them)
+  for i in $(seq 300); do
+    [ "$(queued)" -ge 101 ] && break
+    sleep 0.1
+  done
   kill -CONT "$SERVER_PID"
   wait "$bench" || true
   keep_counters "$RESULTS/counters-accept-once-$v.txt"
@@ -202,7 +212,7 @@ for arch in lt et; do
 done
 
 echo "== herd (lt, et, --loops 4): 2000 short connections one after another"
-echo "arch,variant,connections,loop_switches" >"$RESULTS/herd.csv"
+echo "arch,variant,connections,loop_wakeups" >"$RESULTS/herd.csv"
 for arch in lt et; do
   variants=(correct broken)
   [ "$arch" = et ] && variants+=(exclusive)
@@ -211,9 +221,9 @@ for arch in lt et; do
     [ "$v" != correct ] && opts+=(--mistake herd)
     [ "$v" = exclusive ] && opts+=(--epoll-exclusive)
     SERVER_CPU=0,1 start_server "$arch" "$EXP_PORT" "${opts[@]}"
-    s0=$(loop_switches "$SERVER_PID")
+    s0=$(loop_wakeups "$SERVER_PID")
     echo_bench -n 2000 --json "$RESULTS/herd-$arch-$v.json" >/dev/null
-    s1=$(loop_switches "$SERVER_PID")
+    s1=$(loop_wakeups "$SERVER_PID")
     keep_counters "$RESULTS/counters-herd-$arch-$v.txt"
     echo "$arch,$v,2000,$((s1 - s0))" >>"$RESULTS/herd.csv"
   done

@@ -241,7 +241,7 @@ public final class MistakesExperiment implements Experiment {
                     empty += loop.getOrDefault("empty_accepts", 0L);
                 }
                 double connections = Csv.number(row.get("connections"));
-                double wakeups = Csv.number(row.get("loop_switches")) / connections;
+                double wakeups = Csv.number(row.get("loop_wakeups")) / connections;
                 BenchJson.Run b = r.bench("herd-" + arch + "-" + v + ".json").runs().get(0);
                 String listeners = v.equals("correct") ? "one per loop (SO_REUSEPORT)"
                         : v.equals("broken") ? "one for all loops" : "one for all loops, EPOLLEXCLUSIVE";
