@@ -36,11 +36,6 @@ public final class UnboundedOutput {
         return bytes == 0;
     }
 
-    /** Bytes queued and not yet sent. */
-    public long bytes() {
-        return bytes;
-    }
-
     /** Queues what {@code src} holds (its position advances); false, queueing nothing, if that would pass {@link #CAP}. */
     public boolean add(ByteBuffer src) {
         int n = src.remaining();

@@ -27,7 +27,8 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
     @Override
     protected void onConnectionEvent(EtConnection c, int ready) {
         if ((ready & EPOLLRDHUP) != 0) c.peerShutdown = true;
-        if (mistakes.unboundedOutput && c.unsent != null && !flushUnsent(c)) return; // MISTAKE unbounded-output: then reads on regardless
+        // MISTAKE unbounded-output: sends what it queued, then reads on whether all of it went or not.
+        if (mistakes.unboundedOutput && c.unsent != null && !flushUnsent(c)) return;
         if (c.pendingLength > 0) {
             // Not writable yet: wait for the EPOLLOUT edge (errors surface through send).
             if ((ready & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0 || !flush(c)) return;

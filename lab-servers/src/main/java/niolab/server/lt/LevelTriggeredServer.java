@@ -138,7 +138,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
         counters.inc(WAITS);
         for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
             SelectionKey key = it.next();
-            // it.remove(); belongs here, and is missing: the MISTAKE
+            // MISTAKE keys-not-removed: it.remove(); belongs here, and is missing
             counters.inc(EVENTS);
             if (key.isValid()) onReady(key);
         }
