@@ -338,7 +338,11 @@ class MistakesTest {
         }
     }
 
-    /** Selects the loop makes in about a second while {@code n} accepted connections send nothing. */
+    /**
+     * Selects the loop makes over ten stats intervals (about a second) while {@code n} accepted
+     * connections send nothing. Counted between stats lines, not by the clock: the first is the
+     * one after the line that shows every echo sent (a select is counted after its dispatch).
+     */
     private static long wakeupsWhileIdle(ServerProcess p, int n) throws Exception {
         List<Socket> idle = new ArrayList<>();
         try {
@@ -347,25 +351,23 @@ class MistakesTest {
                 idle.add(s);
                 roundTrip(s, i); // accepted and served once: from now on it is idle
             }
-            long before = nextStats(p).get("selects");
-            Thread.sleep(1000);
-            return nextStats(p).get("selects") - before;
+            int echoed = 0;
+            while (statsLine(p, echoed).get("bytes_out") < 64L * n) echoed++;
+            return statsLine(p, echoed + 11).get("selects") - statsLine(p, echoed + 1).get("selects");
         } finally {
             closeAll(idle);
         }
     }
 
-    /** The server's next {@code stats:} line (bounded wait), parsed. */
-    private static Map<String, Long> nextStats(ServerProcess p) throws InterruptedException {
-        int seen = p.linesContaining(CountersLine.STATS_PREFIX);
+    /** The server's {@code index}th {@code stats:} line (0 is the first), waiting for it (bounded), parsed. */
+    private static Map<String, Long> statsLine(ServerProcess p, int index) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (p.linesContaining(CountersLine.STATS_PREFIX) == seen && System.nanoTime() < deadline) Thread.sleep(10);
-        String last = null;
+        while (p.linesContaining(CountersLine.STATS_PREFIX) <= index && System.nanoTime() < deadline) Thread.sleep(10);
+        int seen = 0;
         for (String line : p.output().split("\n")) {
-            if (line.startsWith(CountersLine.STATS_PREFIX)) last = line;
+            if (line.startsWith(CountersLine.STATS_PREFIX) && seen++ == index) return CountersLine.parse(line);
         }
-        assertThat(last).as("a stats line").isNotNull();
-        return CountersLine.parse(last);
+        throw new AssertionError("no stats line " + index + " in:\n" + p.output());
     }
 
     /** {@code connections} connections, {@code rounds} rounds of one echo each in turn; returns the requests made. */
