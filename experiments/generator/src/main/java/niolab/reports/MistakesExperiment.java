@@ -84,7 +84,7 @@ public final class MistakesExperiment implements Experiment {
         out.put("accept_once_table", Md.table(List.of("server", "connections", "echoed", "timed out (stranded)",
                 "other errors", "server accepts"), rows));
         out.put("accept_once_broken", echoed[1]);
-        out.put("accept_once_broken_accepts", Md.f0(Run.of(r, "accept-once", "broken").counters.get("accepts")));
+        out.put("accept_once_broken_accepts", count(Run.of(r, "accept-once", "broken").counters.get("accepts"), "connection"));
         out.put("accept_once_correct", echoed[0]);
         overview.add(List.of("`accept-once`", "et", "100 connections arrive while the loop is stopped: one listen edge",
                 "echoed " + echoed[1], "echoed " + echoed[0]));
@@ -155,7 +155,7 @@ public final class MistakesExperiment implements Experiment {
                 ServerCounters c = r.counters("counters-no-accept-backoff-" + arch + "-" + VARIANTS[i] + ".txt");
                 BenchJson.Run after = r.bench("no-accept-backoff-" + arch + "-" + VARIANTS[i] + ".json").runs().get(0);
                 double share = Csv.number(row.get("cpu_share"));
-                symptom[i] = Md.f0(share * 100) + "% of a core, " + row.get("log_lines") + " log lines";
+                symptom[i] = Md.f0(share * 100) + "% of a core, " + count(Csv.number(row.get("log_lines")), "log line");
                 rows.add(List.of(arch, VARIANTS[i], Md.f0(share * 100) + "%", Md.f0(c.get("accept_failures")), row.get("log_lines"),
                         Md.f0(c.get("accepts")), Md.f0(after.requests()) + " of " + Md.f0(after.attempted())));
                 out.put("no_accept_backoff_" + arch + "_" + VARIANTS[i], symptom[i]);
@@ -257,6 +257,11 @@ public final class MistakesExperiment implements Experiment {
         }
         out.put("herd_table", Md.table(List.of("arch", "server", "listening sockets", "accepts per loop",
                 "empty accepts (all loops)", "loop-thread wakeups per connection", "req/s", "server CPU µs/req"), rows));
+    }
+
+    /** {@code 1 log line}, {@code 2 log lines}. */
+    static String count(double n, String what) {
+        return Md.f0(n) + " " + what + (n == 1 ? "" : "s");
     }
 
     /** A latency in µs as people read it: {@code 45 µs} or {@code 40.1 ms}. */
