@@ -8,6 +8,7 @@ import static niolab.server.Counter.LIVE;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The skeleton every event loop shares, so that an architecture's class holds only its own
@@ -48,6 +49,8 @@ public abstract class EventLoop implements EventLoopServer {
     private String logName;
     private final String protocol;
     private volatile boolean running = true;
+    /** MISTAKE herd: the loops polling one listener, shared by all of them; null while the listener is this loop's own. */
+    private AtomicInteger listenerUsers;
 
     protected EventLoop(String arch, ServerOptions options, Counters counters) {
         this.arch = arch;
@@ -116,10 +119,24 @@ public abstract class EventLoop implements EventLoopServer {
 
     /**
      * MISTAKE herd: instead of binding a listener of its own, this loop polls the one
-     * {@code first} bound (lt and et can); the last loop to stop polling it closes it.
+     * {@code first} bound (lt and et can); the last loop to stop polling it closes it. An
+     * architecture that can calls {@link #shareListenerOf} first, and asks
+     * {@link #lastToLeaveListener} in {@link #closeListener}.
      */
     public void pollListenerOf(EventLoop first) throws IOException {
         throw new UnsupportedOperationException(label() + " cannot share a listener");
+    }
+
+    /** Counts this loop among those polling {@code first}'s listener. */
+    protected final void shareListenerOf(EventLoop first) {
+        if (first.listenerUsers == null) first.listenerUsers = new AtomicInteger(1);
+        listenerUsers = first.listenerUsers;
+        listenerUsers.incrementAndGet();
+    }
+
+    /** This loop stops polling its listener: true if it must close it (its own, or shared and the last to leave). */
+    protected final boolean lastToLeaveListener() {
+        return listenerUsers == null || listenerUsers.decrementAndGet() == 0;
     }
 
     /**

@@ -407,36 +407,10 @@ class MistakesTest {
         long before = Proc.rssBytes(p.pid());
         AtomicLong written = new AtomicLong();
         try (Socket hog = Echo.connect(p.address())) {
-            Thread writer = new Thread(() -> {
-                byte[] chunk = new byte[64 * 1024];
-                try {
-                    OutputStream out = hog.getOutputStream();
-                    while (written.get() < bytes) {
-                        out.write(chunk);
-                        written.addAndGet(chunk.length);
-                    }
-                } catch (IOException closed) {
-                    // the test closed it, or the server did
-                }
-            }, "never-reads");
-            writer.setDaemon(true);
-            writer.start();
-            awaitDoneOrHeldBack(written, bytes);
+            Echo.writeWithoutReading(hog, bytes, written);
+            Echo.awaitDoneOrHeldBack(written, bytes);
             Thread.sleep(300); // the server reads what the kernel still holds
             return Proc.rssBytes(p.pid()) - before;
-        }
-    }
-
-    /** Waits (bounded) until {@code count} reaches {@code target} or has not moved for a second. */
-    private static void awaitDoneOrHeldBack(AtomicLong count, long target) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long last = -1;
-        int still = 0;
-        while (count.get() < target && still < 5 && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            long now = count.get();
-            still = now == last ? still + 1 : 0;
-            last = now;
         }
     }
 

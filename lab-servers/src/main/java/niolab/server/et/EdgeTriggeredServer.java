@@ -24,7 +24,6 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 import niolab.epoll.Epoll;
 import niolab.epoll.EpollEvents;
 import niolab.epoll.Errno;
@@ -73,8 +72,6 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     private int wakeFd = -1;
 
     // Cold: setup and stop.
-    /** MISTAKE herd: the loops polling {@link #listenFd}, shared by all of them; null when it is this loop's own. */
-    private AtomicInteger listenerUsers;
     /** The 8-byte value stop() writes to the eventfd. */
     private final Memory wakeValue = new Memory(8);
     private Epoll epoll;
@@ -109,11 +106,8 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
     public void pollListenerOf(EventLoop first) throws IOException {
-        EdgeTriggeredServer owner = (EdgeTriggeredServer) first;
-        if (owner.listenerUsers == null) owner.listenerUsers = new AtomicInteger(1);
-        listenerUsers = owner.listenerUsers;
-        listenerUsers.incrementAndGet();
-        listenFd = owner.listenFd;
+        shareListenerOf(first);
+        listenFd = ((EdgeTriggeredServer) first).listenFd;
         openEpoll();
     }
 
@@ -288,7 +282,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     @Override
     protected void closeListener() {
         if (listenFd < 0) return;
-        if (listenerUsers == null || listenerUsers.decrementAndGet() == 0) {
+        if (lastToLeaveListener()) {
             LibC.close(listenFd); // also leaves the epoll set(s); the backlog's connections are reset
         } else {
             LibC.epoll_ctl(epfd, LibC.EPOLL_CTL_DEL, listenFd, null); // MISTAKE herd: the others still poll it

@@ -25,7 +25,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnresolvedAddressException;
 import java.util.Iterator;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
@@ -56,8 +55,6 @@ public abstract class LevelTriggeredServer extends EventLoop {
     private final int readingOps;
     private ServerSocketChannel listener;
     private SelectionKey listenKey;
-    /** MISTAKE herd: the loops polling {@link #listener}, shared by all of them; null when it is this loop's own. */
-    private AtomicInteger listenerUsers;
 
     protected LevelTriggeredServer(ServerOptions options) {
         super("lt", options, new Counters("selects", acceptRows(options)));
@@ -106,11 +103,8 @@ public abstract class LevelTriggeredServer extends EventLoop {
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
     public void pollListenerOf(EventLoop first) throws IOException {
-        LevelTriggeredServer owner = (LevelTriggeredServer) first;
-        if (owner.listenerUsers == null) owner.listenerUsers = new AtomicInteger(1);
-        listenerUsers = owner.listenerUsers;
-        listenerUsers.incrementAndGet();
-        listener = owner.listener;
+        shareListenerOf(first);
+        listener = ((LevelTriggeredServer) first).listener;
         listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
     }
 
@@ -293,7 +287,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
         if (listenKey != null) listenKey.cancel();
         if (listener == null) return;
         // MISTAKE herd: a listener polled by several loops is closed by the last of them to stop.
-        if (listenerUsers == null || listenerUsers.decrementAndGet() == 0) closeQuietly(listener);
+        if (lastToLeaveListener()) closeQuietly(listener);
         listener = null;
     }
 
