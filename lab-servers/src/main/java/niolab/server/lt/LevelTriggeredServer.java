@@ -128,7 +128,11 @@ public abstract class LevelTriggeredServer extends EventLoop {
      * and every later wakeup handles it again: reads that find nothing, accepts of nobody.
      */
     private void selectAndWalkSelectedKeys(long timeoutMs) throws IOException {
-        if (timeoutMs == 0) selector.selectNow(); else selector.select(timeoutMs == NO_TIMEOUT ? 0 : timeoutMs);
+        if (timeoutMs == 0) {
+            selector.selectNow();
+        } else {
+            selector.select(timeoutMs == NO_TIMEOUT ? 0 : timeoutMs);
+        }
         counters.inc(WAITS);
         for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
             SelectionKey key = it.next();
