@@ -9,7 +9,7 @@ PORT ?= 9988
 N ?= 100
 RUNS ?= 3
 WORKERS ?= 4
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
 JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)

@@ -22,14 +22,24 @@ public final class AcceptBackoff {
 
     private String name;
     private final PrintStream log;
+    /** MISTAKE no-accept-backoff: no timer and no episode, every failure retried at once and logged. */
+    private final boolean retryAtOnce;
+    private final long retryMs;
     private boolean paused;
     private long retryAt;
     private boolean failing;
 
     /** {@code name} starts its log line: the architecture, or one loop of several ({@code et loop2}). */
     public AcceptBackoff(String name, PrintStream log) {
+        this(name, log, false);
+    }
+
+    /** {@code retryAtOnce}: the no-accept-backoff mistake. */
+    public AcceptBackoff(String name, PrintStream log, boolean retryAtOnce) {
         this.name = name;
         this.log = log;
+        this.retryAtOnce = retryAtOnce;
+        this.retryMs = retryAtOnce ? 0 : RETRY_MS; // MISTAKE no-accept-backoff: retried on the loop's next turn: a spin
     }
 
     void rename(String name) {
@@ -46,8 +56,8 @@ public final class AcceptBackoff {
      */
     public void pause(String call, String reason) {
         paused = true;
-        retryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MS);
-        if (failing) return;
+        retryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retryMs);
+        if (failing && !retryAtOnce) return; // MISTAKE no-accept-backoff: a line per failure, thousands a second
         failing = true;
         synchronized (log) { // one line, even when several loops of one JVM log at once
             log.print(name);
@@ -55,7 +65,7 @@ public final class AcceptBackoff {
             log.print(call);
             log.print(" failed (");
             log.print(reason);
-            log.println("); pausing accepts, retrying every 100 ms");
+            log.println(retryAtOnce ? "); retrying at once" : "); pausing accepts, retrying every 100 ms");
         }
     }
 
@@ -66,7 +76,7 @@ public final class AcceptBackoff {
 
     /** The loop's wait timeout this timer needs: the retry interval while paused, else -1 (none). */
     public long waitMillis() {
-        return paused ? RETRY_MS : -1;
+        return paused ? retryMs : -1;
     }
 
     /** The retry is due. */

@@ -28,7 +28,12 @@ public enum Counter {
     /** Submission-queue entries handed to the kernel (io_uring). */
     SUBMISSIONS(true, "submissions"),
     /** Wake-ups of a loop by another thread (a backend pool handing an answer back). */
-    WAKEUPS(true, "wakeups");
+    WAKEUPS(true, "wakeups"),
+    /**
+     * Listener events whose first accept found the queue empty: another loop sharing the
+     * listener took the connection (the herd), or an edge queued for a connection already taken.
+     */
+    EMPTY_ACCEPTS(true, "empty_accepts");
 
     /** The name on the counters line. */
     public final String label;

@@ -8,6 +8,7 @@ import static niolab.server.Counter.LIVE;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The skeleton every event loop shares, so that an architecture's class holds only its own
@@ -37,6 +38,8 @@ public abstract class EventLoop implements EventLoopServer {
     private static final long DRAIN_WAIT_MS = 50;
 
     protected final ServerOptions options;
+    /** The {@code --mistake}s this loop makes on purpose; each is tested at its marked spot. */
+    protected final Mistakes mistakes;
     protected final Counters counters;
     protected final IdleSweep idle;
     protected final AcceptBackoff acceptBackoff;
@@ -46,15 +49,18 @@ public abstract class EventLoop implements EventLoopServer {
     private String logName;
     private final String protocol;
     private volatile boolean running = true;
+    /** MISTAKE herd: the loops polling one listener, shared by all of them; null while the listener is this loop's own. */
+    private AtomicInteger listenerUsers;
 
     protected EventLoop(String arch, ServerOptions options, Counters counters) {
         this.arch = arch;
         this.logName = arch;
         this.protocol = options.protocol.toString();
         this.options = options;
+        this.mistakes = options.mistakes();
         this.counters = counters;
         this.idle = new IdleSweep(options.idleTimeout);
-        this.acceptBackoff = new AcceptBackoff(arch, log);
+        this.acceptBackoff = new AcceptBackoff(arch, log, mistakes.noAcceptBackoff);
     }
 
     @Override
@@ -111,6 +117,54 @@ public abstract class EventLoop implements EventLoopServer {
     /** Ends a wait in progress; called from another thread after {@code running} is cleared. */
     protected abstract void wakeUp();
 
+    /**
+     * MISTAKE herd: instead of binding a listener of its own, this loop polls the one
+     * {@code first} bound (lt and et can); the last loop to stop polling it closes it. An
+     * architecture that can calls {@link #shareListenerOf} first, and asks
+     * {@link #lastToLeaveListener} in {@link #closeListener}.
+     */
+    public void pollListenerOf(EventLoop first) throws IOException {
+        throw new UnsupportedOperationException(label() + " cannot share a listener");
+    }
+
+    /** Counts this loop among those polling {@code first}'s listener. */
+    protected final void shareListenerOf(EventLoop first) {
+        if (first.listenerUsers == null) first.listenerUsers = new AtomicInteger(1);
+        listenerUsers = first.listenerUsers;
+        listenerUsers.incrementAndGet();
+    }
+
+    /** This loop stops polling its listener: true if it must close it (its own, or shared and the last to leave). */
+    protected final boolean lastToLeaveListener() {
+        return listenerUsers == null || listenerUsers.decrementAndGet() == 0;
+    }
+
+    /**
+     * MISTAKE blocking-on-loop: a 1 ms sleep standing for a synchronous call made on the loop
+     * thread (a DNS lookup, a JDBC query, a log flush to a slow disk): while it lasts, no other
+     * connection is served, so the loop does at most about 1000 of them a second in all.
+     */
+    protected static void blockTheLoop() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** MISTAKE unbounded-output: a connection reached the switch's safety cap and is being closed. */
+    protected final void logOutputCap() {
+        log.print(logName);
+        log.print(": unbounded-output: ");
+        log.print(UnboundedOutput.CAP >> 20);
+        log.println(" MiB queued for a client that does not read; closing it before memory runs out");
+    }
+
+    /** The extra counter rows lt and et print: empty accepts where several loops share the port (the herd shows there). */
+    protected static Counter[] acceptRows(ServerOptions options) {
+        return options.loops > 1 ? new Counter[] {Counter.EMPTY_ACCEPTS} : new Counter[0];
+    }
+
     /** A connection was accepted. */
     protected final void opened() {
         counters.inc(ACCEPTS);
@@ -142,6 +196,6 @@ public abstract class EventLoop implements EventLoopServer {
 
     @Override
     public String label() {
-        return arch + ", " + protocol;
+        return arch + ", " + protocol + mistakes.label;
     }
 }

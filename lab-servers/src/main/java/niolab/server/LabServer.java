@@ -3,8 +3,11 @@ package niolab.server;
 import niolab.server.et.EtCommand;
 import niolab.server.lt.LtCommand;
 import niolab.server.mp.MpCommand;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
  * {@code lab-server <arch> [options]}: the entry point of every NIO Lab server.
@@ -33,11 +36,23 @@ public final class LabServer implements Runnable {
 
     /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
     public static EventLoopServer newServer(String... args) {
-        CommandLine.ParseResult parsed = new CommandLine(new LabServer()).parseArgs(args);
+        CommandLine.ParseResult parsed = commandLine().parseArgs(args);
         return ((ServerFactory) parsed.subcommand().commandSpec().userObject()).newServer();
     }
 
+    /** The command line, with each architecture's {@code --help} ending in the mistakes it can make, one line each. */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new LabServer());
+        for (String arch : List.of("lt", "et", "mp")) {
+            UsageMessageSpec usage = cl.getSubcommands().get(arch).getCommandSpec().usageMessage();
+            List<String> footer = new ArrayList<>(List.of(usage.footer()));
+            footer.addAll(List.of(Mistake.helpLines(arch)));
+            usage.footer(footer.toArray(new String[0]));
+        }
+        return cl;
+    }
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new LabServer()).execute(args));
+        System.exit(commandLine().execute(args));
     }
 }

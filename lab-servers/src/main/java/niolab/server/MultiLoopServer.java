@@ -14,6 +14,10 @@ import java.net.InetSocketAddress;
  *   lab-server et --loops 2        # listening on 127.0.0.1:9988 (et, 2 loops, echo)
  *   kill -TERM $pid                # [loop1] counters: ...  [loop2] counters: ...  counters: (the sum)
  * </pre>
+ *
+ * With {@code --mistake herd} the loops instead poll one listening socket, as servers did before
+ * SO_REUSEPORT: each new connection wakes every loop, and all but one find nothing to accept
+ * ({@code empty_accepts} in each loop's counters).
  */
 public final class MultiLoopServer implements EventLoopServer {
     private final EventLoopServer[] loops;
@@ -23,7 +27,8 @@ public final class MultiLoopServer implements EventLoopServer {
     public MultiLoopServer(ServerFactory factory, ServerOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
-        options.reusePort = true; // every loop's listener joins the port's group
+        // Every loop's listener joins the port's group. MISTAKE herd: one listener, no group of our own.
+        if (!options.mistakes().herd) options.reusePort = true;
         loops = new EventLoopServer[options.loops];
         for (int i = 0; i < loops.length; i++) {
             loops[i] = factory.newServer();
@@ -36,7 +41,13 @@ public final class MultiLoopServer implements EventLoopServer {
     public InetSocketAddress bind() throws IOException {
         InetSocketAddress bound = loops[0].bind();
         options.port = bound.getPort();
-        for (int i = 1; i < loops.length; i++) loops[i].bind();
+        for (int i = 1; i < loops.length; i++) {
+            if (options.mistakes().herd) {
+                ((EventLoop) loops[i]).pollListenerOf((EventLoop) loops[0]); // MISTAKE herd: every loop polls one socket
+            } else {
+                loops[i].bind();
+            }
+        }
         return bound;
     }
 
@@ -92,6 +103,6 @@ public final class MultiLoopServer implements EventLoopServer {
 
     @Override
     public String label() {
-        return options.arch() + ", " + loops.length + " loops, " + options.protocol;
+        return options.arch() + ", " + loops.length + " loops, " + options.protocol + options.mistakes().label;
     }
 }

@@ -1,6 +1,8 @@
 package niolab.server;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import niolab.common.Durations;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,10 +52,27 @@ public final class ServerOptions {
                     + " (slowloris); counted as idle_closes. Checked about once a second. Default: off.")
     public Duration idleTimeout;
 
+    @Option(names = "--mistake", paramLabel = "NAME", converter = Mistake.Converter.class,
+            description = "Break the server on purpose, at one marked spot, the way real servers broke (repeatable; listed below).")
+    public List<Mistake> mistakeList = new ArrayList<>();
+
+    @Option(names = "--epoll-exclusive",
+            description = "et --loops N --mistake herd: register the shared listener with EPOLLEXCLUSIVE (Linux 4.5+),"
+                    + " so one loop wakes per connection: the kernel's fix for the herd, beside SO_REUSEPORT (the default).")
+    public boolean epollExclusive;
+
+    private Mistakes mistakes;
+
     /** Set by the mp master on its workers: stdin is a pipe from the master, and EOF means the master is gone. */
     @Option(names = "--exit-on-stdin-eof", hidden = true,
             description = "Stop gracefully when stdin reaches end of file (mp workers: no orphans if the master dies).")
     public boolean exitOnStdinEof;
+
+    /** The mistakes as final booleans, built once (every loop of --loops shares them). */
+    public Mistakes mistakes() {
+        if (mistakes == null) mistakes = new Mistakes(mistakeList, epollExclusive);
+        return mistakes;
+    }
 
     /** The subcommand these options were parsed for ({@code lt}, {@code et}...). */
     public String arch() {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
@@ -197,21 +196,9 @@ public abstract class FaultContractTest {
         try (ServerProcess p = start("--buffer-size", Integer.toString(cap));
              Socket hog = Echo.connect(p.address())) {
             AtomicLong written = new AtomicLong();
-            Thread writer = new Thread(() -> {
-                byte[] chunk = new byte[64 * 1024];
-                try {
-                    OutputStream out = hog.getOutputStream();
-                    for (int i = 0; i < 1024; i++) { // 64 MiB, far more than the kernel buffers hold
-                        out.write(chunk);
-                        written.addAndGet(chunk.length);
-                    }
-                } catch (IOException expected) {
-                    // the server closed us at stop
-                }
-            }, "never-reads");
-            writer.setDaemon(true);
-            writer.start();
-            awaitNoProgress(written);
+            long hogBytes = 64L << 20; // far more than the kernel buffers hold
+            Echo.writeWithoutReading(hog, hogBytes, written);
+            Echo.awaitDoneOrHeldBack(written, hogBytes);
             for (int i = 0; i < 50; i++) { // the hog's connection is stuck; the others are served
                 byte[] payload = Echo.random(20_000, i);
                 assertThat(Echo.roundTrip(p.address(), payload, 5000, i)).isEqualTo(payload);
@@ -224,7 +211,7 @@ public abstract class FaultContractTest {
             // The others' echoes are complete, so what was read and not sent is what the hog cost.
             assertThat(in - out).as("bytes the server held for the hog: " + p.output()).isBetween(0L, (long) cap);
             assertThat(in).as("the rest waits in the kernel, or in the client").isLessThan(written.get() + 50 * 20_000L);
-            assertThat(written.get()).as("the writer was held back").isLessThan(1024L * 64 * 1024);
+            assertThat(written.get()).as("the writer was held back").isLessThan(hogBytes);
         }
     }
 
@@ -419,19 +406,6 @@ public abstract class FaultContractTest {
             }
         } catch (IOException | InterruptedException e) {
             throw new RuntimeException("after " + all.size() + " bytes: " + e, e);
-        }
-    }
-
-    /** Waits (bounded) until {@code count} has stopped moving: the client is blocked in write. */
-    private static void awaitNoProgress(AtomicLong count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long last = -1;
-        int still = 0;
-        while (still < 5 && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            long now = count.get();
-            still = now == last ? still + 1 : 0;
-            last = now;
         }
     }
 }

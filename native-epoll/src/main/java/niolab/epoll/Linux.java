@@ -40,6 +40,8 @@ public class Linux {
     public static final int EPOLLHUP = 0x010;
     public static final int EPOLLRDHUP = 0x2000;
     public static final int EPOLLET = 1 << 31;
+    /** Linux 4.5+: of the epoll instances watching one fd with this flag, wake one per event (ADD only). */
+    public static final int EPOLLEXCLUSIVE = 1 << 28;
     public static final int EFD_NONBLOCK = 0x800;
     public static final int EFD_CLOEXEC = 0x80000;
 

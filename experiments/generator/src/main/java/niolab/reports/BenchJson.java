@@ -41,8 +41,8 @@ public record BenchJson(String tool, int schema, Config config, Environment envi
         }
     }
 
-    /** CPU µs per request; {@code server} is null when echo-bench was given no server PID. */
-    public record Cpu(double clientProcess, double clientThreads, Double server) {
+    /** CPU µs per request; null when not measured: {@code server} without a server PID, all three when no request succeeded. */
+    public record Cpu(Double clientProcess, Double clientThreads, Double server) {
     }
 
     public record Schedule(long late, long maxLagUs) {

@@ -8,8 +8,10 @@ import static niolab.epoll.Linux.EPOLLIN;
 import static niolab.epoll.Linux.EPOLLOUT;
 import static niolab.epoll.Linux.EPOLLRDHUP;
 
+import java.nio.ByteBuffer;
 import niolab.epoll.Syscalls;
 import niolab.server.ServerOptions;
+import niolab.server.UnboundedOutput;
 
 /**
  * {@code et --protocol echo}: as in {@code lt}, each read is echoed straight back from one shared
@@ -26,6 +28,8 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
     @Override
     protected void onConnectionEvent(EtConnection c, int ready) {
         if ((ready & EPOLLRDHUP) != 0) c.peerShutdown = true;
+        // MISTAKE unbounded-output: sends what it queued, then reads on whether all of it went or not.
+        if (mistakes.unboundedOutput && c.unsent != null && !flushUnsent(c)) return;
         if (c.pendingLength > 0) {
             // Not writable yet: wait for the EPOLLOUT edge (errors surface through send).
             if ((ready & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0 || !flush(c)) return;
@@ -38,7 +42,12 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
         c.mayHaveInput = false;
         long n;
         while ((n = read(c)) > 0) {
-            if (!echo(c, n)) return; // output backed up (rest kept) or the connection failed
+            if (mistakes.unboundedOutput) {
+                if (!echoOrQueue(c, n)) return; // MISTAKE unbounded-output: reads on while output is pending
+            } else if (!echo(c, n)) {
+                return; // output backed up (rest kept) or the connection failed
+            }
+            if (mistakes.readOnce) return; // MISTAKE read-once: what is left in the socket raises no new edge
             // A short read took all the socket had. Bytes arriving later queue a new edge
             // (epoll re-arms on each arrival), so stop without the read that would say EAGAIN,
             // as Netty's epoll transport does. Not after a half-close: the FIN came with an
@@ -59,6 +68,49 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
         c.keep(readBuffer + w, (int) (n - w), bufferSize);
         c.mayHaveInput = true; // we stop reading before EAGAIN: no edge will remind us
         return false;
+    }
+
+    /**
+     * MISTAKE unbounded-output: sends the read buffer's {@code n} bytes, or queues them behind
+     * output still pending, and lets reading go on. A client that does not read is read from all
+     * the same, so the queue grows with what it sends, until the switch's safety cap closes the
+     * connection. False if the connection was closed.
+     */
+    private boolean echoOrQueue(EtConnection c, long n) {
+        long sent = 0;
+        if (c.unsent == null || c.unsent.isEmpty()) {
+            sent = send(c.fd, readBuffer, n);
+            if (sent == n) return true;
+            if (sent < 0) {
+                fail(c);
+                return false;
+            }
+            counters.inc(PARTIAL_WRITES);
+        }
+        if (c.unsent == null) c.unsent = new UnboundedOutput(sys);
+        ByteBuffer rest = readMemory.view().duplicate();
+        rest.limit((int) n).position((int) sent);
+        if (!c.unsent.add(rest)) {
+            logOutputCap();
+            close(c);
+            return false;
+        }
+        return true;
+    }
+
+    /** MISTAKE unbounded-output: sends the queue, oldest first, until it is empty or the socket is full; false if the connection failed. */
+    private boolean flushUnsent(EtConnection c) {
+        UnboundedOutput q = c.unsent;
+        while (!q.isEmpty()) {
+            long w = send(c.fd, q.headAddress(), q.headLength());
+            if (w < 0) {
+                fail(c);
+                return false;
+            }
+            q.sent(w);
+            if (w == 0) return true; // full: EPOLLOUT will say when there is room
+        }
+        return true;
     }
 
     /**

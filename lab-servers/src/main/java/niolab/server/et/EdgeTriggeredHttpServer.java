@@ -70,6 +70,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
         while ((n = read(c)) > 0) {
             in.limit((int) n).position(0);
             if (!respond(c, h, in)) return; // parked or closed
+            if (mistakes.readOnce) return; // MISTAKE read-once: what is left in the socket raises no new edge
             // The echo loop's short-read rule: bytes arriving later raise a new edge; only
             // after a half-close read on to EOF, whose edge was reported already.
             if (n < bufferSize && !c.peerShutdown) return;
@@ -89,7 +90,8 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
             flags = HttpPing.process(in, out, h);
             int length = out.position();
             if (length > 0) { // a partial request answers nothing: no syscall
-                long w = send(c.fd, writeBuffer, length);
+                // MISTAKE nagle: two sends per batch, headers then body
+                long w = mistakes.nagle ? sendHeadersThenBody(c.fd, length) : send(c.fd, writeBuffer, length);
                 if (w < 0) {
                     fail(c);
                     return false;
@@ -114,6 +116,20 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer {
     protected void closeEverything() {
         super.closeEverything();
         writeMemory.close();
+    }
+
+    /**
+     * MISTAKE nagle: the batch in two sends, up to the last response's body, then the body.
+     * With TCP_NODELAY off, Nagle's algorithm holds the small second segment until the first
+     * is acknowledged, and the client, with nothing to send back yet, delays that ACK (40 ms on
+     * Linux): the classic write-write-read stall. Returns what send returns for the whole.
+     */
+    private long sendHeadersThenBody(int fd, int length) {
+        int split = HttpPing.lastBodyStart(out, 0, length);
+        long w = send(fd, writeBuffer, split);
+        if (w < split || split == length) return w;
+        long body = send(fd, writeBuffer + split, length - split);
+        return body < 0 ? body : w + body;
     }
 
     /** One send of the parked output; true when all of it has gone (a short send means: wait for EPOLLOUT). */

@@ -1,12 +1,14 @@
 package niolab.server.et;
 
 import static niolab.epoll.Linux.EPOLLET;
+import static niolab.epoll.Linux.EPOLLEXCLUSIVE;
 import static niolab.epoll.Linux.EPOLLIN;
 import static niolab.epoll.Linux.EPOLLOUT;
 import static niolab.epoll.Linux.EPOLLRDHUP;
 import static niolab.server.Counter.ACCEPT_FAILURES;
 import static niolab.server.Counter.BYTES_IN;
 import static niolab.server.Counter.BYTES_OUT;
+import static niolab.server.Counter.EMPTY_ACCEPTS;
 import static niolab.server.Counter.EVENTS;
 import static niolab.server.Counter.READS;
 import static niolab.server.Counter.READS_EAGAIN;
@@ -45,6 +47,8 @@ import niolab.server.ServerOptions;
  * after an edge (a connection still in the backlog, bytes still in a socket) is not reported
  * again, so the loop accepts until EAGAIN, and a subclass reads until the socket is drained or
  * stops on purpose and remembers to come back ({@link EtConnection#mayHaveInput}).
+ *
+ * <p>The {@code --mistake}s that break et are marked {@code // MISTAKE name:} where they do.
  */
 public abstract class EdgeTriggeredServer extends EventLoop {
     private static final int MAX_EVENTS = 256;
@@ -77,7 +81,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     private Epoll epoll;
 
     protected EdgeTriggeredServer(ServerOptions options, Syscalls sys) {
-        super("et", options, new Counters("epoll_waits"));
+        super("et", options, new Counters("epoll_waits", acceptRows(options)));
         this.sys = sys;
         this.events = new EpollEvents(sys, MAX_EVENTS);
         this.bufferSize = options.bufferSize;
@@ -102,14 +106,28 @@ public abstract class EdgeTriggeredServer extends EventLoop {
             b.initCause(e);
             throw b;
         }
+        openEpoll();
+        return Sockets.localAddress(sys, listenFd);
+    }
+
+    /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
+    @Override
+    public void pollListenerOf(EventLoop first) throws IOException {
+        shareListenerOf(first);
+        listenFd = ((EdgeTriggeredServer) first).listenFd;
+        openEpoll();
+    }
+
+    /** Creates this loop's epoll instance and eventfd and adds the listener to it. */
+    private void openEpoll() throws ErrnoException {
         epoll = Epoll.create(sys);
         epfd = epoll.fd();
-        addToEpoll(listenFd, EPOLLIN | EPOLLET);
+        // With --epoll-exclusive, the fix for MISTAKE herd: of the loops sharing the listener, one wakes per connection.
+        addToEpoll(listenFd, EPOLLIN | EPOLLET | (mistakes.epollExclusive ? EPOLLEXCLUSIVE : 0));
         synchronized (this) {
             wakeFd = ErrnoException.check(sys, "eventfd", sys.eventfd(0, Linux.EFD_NONBLOCK | Linux.EFD_CLOEXEC));
         }
         addToEpoll(wakeFd, EPOLLIN | EPOLLET);
-        return Sockets.localAddress(sys, listenFd);
     }
 
     private void addToEpoll(int fd, int interest) throws ErrnoException {
@@ -142,14 +160,18 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     /** Accepts until EAGAIN: one edge announces a whole burst, and what stays in the backlog raises no new one. */
     private void acceptAll() {
-        while (true) {
+        for (int accepted = 0; ; ) {
             int fd = sys.accept4(listenFd, Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC);
             if (fd >= 0) {
                 open(fd);
+                accepted++;
+                // MISTAKE accept-once: one per edge; the rest of a burst stays in the backlog, and no new edge says so.
+                if (mistakes.acceptOnce) return;
                 continue;
             }
             int err = sys.errno();
             if (err == Errno.EAGAIN) {
+                if (accepted == 0) counters.inc(EMPTY_ACCEPTS); // another loop took it, or an edge queued for one taken already
                 acceptBackoff.drained();
                 return;
             }
@@ -177,7 +199,8 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     private void open(int fd) {
         opened();
-        sys.setFlag(fd, Linux.IPPROTO_TCP, Linux.TCP_NODELAY); // as lt does; a failure only costs latency
+        // As lt does; a failure only costs latency. MISTAKE nagle: left off, Nagle's algorithm on.
+        if (!mistakes.nagle) sys.setFlag(fd, Linux.IPPROTO_TCP, Linux.TCP_NODELAY);
         if (fd >= connections.length) connections = Arrays.copyOf(connections, Math.max(fd + 1, 2 * connections.length));
         EtConnection c = connections[fd];
         if (c == null) connections[fd] = c = new EtConnection(sys);
@@ -204,6 +227,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
             counters.inc(READS);
             if (n > 0) {
                 counters.add(BYTES_IN, n);
+                if (mistakes.blockingOnLoop) blockTheLoop(); // MISTAKE blocking-on-loop: a synchronous call per request
                 return n;
             }
             if (n == 0) {
@@ -264,7 +288,12 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     @Override
     protected void closeListener() {
-        if (listenFd >= 0) sys.close(listenFd); // also leaves the epoll set; the backlog's connections are reset
+        if (listenFd < 0) return;
+        if (lastToLeaveListener()) {
+            sys.close(listenFd); // also leaves the epoll set(s); the backlog's connections are reset
+        } else {
+            sys.epoll_ctl(epfd, Linux.EPOLL_CTL_DEL, listenFd, 0); // MISTAKE herd: the others still poll it
+        }
         listenFd = -1;
     }
 

@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import niolab.epoll.Bindings;
 import niolab.epoll.Epoll;
 import niolab.epoll.Syscalls;
+import niolab.server.Mistakes;
 import niolab.server.MultiLoopServer;
 import niolab.server.Protocol;
 import niolab.server.ServerFactory;
@@ -35,6 +36,7 @@ public final class EtCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: et needs Linux epoll");
             return 1;
         }
+        if (Mistakes.refused(options, "et")) return 2;
         try {
             Bindings.named(binding);
         } catch (IllegalArgumentException e) {

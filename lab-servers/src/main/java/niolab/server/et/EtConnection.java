@@ -2,6 +2,7 @@ package niolab.server.et;
 
 import niolab.epoll.NativeBuffer;
 import niolab.epoll.Syscalls;
+import niolab.server.UnboundedOutput;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -23,6 +24,8 @@ final class EtConnection {
     long lastActive;
     /** {@code et --protocol http}: the parser and parked output, kept with the slot and reset per connection; null for echo. */
     HttpConnection http;
+    /** MISTAKE unbounded-output: everything read while output was pending; null otherwise. */
+    UnboundedOutput unsent;
 
     /** Echo bytes the kernel has not taken yet, at {@code pendingAddress + pendingOffset}. */
     int pendingLength;
@@ -73,6 +76,10 @@ final class EtConnection {
             pending.close();
             pending = null;
             pendingAddress = 0;
+        }
+        if (unsent != null) {
+            unsent.free();
+            unsent = null;
         }
     }
 }

@@ -49,7 +49,10 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
             out.clear();
             flags = HttpPing.process(in, out, conn);
             out.flip();
-            if (out.hasRemaining()) write(ch, out); // a partial request answers nothing: no syscall
+            if (out.hasRemaining()) { // a partial request answers nothing: no syscall
+                if (mistakes.nagle) writeHeadersThenBody(ch, out); // MISTAKE nagle: two writes per response
+                else write(ch, out);
+            }
             if (out.hasRemaining()) {
                 counters.inc(PARTIAL_WRITES);
                 conn.park(out, in, flags);
@@ -58,6 +61,21 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer {
             }
         } while ((flags & HttpPing.OUT_FULL) != 0);
         if ((flags & HttpPing.CLOSE) != 0) close(key);
+    }
+
+    /**
+     * MISTAKE nagle: the batch in two writes, up to the last response's body, then the body.
+     * With TCP_NODELAY off, Nagle's algorithm holds the small second segment until the first
+     * is acknowledged, and the client, with nothing to send back yet, delays that ACK (40 ms on
+     * Linux): the classic write-write-read stall.
+     */
+    private void writeHeadersThenBody(SocketChannel ch, ByteBuffer out) throws IOException {
+        int end = out.limit();
+        out.limit(HttpPing.lastBodyStart(out, out.position(), end));
+        write(ch, out);
+        boolean headersWent = !out.hasRemaining();
+        out.limit(end);
+        if (headersWent && out.hasRemaining()) write(ch, out);
     }
 
     @Override

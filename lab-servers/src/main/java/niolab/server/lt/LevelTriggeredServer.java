@@ -3,6 +3,7 @@ package niolab.server.lt;
 import static niolab.server.Counter.ACCEPT_FAILURES;
 import static niolab.server.Counter.BYTES_IN;
 import static niolab.server.Counter.BYTES_OUT;
+import static niolab.server.Counter.EMPTY_ACCEPTS;
 import static niolab.server.Counter.EVENTS;
 import static niolab.server.Counter.READS;
 import static niolab.server.Counter.READS_EAGAIN;
@@ -23,6 +24,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnresolvedAddressException;
+import java.util.Iterator;
 import java.util.function.Consumer;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
@@ -40,6 +42,8 @@ import niolab.server.ServerOptions;
  * OP_WRITE only, until that rest has gone out. So pending output never exceeds one buffer per
  * connection, and a client that does not read simply stops being read from: its unread bytes
  * wait in the kernel (backpressure).
+ *
+ * <p>The {@code --mistake}s that break lt are marked {@code // MISTAKE name:} where they do.
  */
 public abstract class LevelTriggeredServer extends EventLoop {
     private static final int ACCEPTS_PER_WAKEUP = 64;
@@ -47,11 +51,16 @@ public abstract class LevelTriggeredServer extends EventLoop {
     private final Selector selector;
     /** Created once: {@code select(Consumer)} is called per wakeup, and {@code this::onReady} would allocate each time. */
     private final Consumer<SelectionKey> onReady = this::onReady;
+    /** A connection's interest while it reads (none of its output is pending). */
+    private final int readingOps;
     private ServerSocketChannel listener;
     private SelectionKey listenKey;
 
     protected LevelTriggeredServer(ServerOptions options) {
-        super("lt", options, new Counters("selects"));
+        super("lt", options, new Counters("selects", acceptRows(options)));
+        // MISTAKE standing-write: OP_WRITE too, for good. A socket with room to send is always
+        // writable, so every select returns at once, idle connections or not.
+        readingOps = mistakes.standingWrite ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
         // Loaded now, not at some accept: after EMFILE, loading a class may need a descriptor.
         LtConnection.class.getName();
         try {
@@ -91,11 +100,46 @@ public abstract class LevelTriggeredServer extends EventLoop {
         return (InetSocketAddress) listener.getLocalAddress();
     }
 
+    /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
+    @Override
+    public void pollListenerOf(EventLoop first) throws IOException {
+        shareListenerOf(first);
+        listener = ((LevelTriggeredServer) first).listener;
+        listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
     @Override
     protected void waitAndDispatch(long timeoutMs) throws IOException {
+        if (mistakes.keysNotRemoved) {
+            selectAndWalkSelectedKeys(timeoutMs);
+            return;
+        }
         // select(Consumer) hands each ready key to onReady: no selected-key set to iterate and clear.
-        counters.add(EVENTS, selector.select(onReady, timeoutMs == NO_TIMEOUT ? 0 : timeoutMs));
+        // (A zero timeout asks for a poll; select's own 0 would mean forever.)
+        counters.add(EVENTS, timeoutMs == 0 ? selector.selectNow(onReady)
+                : selector.select(onReady, timeoutMs == NO_TIMEOUT ? 0 : timeoutMs));
         counters.inc(WAITS);
+    }
+
+    /**
+     * MISTAKE keys-not-removed: the loop as written before {@code select(Consumer)} (JDK 11),
+     * with its classic slip. The selector adds each ready key to {@code selectedKeys()} and
+     * never takes one out, so a key not removed stays there with its ready set of back then,
+     * and every later wakeup handles it again: reads that find nothing, accepts of nobody.
+     */
+    private void selectAndWalkSelectedKeys(long timeoutMs) throws IOException {
+        if (timeoutMs == 0) {
+            selector.selectNow();
+        } else {
+            selector.select(timeoutMs == NO_TIMEOUT ? 0 : timeoutMs);
+        }
+        counters.inc(WAITS);
+        for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+            SelectionKey key = it.next();
+            // MISTAKE keys-not-removed: it.remove(); belongs here, and is missing
+            counters.inc(EVENTS);
+            if (key.isValid()) onReady(key);
+        }
     }
 
     private void onReady(SelectionKey key) {
@@ -105,7 +149,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
         }
         if (idle.enabled) ((LtConnection) key.attachment()).lastActive = idle.sweeps;
         try {
-            if (key.isWritable()) {
+            if (key.isWritable() && writePending(key)) {
                 onWritable(key);
             } else if (key.isReadable()) {
                 onReadable(key);
@@ -114,6 +158,14 @@ public abstract class LevelTriggeredServer extends EventLoop {
             counters.inc(RESETS); // reset by peer, broken pipe: this connection only
             close(key);
         }
+    }
+
+    /**
+     * The writable key has output pending. Always so in the correct loop, which asks for OP_WRITE
+     * only then; MISTAKE standing-write leaves OP_WRITE on, so there the connection must be asked.
+     */
+    private boolean writePending(SelectionKey key) {
+        return !mistakes.standingWrite || LtConnection.hasPendingOutput(key.attachment());
     }
 
     private void accept() {
@@ -127,14 +179,15 @@ public abstract class LevelTriggeredServer extends EventLoop {
                 return;
             }
             if (ch == null) {
+                if (i == 0) counters.inc(EMPTY_ACCEPTS); // woken for a connection another loop took
                 acceptBackoff.drained();
                 return;
             }
             opened();
             try {
                 ch.configureBlocking(false);
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.register(selector, SelectionKey.OP_READ, newAttachment());
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, !mistakes.nagle); // MISTAKE nagle: Nagle's algorithm left on
+                ch.register(selector, readingOps, newAttachment());
             } catch (IOException e) {
                 counters.inc(RESETS);
                 closeQuietly(ch);
@@ -190,6 +243,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
             return false;
         }
         counters.add(BYTES_IN, n);
+        if (mistakes.blockingOnLoop) blockTheLoop(); // MISTAKE blocking-on-loop: a synchronous call per request
         buf.flip();
         return true;
     }
@@ -209,8 +263,8 @@ public abstract class LevelTriggeredServer extends EventLoop {
     }
 
     /** The pending output is gone: back to reading. */
-    protected static void resumeReading(SelectionKey key) {
-        key.interestOps(SelectionKey.OP_READ);
+    protected final void resumeReading(SelectionKey key) {
+        key.interestOps(readingOps);
     }
 
     @Override
@@ -226,6 +280,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
     }
 
     protected final void close(SelectionKey key) {
+        if (mistakes.unboundedOutput) LtConnection.freeUnsent(key.attachment());
         key.cancel();
         closeQuietly(key.channel());
         closed();
@@ -234,7 +289,10 @@ public abstract class LevelTriggeredServer extends EventLoop {
     @Override
     protected void closeListener() {
         if (listenKey != null) listenKey.cancel();
-        closeQuietly(listener);
+        if (listener == null) return;
+        // MISTAKE herd: a listener polled by several loops is closed by the last of them to stop.
+        if (lastToLeaveListener()) closeQuietly(listener);
+        listener = null;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package niolab.server.lt;
 
 import java.util.concurrent.Callable;
+import niolab.server.Mistakes;
 import niolab.server.MultiLoopServer;
 import niolab.server.Protocol;
 import niolab.server.ServerFactory;
@@ -22,6 +23,7 @@ public final class LtCommand implements Callable<Integer>, ServerFactory {
 
     @Override
     public Integer call() {
+        if (Mistakes.refused(options, "lt")) return 2;
         return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
     }
 }

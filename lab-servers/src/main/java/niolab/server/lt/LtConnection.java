@@ -1,6 +1,7 @@
 package niolab.server.lt;
 
 import java.nio.ByteBuffer;
+import niolab.server.UnboundedOutput;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -15,8 +16,24 @@ final class LtConnection {
     ByteBuffer pending;
     /** {@code lt --protocol http}: the parser state and parked output; null for echo. */
     HttpConnection http;
+    /** MISTAKE unbounded-output: everything read while output was pending; null otherwise. */
+    UnboundedOutput unsent;
 
     LtConnection(long lastActive) {
         this.lastActive = lastActive;
+    }
+
+    /** A key's attachment has output waiting for the socket (asked only under MISTAKE standing-write). */
+    static boolean hasPendingOutput(Object attachment) {
+        LtConnection c = (LtConnection) attachment;
+        if (c == null) return false;
+        ByteBuffer out = c.http != null ? c.http.pendingOutput() : c.pending;
+        return out != null && out.hasRemaining() || c.unsent != null && !c.unsent.isEmpty();
+    }
+
+    /** MISTAKE unbounded-output: the connection is closed; its queue is freed now, not at some GC. */
+    static void freeUnsent(Object attachment) {
+        LtConnection c = (LtConnection) attachment;
+        if (c != null && c.unsent != null) c.unsent.free();
     }
 }

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import niolab.server.Mistakes;
 import niolab.server.ServerOptions;
 import niolab.server.ServerRunner;
 import picocli.CommandLine;
@@ -58,6 +59,7 @@ public final class MpCommand implements Callable<Integer> {
         if (!workerArch.equals("lt") && !workerArch.equals("et")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt or et, not '" + workerArch + "'");
         }
+        if (Mistakes.refused(options, workerArch)) return 2; // the workers make them: forwarded with the other options
         List<String> forwarded = forwardedOptions();
         if (binding != null) {
             if (!workerArch.equals("et")) {

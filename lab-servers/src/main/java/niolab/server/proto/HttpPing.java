@@ -101,6 +101,18 @@ public final class HttpPing {
         }
     }
 
+    /**
+     * Where the body of the last response in {@code out[from, to)} begins (just after its blank
+     * line), or {@code to} if there is none: for {@code --mistake nagle}, which writes a
+     * response's headers and body apart. Allocates nothing.
+     */
+    public static int lastBodyStart(ByteBuffer out, int from, int to) {
+        for (int i = to - 4; i >= from; i--) {
+            if (out.get(i) == '\r' && out.get(i + 1) == '\n' && out.get(i + 2) == '\r' && out.get(i + 3) == '\n') return i + 4;
+        }
+        return to;
+    }
+
     private static byte[] response(HttpRequestParser p, boolean close) {
         int status = !p.isPing() ? NOT_FOUND : p.method() == HttpRequestParser.OTHER_METHOD ? NOT_ALLOWED : OK;
         int conn = close ? CLOSING : p.isHttp10() ? KEEP_EXPLICIT : KEEP;

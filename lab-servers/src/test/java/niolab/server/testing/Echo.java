@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Blocking test clients for echo servers; every socket wait is bounded by {@link #TIMEOUT_MS}. */
 public final class Echo {
@@ -72,6 +73,41 @@ public final class Echo {
             t.setDaemon(true);
             t.start();
         });
+    }
+
+    /**
+     * A client that sends {@code bytes} in 64 KiB chunks and never reads, on a daemon thread,
+     * counting what it wrote in {@code written}; it ends quietly when the socket is closed.
+     */
+    public static Thread writeWithoutReading(Socket s, long bytes, AtomicLong written) {
+        Thread writer = new Thread(() -> {
+            byte[] chunk = new byte[64 * 1024];
+            try {
+                OutputStream out = s.getOutputStream();
+                while (written.get() < bytes) {
+                    out.write(chunk);
+                    written.addAndGet(chunk.length);
+                }
+            } catch (IOException closed) {
+                // by the test, or by the server
+            }
+        }, "never-reads");
+        writer.setDaemon(true);
+        writer.start();
+        return writer;
+    }
+
+    /** Waits (bounded, 30 s) until {@code written} reaches {@code target} or has not moved for a second: done, or held back. */
+    public static void awaitDoneOrHeldBack(AtomicLong written, long target) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long last = -1;
+        int still = 0;
+        while (written.get() < target && still < 5 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            long now = written.get();
+            still = now == last ? still + 1 : 0;
+            last = now;
+        }
     }
 
     /** Reads exactly {@code n} bytes, or throws if the stream ends first. */

@@ -78,6 +78,43 @@ public final class Proc {
         return (double) ticks / CLOCK_TICKS_PER_SECOND;
     }
 
+    /**
+     * Voluntary context switches so far of the threads of {@code pid} named one of {@code names}
+     * (or {@code name-N}): each is one time such a thread blocked, so for an event loop one
+     * wakeup. The lab's loops run on the main thread ({@code java}) and {@code loop-2}, {@code loop-3}...
+     */
+    public static long voluntarySwitches(long pid, String... names) {
+        long n = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String comm = Files.readString(task.resolve("comm")).trim();
+                boolean loop = false;
+                for (String name : names) loop |= comm.equals(name) || comm.startsWith(name + "-");
+                if (!loop) continue;
+                for (String line : Files.readAllLines(task.resolve("status"))) {
+                    if (line.startsWith("voluntary_ctxt_switches:")) n += Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (NoSuchFileException gone) {
+            return n; // a thread ended while we looked
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return n;
+    }
+
+    /** Resident memory of one process in bytes, from /proc/PID/status (VmRSS). */
+    public static long rssBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalStateException("no VmRSS for process " + pid);
+    }
+
     /** The value of {@code name} in the last {@code counters:} line (the sum, for mp). */
     public static long counter(ServerProcess p, String name) {
         String line = CountersLine.last(p.output());

@@ -146,6 +146,17 @@ public final class ServerProcess implements AutoCloseable {
         return output().lines().filter(l -> WARNING.matcher(l).find()).collect(Collectors.toList());
     }
 
+    /** How many lines printed so far contain {@code text} (without joining them: a flood of lines stays cheap). */
+    public int linesContaining(String text) {
+        int n = 0;
+        synchronized (output) {
+            for (String line : output) {
+                if (line.contains(text)) n++;
+            }
+        }
+        return n;
+    }
+
     /** Waits (bounded) for a line containing {@code text}; true if it appeared. */
     public boolean awaitOutput(String text, long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);

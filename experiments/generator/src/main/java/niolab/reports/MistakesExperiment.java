@@ -1,0 +1,271 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import niolab.common.CountersLine;
+
+/**
+ * exp-mistakes: each {@code --mistake} beside the correct server in the scenario that shows its
+ * symptom (experiments/scripts/exp-mistakes.sh): stranded connections, stalled bytes, wakeups,
+ * stale reads, CPU share and log lines, resident memory over time, latency, wasted wakeups.
+ */
+public final class MistakesExperiment implements Experiment {
+    private static final String[] ARCHS = {"lt", "et"};
+    private static final String[] VARIANTS = {"correct", "broken"};
+    private static final Pattern LOOP_COUNTERS = Pattern.compile("(?m)^\\[loop(\\d+)\\] counters: (.*)$");
+
+    @Override
+    public String name() {
+        return "mistakes";
+    }
+
+    /** One server's run of a scenario: echo-bench's report of the load and the server's counters. */
+    private record Run(BenchJson bench, ServerCounters counters) {
+        static Run of(Results r, String scenario, String variant) {
+            return new Run(r.bench(scenario + "-" + variant + ".json"), r.counters("counters-" + scenario + "-" + variant + ".txt"));
+        }
+
+        BenchJson.Run run() {
+            return bench.runs().get(0);
+        }
+
+        /** Requests the server answered in the run and its warm-up: what its counters cover. */
+        double served() {
+            return run().requests() + (bench.warmup() == null ? 0 : bench.warmup().requests());
+        }
+
+        double perRequest(String counter) {
+            return counters.get(counter) / served();
+        }
+
+        String p50() {
+            return latency(run().latencyUs().p50());
+        }
+
+        String p99() {
+            return latency(run().latencyUs().p99());
+        }
+
+        String serverCpu() {
+            Double us = run().cpuUsPerRequest().server();
+            return us == null ? "–" : Md.f1(us);
+        }
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        List<List<String>> overview = new ArrayList<>();
+        acceptOnce(r, out, overview);
+        readOnce(r, out, overview);
+        standingWrite(r, out, overview);
+        keysNotRemoved(r, out, overview);
+        noAcceptBackoff(r, out, overview);
+        unboundedOutput(r, out, overview);
+        blockingOnLoop(r, out, overview);
+        nagle(r, out, overview);
+        herd(r, out, overview);
+        out.put("overview", Md.table(List.of("mistake", "arch", "scenario", "broken", "correct"), overview));
+        out.put("loadavg", r.text("loadavg.txt").trim().split("\\s+")[0]);
+    }
+
+    private static void acceptOnce(Results r, Report out, List<List<String>> overview) {
+        List<List<String>> rows = new ArrayList<>();
+        String[] echoed = new String[2];
+        for (int i = 0; i < 2; i++) {
+            Run run = Run.of(r, "accept-once", VARIANTS[i]);
+            BenchJson.Run b = run.run();
+            echoed[i] = Md.f0(b.requests()) + " of " + Md.f0(b.attempted());
+            rows.add(List.of(VARIANTS[i], Md.f0(b.attempted()), Md.f0(b.requests()), Md.f0(b.errors().timeout()),
+                    Md.f0(b.errors().total() - b.errors().timeout()), Md.f0(run.counters.get("accepts"))));
+        }
+        out.put("accept_once_table", Md.table(List.of("server", "connections", "echoed", "timed out (stranded)",
+                "other errors", "server accepts"), rows));
+        out.put("accept_once_broken", echoed[1]);
+        out.put("accept_once_broken_accepts", count(Run.of(r, "accept-once", "broken").counters.get("accepts"), "connection"));
+        out.put("accept_once_correct", echoed[0]);
+        overview.add(List.of("`accept-once`", "et", "100 connections arrive while the loop is stopped: one listen edge",
+                "echoed " + echoed[1], "echoed " + echoed[0]));
+    }
+
+    private static void readOnce(Results r, Report out, List<List<String>> overview) {
+        List<List<String>> rows = new ArrayList<>();
+        String[] complete = new String[2];
+        for (int i = 0; i < 2; i++) {
+            Run run = Run.of(r, "read-once", VARIANTS[i]);
+            BenchJson.Run b = run.run();
+            double sent = (double) b.attempted() * run.bench.config().size();
+            complete[i] = Md.f0(b.requests()) + " of " + Md.f0(b.attempted()) + " echoes complete, "
+                    + Md.f0(sent - run.counters.get("bytes_in")) + " of " + Md.f0(sent) + " bytes never read";
+            rows.add(List.of(VARIANTS[i], Md.f0(b.attempted()), Md.f0(b.requests()), Md.f0(b.errors().timeout()), Md.f0(sent),
+                    Md.f0(run.counters.get("bytes_in")), Md.f0(run.counters.get("bytes_out")), Md.f0(run.counters.get("reads"))));
+        }
+        out.put("read_once_table", Md.table(List.of("server", "requests", "complete", "timed out", "bytes sent",
+                "bytes read by the server", "bytes echoed", "reads"), rows));
+        out.put("read_once_broken", complete[1]);
+        out.put("read_once_correct", complete[0]);
+        overview.add(List.of("`read-once`", "et", "64-byte echoes, `--buffer-size 16`", complete[1], complete[0]));
+    }
+
+    private static void standingWrite(Results r, Report out, List<List<String>> overview) {
+        Csv idle = r.csv("standing-write-idle.csv");
+        List<List<String>> rows = new ArrayList<>();
+        String[] symptom = new String[2];
+        for (int i = 0; i < 2; i++) {
+            Map<String, String> row = idle.row("variant", VARIANTS[i]);
+            double seconds = Csv.number(row.get("seconds"));
+            double selectsPerS = Csv.number(row.get("selects")) / seconds;
+            double share = Csv.number(row.get("cpu_share"));
+            Run busy = Run.of(r, "standing-write", VARIANTS[i]);
+            symptom[i] = Md.f0(share * 100) + "% of a core, " + Md.f0(selectsPerS) + " selects/s while idle";
+            rows.add(List.of(VARIANTS[i], Md.f0(share * 100) + "%", Md.f0(selectsPerS), Md.f0(busy.run().qps()),
+                    busy.p50(), busy.p99(), busy.serverCpu(), Md.f2(busy.counters.eventsPerWait())));
+            out.put("standing_write_" + VARIANTS[i] + "_cpu", Md.f0(share * 100) + "%");
+            out.put("standing_write_" + VARIANTS[i] + "_selects", Md.f0(selectsPerS));
+        }
+        out.put("standing_write_table", Md.table(List.of("server", "CPU while 50 connections idle", "selects/s while idle",
+                "busy: req/s", "busy: p50", "busy: p99", "busy: server CPU µs/req", "busy: events per select"), rows));
+        overview.add(List.of("`standing-write`", "lt", "50 idle connections for 5 s", symptom[1], symptom[0]));
+    }
+
+    private static void keysNotRemoved(Results r, Report out, List<List<String>> overview) {
+        List<List<String>> rows = new ArrayList<>();
+        String[] symptom = new String[2];
+        for (int i = 0; i < 2; i++) {
+            Run run = Run.of(r, "keys-not-removed", VARIANTS[i]);
+            symptom[i] = Md.f2(run.perRequest("reads_eagain")) + " empty reads per request, " + run.serverCpu() + " µs CPU per request";
+            rows.add(List.of(VARIANTS[i], Md.f0(run.run().qps()), run.p50(), run.p99(), Md.f2(run.perRequest("reads")),
+                    Md.f2(run.perRequest("reads_eagain")), Md.f2(run.counters.eventsPerWait()), run.serverCpu()));
+            out.put("keys_not_removed_" + VARIANTS[i] + "_eagain", Md.f2(run.perRequest("reads_eagain")));
+        }
+        out.put("keys_not_removed_table", Md.table(List.of("server", "req/s", "p50", "p99", "reads per request",
+                "reads that found nothing, per request", "keys handled per select", "server CPU µs/req"), rows));
+        overview.add(List.of("`keys-not-removed`", "lt", "50 quiet connections, one busy one: 20,000 echoes", symptom[1], symptom[0]));
+    }
+
+    private static void noAcceptBackoff(Results r, Report out, List<List<String>> overview) {
+        Csv csv = r.csv("no-accept-backoff.csv");
+        List<List<String>> rows = new ArrayList<>();
+        for (String arch : ARCHS) {
+            String[] symptom = new String[2];
+            for (int i = 0; i < 2; i++) {
+                Map<String, String> row = csv.row("arch", arch, "variant", VARIANTS[i]);
+                ServerCounters c = r.counters("counters-no-accept-backoff-" + arch + "-" + VARIANTS[i] + ".txt");
+                BenchJson.Run after = r.bench("no-accept-backoff-" + arch + "-" + VARIANTS[i] + ".json").runs().get(0);
+                double share = Csv.number(row.get("cpu_share"));
+                symptom[i] = Md.f0(share * 100) + "% of a core, " + count(Csv.number(row.get("log_lines")), "log line");
+                rows.add(List.of(arch, VARIANTS[i], Md.f0(share * 100) + "%", Md.f0(c.get("accept_failures")), row.get("log_lines"),
+                        Md.f0(c.get("accepts")), Md.f0(after.requests()) + " of " + Md.f0(after.attempted())));
+                out.put("no_accept_backoff_" + arch + "_" + VARIANTS[i], symptom[i]);
+            }
+            overview.add(List.of("`no-accept-backoff`", arch, "64 descriptors, 200 connections held 3 s", symptom[1], symptom[0]));
+        }
+        out.put("no_accept_backoff_table", Md.table(List.of("arch", "server", "CPU while out of descriptors", "accept failures",
+                "log lines", "accepts", "served afterwards"), rows));
+    }
+
+    private static void unboundedOutput(Results r, Report out, List<List<String>> overview) {
+        Csv rss = r.csv("unbounded-output.csv");
+        Csv capped = r.csv("unbounded-output-capped.csv");
+        SvgChart chart = new SvgChart("Server RSS while a client sends 1.5 GiB and never reads", "seconds", "RSS (MiB)");
+        List<List<String>> rows = new ArrayList<>();
+        for (String arch : ARCHS) {
+            String[] symptom = new String[2];
+            for (int i = 0; i < 2; i++) {
+                String v = VARIANTS[i];
+                double[] t = rss.numbers("t_s", "arch", arch, "variant", v);
+                double[] mib = rss.numbers("rss_mib", "arch", arch, "variant", v);
+                chart.series(arch + " " + v, t, mib);
+                double peak = mib[Stats.best(mib, true)];
+                ServerCounters c = r.counters("counters-unbounded-output-" + arch + "-" + v + ".txt");
+                String caps = capped.row("arch", arch, "variant", v).get("capped");
+                symptom[i] = "RSS " + Md.f0(mib[0]) + " → " + Md.f0(peak) + " MiB";
+                rows.add(List.of(arch, v, Md.f0(mib[0]), Md.f0(peak), Md.f0(mib[mib.length - 1]),
+                        Md.f0(c.get("bytes_in") / 1048576.0), caps.equals("0") ? "no" : "yes"));
+                out.put("unbounded_output_" + arch + "_" + v, symptom[i]);
+            }
+            overview.add(List.of("`unbounded-output`", arch, "one client sends 1.5 GiB and never reads", symptom[1], symptom[0]));
+        }
+        out.put("unbounded_output_table", Md.table(List.of("arch", "server", "RSS at start (MiB)", "peak RSS (MiB)",
+                "RSS after 8 s (MiB)", "MiB read from the client", "closed at the cap"), rows));
+        out.chart("mistakes-unbounded-output-rss.svg", chart.render());
+    }
+
+    private static void blockingOnLoop(Results r, Report out, List<List<String>> overview) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String arch : ARCHS) {
+            String[] symptom = new String[2];
+            for (int i = 0; i < 2; i++) {
+                Run run = Run.of(r, "blocking-on-loop-" + arch, VARIANTS[i]);
+                symptom[i] = Md.f0(run.run().qps()) + " req/s, p50 " + run.p50();
+                rows.add(List.of(arch, VARIANTS[i], Md.f0(run.run().qps()), run.p50(), run.p99(), Md.f2(run.counters.eventsPerWait())));
+                out.put("blocking_on_loop_" + arch + "_" + VARIANTS[i], symptom[i]);
+            }
+            overview.add(List.of("`blocking-on-loop`", arch, "20 keep-alive connections, 3000 echoes", symptom[1], symptom[0]));
+        }
+        out.put("blocking_on_loop_table", Md.table(List.of("arch", "server", "req/s", "p50", "p99", "events per wait"), rows));
+    }
+
+    private static void nagle(Results r, Report out, List<List<String>> overview) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String arch : ARCHS) {
+            String[] symptom = new String[2];
+            for (int i = 0; i < 2; i++) {
+                Run run = Run.of(r, "nagle-" + arch, VARIANTS[i]);
+                symptom[i] = "p50 " + run.p50() + ", p99 " + run.p99();
+                rows.add(List.of(arch, VARIANTS[i], Md.f0(run.run().qps()), run.p50(), run.p99(), Md.f2(run.perRequest("writes"))));
+                out.put("nagle_" + arch + "_" + VARIANTS[i], symptom[i]);
+            }
+            overview.add(List.of("`nagle`", arch, "HTTP /ping, one keep-alive connection", symptom[1], symptom[0]));
+        }
+        out.put("nagle_table", Md.table(List.of("arch", "server", "req/s", "p50", "p99", "writes per response"), rows));
+    }
+
+    private static void herd(Results r, Report out, List<List<String>> overview) {
+        Csv csv = r.csv("herd.csv");
+        List<List<String>> rows = new ArrayList<>();
+        for (String arch : ARCHS) {
+            String[] symptom = new String[2];
+            for (Map<String, String> row : csv.rows()) {
+                if (!row.get("arch").equals(arch)) continue;
+                String v = row.get("variant");
+                String text = r.text("counters-herd-" + arch + "-" + v + ".txt");
+                List<String> accepts = new ArrayList<>();
+                long empty = 0;
+                Matcher m = LOOP_COUNTERS.matcher(text);
+                while (m.find()) {
+                    Map<String, Long> loop = CountersLine.parse(m.group(2));
+                    accepts.add(Long.toString(loop.getOrDefault("accepts", 0L)));
+                    empty += loop.getOrDefault("empty_accepts", 0L);
+                }
+                double connections = Csv.number(row.get("connections"));
+                double wakeups = Csv.number(row.get("loop_wakeups")) / connections;
+                BenchJson.Run b = r.bench("herd-" + arch + "-" + v + ".json").runs().get(0);
+                String listeners = v.equals("correct") ? "one per loop (SO_REUSEPORT)"
+                        : v.equals("broken") ? "one for all loops" : "one for all loops, EPOLLEXCLUSIVE";
+                rows.add(List.of(arch, v, listeners, String.join(" / ", accepts), Md.f0(empty), Md.f2(wakeups), Md.f0(b.qps()),
+                        b.cpuUsPerRequest().server() == null ? "–" : Md.f1(b.cpuUsPerRequest().server())));
+                String s = Md.f0(empty) + " empty accepts, " + Md.f2(wakeups) + " loop wakeups per connection";
+                out.put("herd_" + arch + "_" + v, s);
+                out.put("herd_" + arch + "_" + v + "_accepts", String.join(" / ", accepts));
+                if (v.equals("correct")) symptom[0] = s;
+                if (v.equals("broken")) symptom[1] = s;
+            }
+            overview.add(List.of("`herd`", arch, "`--loops 4`, 2000 short connections one at a time", symptom[1], symptom[0]));
+        }
+        out.put("herd_table", Md.table(List.of("arch", "server", "listening sockets", "accepts per loop",
+                "empty accepts (all loops)", "loop-thread wakeups per connection", "req/s", "server CPU µs/req"), rows));
+    }
+
+    /** {@code 1 log line}, {@code 2 log lines}. */
+    static String count(double n, String what) {
+        return Md.f0(n) + " " + what + (n == 1 ? "" : "s");
+    }
+
+    /** A latency in µs as people read it: {@code 45 µs} or {@code 40.1 ms}. */
+    static String latency(double us) {
+        return us < 1000 ? Md.us(us) : Md.f1(us / 1000) + " ms";
+    }
+}

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# exp-mistakes: each --mistake beside the correct server, in the scenario that shows its symptom.
+# Server on CPU 0, client on CPU 1, as the other experiments (herd: the server on both CPUs, so
+# its loops can race for a connection). A fresh server per scenario and variant. About 3 minutes.
+#
+# Writes to experiments/results/mistakes/ (VARIANT is correct or broken):
+#   accept-once-VARIANT.json, read-once-VARIANT.json, keys-not-removed-VARIANT.json,
+#   standing-write-VARIANT.json, blocking-on-loop-ARCH-VARIANT.json, nagle-ARCH-VARIANT.json,
+#   herd-ARCH-VARIANT.json                     echo-bench --json of the scenario's load
+#   counters-SCENARIO[-ARCH]-VARIANT.txt       the server's counters lines (and its first log lines)
+#   no-accept-backoff-ARCH-VARIANT.json        echo-bench after the flood: is it still served?
+#   standing-write-idle.csv                    variant,connections,seconds,cpu_share,selects
+#   no-accept-backoff.csv                      arch,variant,connections,seconds,cpu_share,log_lines
+#   unbounded-output.csv                       arch,variant,t_s,rss_mib (the server's RSS every 100 ms)
+#   unbounded-output-capped.csv                arch,variant,capped (times the server closed the client at its cap)
+#   herd.csv                                   arch,variant,connections,loop_wakeups (herd: correct, broken, exclusive)
+#   loadavg.txt                                /proc/loadavg when the run began (other work on the machine)
+NAME=mistakes
+EXP_PORT=${EXP_PORT:-29130}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+HOLD=()          # descriptors of connections this script holds open
+WRITER_PID=
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/niolab-mistakes.XXXXXX")
+cleanup() {
+  release
+  [ -n "$WRITER_PID" ] && kill "$WRITER_PID" 2>/dev/null
+  stop_server
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# hold N: opens N connections to the server from this shell and keeps them (they send nothing).
+hold() {
+  local i fd
+  for i in $(seq "$1"); do
+    exec {fd}<>"/dev/tcp/127.0.0.1/$EXP_PORT"
+    HOLD+=("$fd")
+  done
+}
+
+release() {
+  local fd
+  for fd in "${HOLD[@]}"; do exec {fd}>&-; done
+  HOLD=()
+}
+
+# cpu_ticks PID: user + system time of PID so far, in 1/100 s.
+cpu_ticks() {
+  awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+# cpu_share PID SECONDS: the share of one core PID uses over the next SECONDS.
+cpu_share() {
+  local t0
+  t0=$(cpu_ticks "$1")
+  sleep "$2"
+  awk -v a="$t0" -v b="$(cpu_ticks "$1")" -v s="$2" 'BEGIN { printf "%.3f", (b - a) / 100 / s }'
+}
+
+# loop_wakeups PID: voluntary context switches so far of the event-loop threads (the main thread,
+# named java, and loop-2, loop-3 ...). A loop thread gives up the CPU voluntarily when it blocks
+# in its wait, so each is one wakeup of a loop, whether it then found work or not.
+loop_wakeups() {
+  local t n=0
+  for t in /proc/"$1"/task/*; do
+    case "$(cat "$t/comm" 2>/dev/null)" in
+      java | loop-*) n=$((n + $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status"))) ;;
+    esac
+  done
+  echo "$n"
+}
+
+# queued: connections waiting in the server's accept queue (a listener's Recv-Q).
+queued() {
+  ss -ltnH "sport = :$EXP_PORT" | awk '{ n += $2 } END { print n + 0 }'
+}
+
+# stat_of NAME: the counter NAME in the server's latest stats: line.
+stat_of() {
+  grep '^stats: ' "$SERVER_LOG" | tail -1 | tr ' ' '\n' | awk -F= -v n="$1" '$1 == n { print $2 }'
+}
+
+# keep_counters FILE: stops the server and keeps its first log lines and its counters lines in
+# FILE (a spinning server's whole log can run to megabytes); the whole log stays in $WORK/server.log.
+keep_counters() {
+  SERVER_LOG_COPY=$WORK/server.log stop_server quiet
+  { head -3 "$WORK/server.log"; grep -E '^(\[loop[0-9]+\] )?counters: ' "$WORK/server.log"; } | awk '!seen[$0]++' >"$1"
+}
+
+# mistake VARIANT NAME: the --mistake option of the broken variant.
+mistake() {
+  [ "$1" = broken ] && echo "--mistake $2"
+  return 0
+}
+
+VARIANTS=(correct broken)
+cp /proc/loadavg "$RESULTS/loadavg.txt"
+
+echo "== accept-once (et): 100 connections made while the server is stopped, one listen edge"
+for v in "${VARIANTS[@]}"; do
+  # shellcheck disable=SC2046
+  start_server et "$EXP_PORT" $(mistake "$v" accept-once)
+  kill -STOP "$SERVER_PID"
+  echo_bench --keepalive -c 100 -n 100 --timeout 3s --json "$RESULTS/accept-once-$v.json" >/dev/null &
+  bench=$!
+  # the kernel completes every handshake into the accept queue meanwhile (and echo-bench's probe before them)
+  for i in $(seq 300); do
+    [ "$(queued)" -ge 101 ] && break
+    sleep 0.1
+  done
+  kill -CONT "$SERVER_PID"
+  wait "$bench" || true
+  keep_counters "$RESULTS/counters-accept-once-$v.txt"
+done
+
+echo "== read-once (et, --buffer-size 16): 64-byte echoes on 10 connections"
+for v in "${VARIANTS[@]}"; do
+  # shellcheck disable=SC2046
+  start_server et "$EXP_PORT" --buffer-size 16 $(mistake "$v" read-once)
+  echo_bench --keepalive -c 10 -n 10 --size 64 --timeout 2s --json "$RESULTS/read-once-$v.json" >/dev/null
+  keep_counters "$RESULTS/counters-read-once-$v.txt"
+done
+
+echo "== standing-write (lt): 50 idle connections for 5 s, then 50 busy ones"
+echo "variant,connections,seconds,cpu_share,selects" >"$RESULTS/standing-write-idle.csv"
+for v in "${VARIANTS[@]}"; do
+  # shellcheck disable=SC2046
+  start_server lt "$EXP_PORT" --stats-interval 250ms $(mistake "$v" standing-write)
+  hold 50
+  sleep 0.5
+  before=$(stat_of selects)
+  share=$(cpu_share "$SERVER_PID" 5)
+  sleep 0.3 # a stats line from after the idle period
+  echo "$v,50,5,$share,$(($(stat_of selects) - before))" >>"$RESULTS/standing-write-idle.csv"
+  release
+  echo_bench --keepalive -c 50 -n 20000 --warmup 2000 --json "$RESULTS/standing-write-$v.json" >/dev/null
+  keep_counters "$RESULTS/counters-standing-write-$v.txt"
+done
+
+echo "== keys-not-removed (lt): 50 connections that sent one byte each, then one busy connection, 20000 echoes"
+for v in "${VARIANTS[@]}"; do
+  # shellcheck disable=SC2046
+  start_server lt "$EXP_PORT" $(mistake "$v" keys-not-removed)
+  hold 50
+  for fd in "${HOLD[@]}"; do printf x >&"$fd"; done # ready once each: their keys enter the selected set
+  sleep 0.5
+  echo_bench --keepalive -c 1 -n 20000 --json "$RESULTS/keys-not-removed-$v.json" >/dev/null
+  release
+  keep_counters "$RESULTS/counters-keys-not-removed-$v.txt"
+done
+
+echo "== no-accept-backoff (lt, et): 64 descriptors, 200 connections held for 3 s"
+echo "arch,variant,connections,seconds,cpu_share,log_lines" >"$RESULTS/no-accept-backoff.csv"
+for arch in lt et; do
+  for v in "${VARIANTS[@]}"; do
+    # shellcheck disable=SC2046
+    start_server "$arch" "$EXP_PORT" $(mistake "$v" no-accept-backoff)
+    prlimit --pid "$SERVER_PID" --nofile=64:64
+    hold 200
+    sleep 0.5
+    share=$(cpu_share "$SERVER_PID" 3)
+    release
+    sleep 0.5
+    echo_bench -n 100 --timeout 2s --json "$RESULTS/no-accept-backoff-$arch-$v.json" >/dev/null
+    keep_counters "$RESULTS/counters-no-accept-backoff-$arch-$v.txt"
+    echo "$arch,$v,200,3,$share,$(grep -c ' failed (' "$WORK/server.log" || true)" >>"$RESULTS/no-accept-backoff.csv"
+  done
+done
+
+echo "== unbounded-output (lt, et): one client sends 1536 MiB and never reads"
+echo "arch,variant,t_s,rss_mib" >"$RESULTS/unbounded-output.csv"
+echo "arch,variant,capped" >"$RESULTS/unbounded-output-capped.csv"
+for arch in lt et; do
+  for v in "${VARIANTS[@]}"; do
+    # shellcheck disable=SC2046
+    start_server "$arch" "$EXP_PORT" $(mistake "$v" unbounded-output)
+    sleep 0.5
+    bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$EXP_PORT"'; head -c 1536M /dev/zero >&3' 2>/dev/null &
+    WRITER_PID=$!
+    for i in $(seq 0 80); do # 8 s, every 100 ms
+      echo "$arch,$v,$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }'),$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER_PID/status")" \
+        >>"$RESULTS/unbounded-output.csv"
+      sleep 0.1
+    done
+    kill "$WRITER_PID" 2>/dev/null || true
+    wait "$WRITER_PID" 2>/dev/null || true
+    WRITER_PID=
+    keep_counters "$RESULTS/counters-unbounded-output-$arch-$v.txt"
+    echo "$arch,$v,$(grep -c 'unbounded-output: ' "$WORK/server.log" || true)" >>"$RESULTS/unbounded-output-capped.csv"
+  done
+done
+
+echo "== blocking-on-loop (lt, et): 20 keep-alive connections, 3000 echoes"
+for arch in lt et; do
+  for v in "${VARIANTS[@]}"; do
+    # shellcheck disable=SC2046
+    start_server "$arch" "$EXP_PORT" $(mistake "$v" blocking-on-loop)
+    echo_bench --keepalive -c 20 -n 3000 --json "$RESULTS/blocking-on-loop-$arch-$v.json" >/dev/null
+    keep_counters "$RESULTS/counters-blocking-on-loop-$arch-$v.txt"
+  done
+done
+
+echo "== nagle (lt, et, http): one keep-alive connection, 100 GET /ping"
+for arch in lt et; do
+  for v in "${VARIANTS[@]}"; do
+    # shellcheck disable=SC2046
+    start_server "$arch" "$EXP_PORT" --protocol http $(mistake "$v" nagle)
+    echo_bench --protocol http --keepalive -c 1 -n 100 --warmup 10 --json "$RESULTS/nagle-$arch-$v.json" >/dev/null
+    keep_counters "$RESULTS/counters-nagle-$arch-$v.txt"
+  done
+done
+
+echo "== herd (lt, et, --loops 4): 2000 short connections one after another"
+echo "arch,variant,connections,loop_wakeups" >"$RESULTS/herd.csv"
+for arch in lt et; do
+  variants=(correct broken)
+  [ "$arch" = et ] && variants+=(exclusive)
+  for v in "${variants[@]}"; do
+    opts=(--loops 4)
+    [ "$v" != correct ] && opts+=(--mistake herd)
+    [ "$v" = exclusive ] && opts+=(--epoll-exclusive)
+    SERVER_CPU=0,1 start_server "$arch" "$EXP_PORT" "${opts[@]}"
+    s0=$(loop_wakeups "$SERVER_PID")
+    echo_bench -n 2000 --json "$RESULTS/herd-$arch-$v.json" >/dev/null
+    s1=$(loop_wakeups "$SERVER_PID")
+    keep_counters "$RESULTS/counters-herd-$arch-$v.txt"
+    echo "$arch,$v,2000,$((s1 - s0))" >>"$RESULTS/herd.csv"
+  done
+done
+
+report
