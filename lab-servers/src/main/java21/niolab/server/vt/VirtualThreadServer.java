@@ -106,7 +106,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         this.options = options;
         this.idle = new IdleSweep(options.idleTimeout);
         try {
-            parkOnIoOnce();
+            initializeJdkIo();
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the JDK's I/O poller: " + e.getMessage(), e);
         }
@@ -337,29 +337,21 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     }
 
     /**
-     * Makes one virtual thread wait for I/O, now: the JDK starts its pollers (threads and epoll
-     * descriptors) at the first such wait, and closing a channel under a parked thread uses a
-     * descriptor set up on first use. Neither may be left to a connection when descriptors have
-     * run out, nor to a class initializer racing on many virtual threads.
+     * Sets up now what the first connections would otherwise set up, each on its own virtual
+     * thread: the JDK's poller (the class behind every blocking call of a virtual thread; its
+     * initializer starts the poller threads and opens their epoll descriptors) and the channel
+     * close machinery (its initializer opens a socketpair). Left to the connections, the others
+     * would wait for that initializer pinned, and it could come when descriptors have run out.
      */
-    private static void parkOnIoOnce() throws IOException {
+    private static void initializeJdkIo() throws IOException {
+        try {
+            Class.forName("sun.nio.ch.Poller"); // loads and initializes: no member is touched
+        } catch (ClassNotFoundException elsewhereInThisJdk) {
+            // then the first connection starts the poller
+        }
         Pipe pipe = Pipe.open();
         try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
-            Thread reader = Thread.ofVirtual().name("vt-warm-up").start(() -> {
-                try {
-                    source.read(ByteBuffer.allocate(1)); // nothing comes: it parks until the close below
-                } catch (IOException expected) {
-                    // AsynchronousCloseException
-                }
-            });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (reader.getState() != Thread.State.WAITING && reader.isAlive() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            source.close();
-            reader.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            sink.write(ByteBuffer.allocate(1));
         }
     }
 
