@@ -14,11 +14,11 @@ import static niolab.server.Counter.WRITES;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.Pipe;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.HashSet;
@@ -70,9 +70,9 @@ import niolab.server.ServerOptions;
  * </ul>
  *
  * <p>No pinning: nothing on a connection's path holds a monitor or runs in a native frame while
- * it may park. The lock here is a {@link ReentrantLock}, taken only to enter and leave the
- * connection table, never around I/O; the protocol classes are initialized before the first
- * connection, since a class initializer running on a virtual thread pins it, and makes any other
+ * it may park. The lock here is a {@link ReentrantLock}, never held around a read or a write.
+ * The classes the connections need (the protocol's, the JDK's poller) are initialized before the
+ * first one, since a class initializer running on a virtual thread pins it, and makes any other
  * virtual thread that needs the class wait pinned. {@code VtNoPinningTest} records
  * {@code jdk.VirtualThreadPinned} through a run to keep it so.
  */
@@ -96,7 +96,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     private final Condition noConnections = lock.newCondition();
     private final Set<VtConnection> connections = new HashSet<>();
     /** What closed connections counted, and the idle closes. */
-    private final Counters retired = new Counters("waits", LIVE);
+    private final Counters closedCounters = new Counters("waits", LIVE);
 
     private final Thread.Builder threads = Thread.ofVirtual().name("vt-conn-", 1);
     private ServerSocketChannel listener;
@@ -106,7 +106,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         this.options = options;
         this.idle = new IdleSweep(options.idleTimeout);
         try {
-            initializeJdkIo();
+            exerciseJdkIo();
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the JDK's I/O poller: " + e.getMessage(), e);
         }
@@ -150,17 +150,22 @@ public abstract class VirtualThreadServer implements EventLoopServer {
                 backlogDrained(); // only in an episode is the listener non-blocking
                 continue;
             }
-            VtConnection c = new VtConnection(this, ch, sweepClock);
-            acceptorCounters.inc(ACCEPTS);
-            acceptorCounters.inc(LIVE);
-            lock.lock();
-            try {
-                connections.add(c);
-            } finally {
-                lock.unlock();
-            }
-            threads.start(c);
+            opened(ch);
         }
+    }
+
+    /** A connection was accepted: count it, enter it in the table, start its thread. */
+    private void opened(SocketChannel ch) {
+        VtConnection c = new VtConnection(this, ch, sweepClock);
+        acceptorCounters.inc(ACCEPTS);
+        acceptorCounters.inc(LIVE);
+        lock.lock();
+        try {
+            connections.add(c);
+        } finally {
+            lock.unlock();
+        }
+        threads.start(c);
     }
 
     /** Out of descriptors (or another accept failure): sleep out the retry interval, never spin. */
@@ -197,7 +202,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
             c.counters.inc(RESETS); // reset by peer, broken pipe: this connection only
         } finally {
             closeQuietly(c.channel);
-            retire(c);
+            closed(c);
         }
     }
 
@@ -241,13 +246,14 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         if (c.lastActive != now) c.lastActive = now; // a volatile store once per sweep, not per call
     }
 
-    private void retire(VtConnection c) {
+    /** A connection's thread is done: its counts join the total, and it leaves the table. */
+    private void closed(VtConnection c) {
         c.counters.inc(CLOSES);
         c.counters.add(LIVE, -1);
         lock.lock();
         try {
             connections.remove(c);
-            retired.addAll(c.counters);
+            closedCounters.addAll(c.counters);
             if (connections.isEmpty()) noConnections.signalAll();
         } finally {
             lock.unlock();
@@ -279,14 +285,14 @@ public abstract class VirtualThreadServer implements EventLoopServer {
                 closeQuietly(c.channel); // wakes its thread, parked in read or write
                 closed++;
             }
-            retired.add(IDLE_CLOSES, closed);
+            closedCounters.add(IDLE_CLOSES, closed);
         } finally {
             lock.unlock();
         }
         return closed;
     }
 
-    /** Waits until every connection's thread has retired, or {@code nanos} have passed. */
+    /** Waits until every connection's thread has finished, or {@code nanos} have passed. */
     private void awaitNoConnections(long nanos) {
         lock.lock();
         try {
@@ -323,7 +329,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         sum.addAll(acceptorCounters);
         lock.lock();
         try {
-            sum.addAll(retired);
+            sum.addAll(closedCounters);
             for (VtConnection c : connections) sum.addAll(c.counters);
         } finally {
             lock.unlock();
@@ -337,21 +343,44 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     }
 
     /**
-     * Sets up now what the first connections would otherwise set up, each on its own virtual
-     * thread: the JDK's poller (the class behind every blocking call of a virtual thread; its
-     * initializer starts the poller threads and opens their epoll descriptors) and the channel
-     * close machinery (its initializer opens a socketpair). Left to the connections, the others
-     * would wait for that initializer pinned, and it could come when descriptors have run out.
+     * Runs once, now, over a loopback connection, the JDK code a connection's thread runs on
+     * its first calls: setting an option, a read that parks, a read, a write, end of stream, a
+     * close. Much of it initializes a class or links a call site the first time (the poller,
+     * which starts its threads and opens its epoll descriptors; the channels' option table;
+     * the close path). Left to the first connections, that would run on one of their virtual
+     * threads while the others wait for it pinned, and could come when descriptors have run out.
      */
-    private static void initializeJdkIo() throws IOException {
-        try {
-            Class.forName("sun.nio.ch.Poller"); // loads and initializes: no member is touched
-        } catch (ClassNotFoundException elsewhereInThisJdk) {
-            // then the first connection starts the poller
+    private static void exerciseJdkIo() throws IOException {
+        InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        try (ServerSocketChannel l = ServerSocketChannel.open().bind(loopback);
+             SocketChannel client = SocketChannel.open(l.getLocalAddress());
+             SocketChannel accepted = l.accept()) {
+            Thread.ofVirtual().name("vt-warm-up").start(() -> parkInATimedRead(accepted)).join();
+            client.write(ByteBuffer.allocate(1));
+            client.shutdownOutput();
+            Thread.ofVirtual().name("vt-warm-up").start(() -> echoToTheEnd(accepted)).join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        Pipe pipe = Pipe.open();
-        try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
-            sink.write(ByteBuffer.allocate(1));
+    }
+
+    /** Nothing has been sent yet: the read surely parks, until its timeout. */
+    private static void parkInATimedRead(SocketChannel ch) {
+        try {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.socket().setSoTimeout(1);
+            ch.socket().getInputStream().read();
+        } catch (IOException expected) {
+            // SocketTimeoutException
+        }
+    }
+
+    private static void echoToTheEnd(SocketChannel ch) {
+        ByteBuffer buf = ByteBuffer.allocate(16);
+        try (ch) {
+            while (ch.read(buf.clear()) >= 0) ch.write(buf.flip());
+        } catch (IOException ignored) {
+            // the warm-up is best effort
         }
     }
 
