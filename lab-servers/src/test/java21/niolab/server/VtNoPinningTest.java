@@ -36,10 +36,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * No connection of vt pins its carrier: the server runs under a flight recording of every
  * {@code jdk.VirtualThreadPinned} event (threshold 0, so even a short pinned park counts) while
  * its connection threads park in every way they can: reading, writing with the peer's window
- * full (partial writes), closed by the idle sweep while parked in read, and closed by the end
- * of the drain while parked in write. The recording then holds no pinned event.
+ * full, closed by the idle sweep while parked in read or in write, closed by the end of the drain.
+ * The recording then holds no pinned event but those the JDK makes on its own
+ * ({@link #notTheJdksOwn}).
  *
- * <p>That an empty recording means something is checked twice: the same recording saw a virtual
+ * <p>That this silence means something is checked twice: the same recording saw a virtual
  * thread start for every connection, and, run around {@link VtPinningProbe}, which pins a
  * carrier on purpose, it does hold a pinned event.
  */
@@ -77,7 +78,7 @@ class VtNoPinningTest {
             List<Socket> silent = new ArrayList<>();
             for (int i = 0; i < SILENT; i++) silent.add(Echo.connect(address)); // parked in read until the sweep closes them
             if (protocol.equals("echo")) {
-                PacedEchoLoad.run(address, 100, 256 * 1024, 2, 90); // slow readers: partial writes, parked writes
+                PacedEchoLoad.run(address, 100, 256 * 1024, 2, 90); // slow readers: parked writes
             } else {
                 httpLoad(address);
             }
@@ -87,27 +88,40 @@ class VtNoPinningTest {
                 s.close();
             }
             try (Socket hog = Echo.slowReader(address)) {
-                Thread writer = writeUntilBlocked(hog, protocol);
-                roundTrip(address, protocol); // served while the hog's thread is parked in write
-                assertThat(p.terminate(30)).as(p.output()).isZero(); // the drain's end closes the hog under its parked write
+                Thread writer = writeWithoutReading(hog, protocol);
+                writer.join(30_000);
+                assertThat(writer.isAlive()).as("the idle sweep closed the hog under its parked write").isFalse();
+            }
+            try (Socket hog = Echo.slowReader(address)) {
+                Thread writer = writeWithoutReading(hog, protocol);
+                roundTrip(address, protocol); // others are served meanwhile
+                assertThat(p.terminate(30)).as(p.output()).isZero(); // the drain's end (or the sweep) closes its parked write
                 writer.join(10_000);
             }
-            assertThat(Proc.counter(p, "partial_writes")).as("writes that parked for room").isPositive();
-            assertThat(Proc.counter(p, "idle_closes")).as(p.output()).isEqualTo(SILENT);
+            // The silent ones, the first hog, and the second one if the sweep came before the drain's end.
+            assertThat(Proc.counter(p, "idle_closes")).as(p.output()).isBetween(SILENT + 1L, SILENT + 2L);
             accepts = Proc.counter(p, "accepts");
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
         assertThat(count(events, STARTED)).as("virtual threads the recording saw start").isGreaterThanOrEqualTo(accepts);
-        assertThat(describe(events, PINNED, VtNoPinningTest::notTheJdksPoller)).as("pinned events").isEmpty();
+        System.out.printf("vt, %s: %d pinned events recorded%n", protocol, count(events, PINNED));
+        assertThat(describe(events, PINNED, VtNoPinningTest::notTheJdksOwn)).as("pinned events").isEmpty();
     }
 
     /**
-     * The JDK 22+ poller's own virtual threads may wait, pinned, for the poller's class to finish
-     * initializing as the server starts ("Waited for initialization of sun.nio.ch.Poller by
-     * another thread"): once per JVM, and none of the server's doing.
+     * What the JDK pins on its own, which no server code can cause or avoid: its poller's
+     * virtual threads waiting for the poller's class to finish initializing as the server starts
+     * (JDK 22+), and, at threshold 0, microsecond waits inside one of its own critical sections
+     * ({@code Continuation.pin}, which code outside java.base cannot call), such as the one in
+     * which a channel takes the thread's interrupt lock at the start and end of each blocking
+     * call: JDK 24+ reports these as {@code freeze_pinned_cs}, "Freeze or preempt failed (2)". A monitor held by the server
+     * (JDK 21 to 23), a native frame or a class initializer are reported otherwise, and fail.
      */
-    private static boolean notTheJdksPoller(RecordedEvent e) {
-        return e.getThread() == null || e.getThread().getJavaName() == null || !e.getThread().getJavaName().startsWith("SubPoller-");
+    private static boolean notTheJdksOwn(RecordedEvent e) {
+        boolean poller = e.getThread() != null && e.getThread().getJavaName() != null
+                && e.getThread().getJavaName().startsWith("SubPoller-");
+        boolean criticalSection = e.hasField("pinnedReason") && "Freeze or preempt failed (2)".equals(e.getString("pinnedReason"));
+        return !poller && !criticalSection;
     }
 
     /**
@@ -172,12 +186,15 @@ class VtNoPinningTest {
         }
     }
 
-    /** A client that sends far more than the kernel buffers hold and reads nothing: the server's write parks. */
-    private static Thread writeUntilBlocked(Socket s, String protocol) {
+    /**
+     * A client that sends far more than the kernel buffers hold and reads nothing: the server's
+     * thread parks in write, and this one blocks until the server closes the connection.
+     */
+    private static Thread writeWithoutReading(Socket s, String protocol) {
         byte[] chunk = protocol.equals("echo") ? Echo.random(64 * 1024, 1) : ascii(get("/ping").repeat(2000));
         Thread t = new Thread(() -> {
-            for (int i = 0; i < 512; i++) {
-                if (!writeQuietly(s, chunk)) return; // the server closed it at stop
+            for (int i = 0; i < 1024; i++) {
+                if (!writeQuietly(s, chunk)) return; // closed by the server
             }
         }, "never-reads");
         t.setDaemon(true);
