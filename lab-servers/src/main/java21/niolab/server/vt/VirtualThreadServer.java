@@ -56,8 +56,9 @@ import niolab.server.ServerOptions;
  *     {@code AsynchronousCloseException}. A connection stamps the sweep number on each read and
  *     write: a volatile load per call, a store once per sweep. A read timeout would do half the
  *     job (a write blocked on a client that never reads has none) and cost more: a blocking
- *     SocketChannel has no timeout, and the socket adaptor's timed read wraps the caller's
- *     array in a new buffer per read and arms a timer per park.</li>
+ *     SocketChannel has no timeout, and its socket adaptor's timed read switches the socket to
+ *     non-blocking and back around every read (two more syscalls) and schedules a timeout task
+ *     for every park.</li>
  * <li>Counters: each connection counts into its own {@link Counters} table with plain
  *     increments, as a loop does; a reading sums the acceptor's table, the tables of the
  *     connections that have closed (each folded in once, under the lock, when it closes) and
@@ -71,10 +72,11 @@ import niolab.server.ServerOptions;
  *
  * <p>No pinning: nothing on a connection's path holds a monitor or runs in a native frame while
  * it may park. The lock here is a {@link ReentrantLock}, never held around a read or a write.
- * The classes the connections need (the protocol's, the JDK's poller) are initialized before the
- * first one, since a class initializer running on a virtual thread pins it, and makes any other
- * virtual thread that needs the class wait pinned. {@code VtNoPinningTest} records
- * {@code jdk.VirtualThreadPinned} through a run to keep it so.
+ * What the connections run first is run once before the first accept (the HTTP classes by
+ * {@link VirtualThreadHttpServer}, the JDK's socket code by {@link #exerciseJdkIo}), since a
+ * class initializer running on a virtual thread pins it, and makes any other virtual thread
+ * that needs the class wait pinned.
+ * {@code VtNoPinningTest} records {@code jdk.VirtualThreadPinned} through a run to keep it so.
  */
 public abstract class VirtualThreadServer implements EventLoopServer {
     private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -105,11 +107,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     protected VirtualThreadServer(ServerOptions options) {
         this.options = options;
         this.idle = new IdleSweep(options.idleTimeout);
-        try {
-            exerciseJdkIo();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot start the JDK's I/O poller: " + e.getMessage(), e);
-        }
+        exerciseJdkIo();
     }
 
     /** The server {@code options} describe: what {@link VtCommand} calls, by reflection. */
@@ -125,7 +123,8 @@ public abstract class VirtualThreadServer implements EventLoopServer {
 
     @Override
     public final void run() {
-        Thread sweeper = idle.enabled ? Thread.ofPlatform().name("vt-idle-sweep").daemon().start(this::sweepUntilStopped) : null;
+        Thread sweeper = idle.enabled
+                ? Thread.ofPlatform().name("vt-idle-sweep").daemon().start(this::sweepUntilStopped) : null;
         try {
             acceptUntilStopped();
             awaitNoConnections(DRAIN_GRACE_NANOS); // the listener is closed: let open exchanges finish
@@ -350,34 +349,31 @@ public abstract class VirtualThreadServer implements EventLoopServer {
      * the close path). Left to the first connections, that would run on one of their virtual
      * threads while the others wait for it pinned, and could come when descriptors have run out.
      */
-    private static void exerciseJdkIo() throws IOException {
+    private static void exerciseJdkIo() {
         InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try (ServerSocketChannel l = ServerSocketChannel.open().bind(loopback);
              SocketChannel client = SocketChannel.open(l.getLocalAddress());
              SocketChannel accepted = l.accept()) {
-            Thread.ofVirtual().name("vt-warm-up").start(() -> parkInATimedRead(accepted)).join();
+            Thread echo = Thread.ofVirtual().name("vt-warm-up").start(() -> echoToTheEnd(accepted));
+            // Nothing is sent until its first read has parked, so that the park path runs too.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (echo.getState() != Thread.State.WAITING && echo.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
             client.write(ByteBuffer.allocate(1));
             client.shutdownOutput();
-            Thread.ofVirtual().name("vt-warm-up").start(() -> echoToTheEnd(accepted)).join();
+            echo.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (IOException noLoopback) {
+            // best effort: then the first connections do this setup themselves
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Nothing has been sent yet: the read surely parks, until its timeout. */
-    private static void parkInATimedRead(SocketChannel ch) {
-        try {
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ch.socket().setSoTimeout(1);
-            ch.socket().getInputStream().read();
-        } catch (IOException expected) {
-            // SocketTimeoutException
         }
     }
 
     private static void echoToTheEnd(SocketChannel ch) {
         ByteBuffer buf = ByteBuffer.allocate(16);
         try (ch) {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             while (ch.read(buf.clear()) >= 0) ch.write(buf.flip());
         } catch (IOException ignored) {
             // the warm-up is best effort
