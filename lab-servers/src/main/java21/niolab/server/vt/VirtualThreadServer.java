@@ -342,27 +342,19 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     }
 
     /**
-     * Runs once, now, over a loopback connection, the JDK code a connection's thread runs on
-     * its first calls: setting an option, a read that parks, a read, a write, end of stream, a
-     * close. Much of it initializes a class or links a call site the first time (the poller,
-     * which starts its threads and opens its epoll descriptors; the channels' option table;
-     * the close path). Left to the first connections, that would run on one of their virtual
-     * threads while the others wait for it pinned, and could come when descriptors have run out.
+     * Runs once, now, over loopback connections, the JDK code a connection's thread runs the
+     * first time it sets an option, parks in a read, reads, writes, and is closed under its
+     * parked read (as the idle sweep and the drain do) or reset by its peer. Much of that code
+     * initializes a class or links a call site on first use (the poller, which starts its threads
+     * and opens their epoll descriptors; the option table; the exceptions thrown). Left to the
+     * first connections, it would run on one of their virtual threads while the others wait for
+     * it pinned, and could come when descriptors have run out.
      */
     private static void exerciseJdkIo() {
         InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        try (ServerSocketChannel l = ServerSocketChannel.open().bind(loopback);
-             SocketChannel client = SocketChannel.open(l.getLocalAddress());
-             SocketChannel accepted = l.accept()) {
-            Thread echo = Thread.ofVirtual().name("vt-warm-up").start(() -> echoToTheEnd(accepted));
-            // Nothing is sent until its first read has parked, so that the park path runs too.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (echo.getState() != Thread.State.WAITING && echo.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
-            client.write(ByteBuffer.allocate(1));
-            client.shutdownOutput();
-            echo.join(TimeUnit.SECONDS.toMillis(5));
+        try (ServerSocketChannel l = ServerSocketChannel.open().bind(loopback)) {
+            exerciseOneConnection(l, false);
+            exerciseOneConnection(l, true);
         } catch (IOException noLoopback) {
             // best effort: then the first connections do this setup themselves
         } catch (InterruptedException e) {
@@ -370,13 +362,31 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         }
     }
 
-    private static void echoToTheEnd(SocketChannel ch) {
+    private static void exerciseOneConnection(ServerSocketChannel l, boolean resetByPeer) throws IOException, InterruptedException {
+        try (SocketChannel client = SocketChannel.open(l.getLocalAddress()); SocketChannel accepted = l.accept()) {
+            Thread echo = Thread.ofVirtual().name("vt-warm-up").start(() -> echoUntilClosed(accepted));
+            awaitParked(echo); // nothing is sent before its first read parks, so the park path runs too
+            client.write(ByteBuffer.allocate(1));
+            client.read(ByteBuffer.allocate(1));
+            awaitParked(echo);
+            if (resetByPeer) client.setOption(StandardSocketOptions.SO_LINGER, 0).close();
+            else accepted.close();
+            echo.join(TimeUnit.SECONDS.toMillis(5));
+        }
+    }
+
+    private static void awaitParked(Thread t) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (t.getState() != Thread.State.WAITING && t.isAlive() && System.nanoTime() < deadline) Thread.sleep(1);
+    }
+
+    private static void echoUntilClosed(SocketChannel ch) {
         ByteBuffer buf = ByteBuffer.allocate(16);
-        try (ch) {
+        try {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             while (ch.read(buf.clear()) >= 0) ch.write(buf.flip());
-        } catch (IOException ignored) {
-            // the warm-up is best effort
+        } catch (IOException expected) {
+            // closed under its read, or reset
         }
     }
 
