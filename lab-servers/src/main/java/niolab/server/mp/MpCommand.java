@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import niolab.server.Mistakes;
 import niolab.server.ServerOptions;
 import niolab.server.ServerRunner;
+import niolab.server.vt.VtCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +19,7 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 @Command(name = "mp", mixinStandardHelpOptions = true,
-        description = {"A master supervising N worker JVMs (lt or et) that share one port with SO_REUSEPORT.",
+        description = {"A master supervising N worker JVMs (lt, et or vt) that share one port with SO_REUSEPORT.",
                 "The kernel spreads new connections among the workers by hash; a worker that dies is restarted;"
                 + " SIGTERM stops them all and prints the counters of each and their sum.",
                 "Worker output is relayed prefixed [w1], [w2], ...; the workers get this JVM's options"
@@ -37,7 +38,7 @@ public final class MpCommand implements Callable<Integer> {
     int workers;
 
     @Option(names = "--worker-arch", defaultValue = "lt",
-            description = "Event loop each worker runs: lt or et (default: ${DEFAULT-VALUE}).")
+            description = "Server each worker runs: lt, et or vt (default: ${DEFAULT-VALUE}).")
     String workerArch;
 
     @Option(names = "--binding", description = "With --worker-arch et: how its loops call libc, jna or ffm (JDK 22+).")
@@ -56,8 +57,13 @@ public final class MpCommand implements Callable<Integer> {
         if (workers < 1 || workers > 256) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, not " + workers);
         }
-        if (!workerArch.equals("lt") && !workerArch.equals("et")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt or et, not '" + workerArch + "'");
+        if (!workerArch.equals("lt") && !workerArch.equals("et") && !workerArch.equals("vt")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt, et or vt, not '" + workerArch + "'");
+        }
+        String unavailable = workerArch.equals("vt") ? VtCommand.unavailable() : null;
+        if (unavailable != null) {
+            System.err.println("error: " + unavailable); // said once here, not by each worker as it is given up on
+            return 2;
         }
         if (Mistakes.refused(options, workerArch)) return 2; // the workers make them: forwarded with the other options
         List<String> forwarded = forwardedOptions();

@@ -18,7 +18,7 @@ import niolab.server.EventLoopServer;
 import niolab.server.ServerOptions;
 
 /**
- * The {@code mp} architecture: a master that runs N worker JVMs ({@code lab-server lt|et
+ * The {@code mp} architecture: a master that runs N worker JVMs ({@code lab-server lt|et|vt
  * --reuse-port}) on one port and supervises them. The kernel, not the master, spreads the
  * connections: each worker has its own listening socket in one SO_REUSEPORT group, and a new
  * connection goes to the listener its 4-tuple hashes to. The master holds no socket at all.
@@ -329,6 +329,6 @@ public final class MultiProcessMaster implements EventLoopServer {
 
     /** What the workers' counters call their wait. */
     String waitName() {
-        return "et".equals(workerArch) ? "epoll_waits" : "selects";
+        return "et".equals(workerArch) ? "epoll_waits" : "vt".equals(workerArch) ? "waits" : "selects";
     }
 }

@@ -49,10 +49,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code lab-server args...} with {@code --port 0} appended, and waits until it is ready. */
     public static ServerProcess start(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(args));
-        cmd.add("--port");
-        cmd.add("0");
-        return startExactly(List.of(), cmd);
+        return startWithJvmOptions(List.of(), args);
     }
 
     /** Starts {@code prefix... java -cp ... LabServer args...} (prefix e.g. {@code prlimit --nofile=64}). */
@@ -69,6 +66,15 @@ public final class ServerProcess implements AutoCloseable {
         return awaitReady(new ServerProcess(new ProcessBuilder(cmd).redirectErrorStream(true).start()));
     }
 
+    /** {@link #start}, with options for the server's JVM (a flight recording, say). */
+    public static ServerProcess startWithJvmOptions(List<String> jvmOptions, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(args));
+        cmd.add("--port");
+        cmd.add("0");
+        return awaitReady(launch(List.of(), jvmOptions, cmd));
+    }
+
     private static ServerProcess awaitReady(ServerProcess p) throws InterruptedException {
         if (!p.ready.await(READY_TIMEOUT_S, TimeUnit.SECONDS) || p.address == null) {
             p.close();
@@ -79,9 +85,14 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts without waiting for readiness (for tests of failing starts). */
     public static ServerProcess launch(List<String> prefix, List<String> args) throws IOException {
+        return launch(prefix, List.of(), args);
+    }
+
+    private static ServerProcess launch(List<String> prefix, List<String> jvmOptions, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(javaBinary().toString());
         cmd.add(NATIVE_ACCESS);
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(MAIN);

@@ -1,0 +1,28 @@
+package niolab.server.vt;
+
+import java.nio.channels.SocketChannel;
+import niolab.server.Counters;
+
+/**
+ * One connection of vt, and the task of its virtual thread. Everything else a connection needs
+ * (its buffers, for HTTP its parser) lives in its thread's frames, for as long as it is open.
+ */
+final class VtConnection implements Runnable {
+    final SocketChannel channel;
+    /** What this connection's thread counted; summed by readers, folded into the total at close. */
+    final Counters counters = new Counters("waits");
+    /** The idle sweep of its last read or write ({@link niolab.server.IdleSweep}); read by the sweeper thread. */
+    volatile long lastActive;
+    private final VirtualThreadServer server;
+
+    VtConnection(VirtualThreadServer server, SocketChannel channel, long lastActive) {
+        this.server = server;
+        this.channel = channel;
+        this.lastActive = lastActive;
+    }
+
+    @Override
+    public void run() {
+        server.handle(this);
+    }
+}
