@@ -1,5 +1,6 @@
 package niolab.server;
 
+import niolab.server.bio.BioCommand;
 import niolab.server.et.EtCommand;
 import niolab.server.lt.LtCommand;
 import niolab.server.mp.MpCommand;
@@ -12,13 +13,14 @@ import picocli.CommandLine.Command;
  * <pre>
  *   lab-server lt --port 9988            # single-thread java.nio Selector (level-triggered)
  *   lab-server et --port 9988            # single-thread epoll through JNA (edge-triggered)
+ *   lab-server bio --port 9988           # a platform thread per connection, blocking I/O (the course's day 1)
  *   lab-server mp --workers 4            # 4 lt worker JVMs sharing the port (SO_REUSEPORT)
  *   kill -TERM $pid                      # graceful stop; the counters are printed on exit
  * </pre>
  */
 @Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
         description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
-        subcommands = {LtCommand.class, EtCommand.class, MpCommand.class},
+        subcommands = {LtCommand.class, EtCommand.class, MpCommand.class, BioCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
                 "2:bad flags"})

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ServerCliTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt", "et", "mp"})
+    @ValueSource(strings = {"lt", "et", "mp", "bio"})
     void readyLineNamesTheArchitectureAndSigtermStopsGracefullyWithCounters(String arch) throws Exception {
         // mp runs 2 lt workers here; its ready line says so.
         boolean mp = arch.equals("mp");
@@ -32,7 +32,7 @@ class ServerCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt", "et"})
+    @ValueSource(strings = {"lt", "et", "bio"})
     void portInUseIsOneLineAndExitOne(String arch) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
@@ -44,7 +44,7 @@ class ServerCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"lt", "et", "mp"})
+    @ValueSource(strings = {"lt", "et", "mp", "bio"})
     void badFlagGivesUsageAndExitTwo(String arch) throws Exception {
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of(arch, "--no-such-flag"))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);
