@@ -68,7 +68,7 @@ handout: ## Write the student handout: make handout DEST=DIR (solutions cut, stu
 	@if [ -z "$(DEST)" ]; then echo "error: say where: make handout DEST=DIR" >&2; exit 2; fi
 	@$(JDK) java $(COURSE)/Handout.java $(if $(SOLUTIONS),--with-solutions) "$(DEST)"
 
-grade: target/jdk-home ## Run lab N's checkpoints and score each: make grade LAB=N (a hint per failure; exit 0 only at full marks)
+grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (a hint per failure; exit 0 only at full marks)
 	@if [ -z "$(LAB)" ]; then echo "error: say which lab: make grade LAB=N (labs/README.md lists them)" >&2; exit 2; fi
 	@$(JDK) MVN="$(MVN)" java $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
 

@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  *   // END SOLUTION
  * </pre>
  *
- * ({@code #} instead of {@code //} for shell and make files.) The copy keeps everything else,
+ * ({@code #} instead of {@code //} for shell and make files; Markdown pages are copied as they
+ * are, since they may show the markers.) The copy keeps everything else,
  * tests, Makefile, scripts and the lab sheets included, and leaves out build output and the
  * paths {@code labs/teacher-only.txt} lists (instructor notes, this tool's own test). Every
  * marker is checked (a region opened twice, never closed or closed twice is an error naming its
@@ -130,7 +131,7 @@ public final class Handout {
             if (matches(teacherOnly, rel)) continue;
             Path to = dest.resolve(rel.toString());
             Files.createDirectories(to.toAbsolutePath().getParent());
-            String text = textOf(from);
+            String text = isProse(rel) ? null : textOf(from);
             if (text == null || !hasMarker(text)) {
                 Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
                 continue;
@@ -186,7 +187,7 @@ public final class Handout {
         List<String> left = new ArrayList<>();
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.filter(Files::isRegularFile).toList()) {
-                String text = textOf(p);
+                String text = isProse(dir.relativize(p)) ? null : textOf(p);
                 if (text == null) continue;
                 String[] lines = text.split("\n", -1);
                 for (int i = 0; i < lines.length; i++) {
@@ -206,6 +207,11 @@ public final class Handout {
 
     private static boolean isMarker(String line) {
         return BEGIN.matcher(line).matches() || END.matcher(line).matches() || STUB.matcher(line).matches();
+    }
+
+    /** Markdown is copied as it is: a page may show the markers (ARCHITECTURE.md does). */
+    private static boolean isProse(Path rel) {
+        return rel.getFileName().toString().endsWith(".md");
     }
 
     /** The file as UTF-8 text, or null for a binary file (copied as it is). */

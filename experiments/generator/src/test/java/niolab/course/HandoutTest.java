@@ -88,6 +88,8 @@ class HandoutTest {
         Path script = write(src.resolve("bin/run"), "#!/bin/sh\necho hi\n");
         script.toFile().setExecutable(true);
         Files.write(src.resolve("logo.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+        String page = "How to mark one:\n\n    // BEGIN SOLUTION id\n    // STUB: return;\n    // END SOLUTION\n";
+        write(src.resolve("HOWTO.md"), page);
 
         List<Region> regions = Handout.write(src, tmp.resolve("out"), false);
 
@@ -97,6 +99,7 @@ class HandoutTest {
         assertThat(out.resolve("labs/01-x.md")).hasContent("# Lab 1");
         assertThat(out.resolve("bin/run")).isExecutable();
         assertThat(Files.readAllBytes(out.resolve("logo.bin"))).containsExactly((byte) 0xff, (byte) 0xfe, 0, 1);
+        assertThat(out.resolve("HOWTO.md")).as("a page may show the markers").hasContent(page);
         assertThat(out.resolve("labs/notes.md")).doesNotExist();
         assertThat(out.resolve("labs/teacher-only.txt")).doesNotExist();
         assertThat(out.resolve("secret")).doesNotExist();
