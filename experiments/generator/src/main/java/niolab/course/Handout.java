@@ -108,10 +108,7 @@ public final class Handout {
             out.println((withSolutions ? "reference tree" : "handout") + " written to " + dest + ": " + regions.size()
                     + " solution regions " + (withSolutions ? "kept" : "replaced by their stubs") + ", see " + dest.resolve("HANDOUT.md"));
             return 0;
-        } catch (MarkerException e) {
-            err.println("error: " + e.getMessage());
-            return 1;
-        } catch (IOException | UncheckedIOException e) {
+        } catch (MarkerException | IOException | UncheckedIOException e) {
             err.println("error: " + e.getMessage());
             return 1;
         }
