@@ -12,10 +12,12 @@ WORKERS ?= 4
 EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
+# The course's tools, run from source (java's source-file mode): no build needed before them.
+COURSE := experiments/generator/src/main/java/niolab/course
 JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)
 SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f -print) $(wildcard pom.xml */pom.xml */*/pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-et run-bench-mp bench-http experiments reports \
+.PHONY: help all test clean run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade \
         $(addprefix exp-,$(EXPERIMENTS)) FORCE
 
 help: ## List the targets, one line each
@@ -44,6 +46,9 @@ run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, sta
 run-bench-et: all ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via JNA) server, started and stopped here
 	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh et
 
+run-bench-bio: all ## The same against bio: a platform thread per connection, blocking I/O (the course's first server)
+	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh bio
+
 run-bench-mp: all ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
 	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) WORKERS=$(WORKERS) bash scripts/run-bench.sh mp
 
@@ -67,6 +72,17 @@ clean-reference:
 
 reports: all ## Regenerate experiments/*.md from the committed results, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments
+
+labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from labs/checkpoints.tsv and the committed results
+	@$(JDK) java -jar $(REPORTS_JAR) labs .
+
+handout: ## Write the student handout: make handout DEST=DIR (solutions cut, stubs in, teacher-only files out; SOLUTIONS=1 keeps them)
+	@if [ -z "$(DEST)" ]; then echo "error: say where: make handout DEST=DIR" >&2; exit 2; fi
+	@$(JDK) java $(COURSE)/Handout.java $(if $(SOLUTIONS),--with-solutions) "$(DEST)"
+
+grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (a hint per failure; exit 0 only at full marks)
+	@if [ -z "$(LAB)" ]; then echo "error: say which lab: make grade LAB=N (labs/README.md lists them)" >&2; exit 2; fi
+	@$(JDK) MVN="$(MVN)" java $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
 
 bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh

@@ -105,6 +105,16 @@ public abstract class EchoContractTest extends ServerContractTest {
     }
 
     @Test
+    void aConnectionThatStaysOpenAndSilentHoldsUpNobody() throws Exception {
+        try (Socket silent = Echo.connect(address)) {
+            // A server that serves one connection at a time is stuck reading from the silent one:
+            // this echo waits in its backlog until the socket timeout fails it.
+            byte[] payload = Echo.random(100, 21);
+            assertThat(Echo.roundTrip(address, payload, 100, 21)).isEqualTo(payload);
+        }
+    }
+
+    @Test
     void connectAndCloseWithoutSendingIsHarmless() throws Exception {
         for (int i = 0; i < 50; i++) {
             Echo.connect(address).close();

@@ -8,12 +8,17 @@ public final class Md {
     private Md() {
     }
 
-    /** A pipe table; {@code rows} hold already formatted cells. */
+    /** A pipe table; {@code rows} hold already formatted cells; the first column left-aligned, the others right. */
     public static String table(List<String> header, List<List<String>> rows) {
+        return table(header, rows, "l" + "r".repeat(header.size() - 1));
+    }
+
+    /** A pipe table aligned column by column: {@code align} holds an {@code l} or {@code r} per column. */
+    public static String table(List<String> header, List<List<String>> rows, String align) {
         StringBuilder sb = new StringBuilder();
         line(sb, header);
         sb.append('|');
-        for (int i = 0; i < header.size(); i++) sb.append(i == 0 ? "---|" : "---:|");
+        for (int i = 0; i < header.size(); i++) sb.append(align.charAt(i) == 'r' ? "---:|" : "---|");
         sb.append('\n');
         for (List<String> r : rows) line(sb, r);
         return sb.toString().trim();

@@ -182,6 +182,14 @@ public final class MultiProcessMaster implements EventLoopServer {
         if (!running) return; // we are stopping them
         long now = System.nanoTime();
         String how = "exited with status " + describeStatus(status) + (life.ready ? "" : " before it was ready");
+        // BEGIN SOLUTION mp-restart
+        // STUB: // TODO lab 4: supervise. As here, any exit ends the pool. Restart a worker that exits: at once if
+        // STUB: // it was serving, after 100, 200, 400... ms (up to MAX_RETRY_DELAY_MS) if it died before it was ready.
+        // STUB: // Give up (throw an IOException saying why) on a start rejected with BAD_FLAGS_STATUS, on
+        // STUB: // FAILED_STARTS_LIMIT failed starts in a row, or on EXITS_LIMIT exits within EXITS_WINDOW_NANOS.
+        // STUB: // A restart is w.restartPending and w.restartAt; fireTimers() launches it when it is due.
+        // STUB: err.println(w.tag + how + "; giving up");
+        // STUB: throw new IOException("gave up on worker w" + w.id + ": it " + how + " (lab 4: no supervision yet)");
         if (!life.ready) w.failedStartsInARow++;
         w.recentExits.addLast(now);
         while (now - w.recentExits.peekFirst() > EXITS_WINDOW_NANOS) w.recentExits.removeFirst();
@@ -203,6 +211,7 @@ public final class MultiProcessMaster implements EventLoopServer {
         err.println(w.tag + how + "; restarting" + (delayMs > 0 ? " in " + delayMs + " ms" : ""));
         w.restartPending = true;
         w.restartAt = now + TimeUnit.MILLISECONDS.toNanos(delayMs);
+        // END SOLUTION
     }
 
     private void fireTimers() throws IOException {

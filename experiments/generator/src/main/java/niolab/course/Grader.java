@@ -1,0 +1,294 @@
+package niolab.course;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The autograder: runs the checkpoints of one lab, as {@code labs/checkpoints.tsv} lists them,
+ * and scores each from Surefire's reports.
+ *
+ * <pre>
+ *   make grade LAB=3                   # java .../Grader.java --lab 3
+ *   lab 3: ET through JNA: drain to EAGAIN
+ *     et-burst          3/3  pass  a burst of 1000 connections is accepted and served
+ *     et-large          0/3  FAIL  payloads of 1 B to 1 MiB come back exactly
+ *                                  hint: one read per edge leaves bytes no edge announces again: read until drained
+ *                                  randomPayloads...Exactly failed: see lab-servers/target/surefire-reports/TEST-...xml
+ *     et-accept-once      -  n/a   --mistake accept-once strands a burst; ... (niolab.server.MistakesTest is not in this tree)
+ *     total            11/14
+ * </pre>
+ *
+ * A checkpoint is one test class ({@code niolab.server.LtEchoContractTest}) or one method of it
+ * ({@code ...#halfClosedClient...}): it passes when the test ran and every case of it passed. It
+ * counts as n/a, out of the total, when its test is not in the tree (a part of the lab still to
+ * come), needs a newer JDK than this one (it sits in {@code src/test/java21}), or was skipped
+ * (an assumption, such as root for a network namespace, did not hold). The exit code is 0 at
+ * full marks, 1 below, 2 for bad usage; a test that did not run (the build failed) scores 0.
+ *
+ * <p>The table's columns: lab, id, points, module, test, what it checks, hint (one line, shown
+ * when the checkpoint fails); tab-separated, {@code #} starts a comment line. JDK only and in
+ * one file, so that make runs it from source (java's source-file mode) with no build; Maven is
+ * run as {@code $MVN} ({@code mvn -q -B} if unset).
+ */
+public final class Grader {
+    static final String TABLE = "labs/checkpoints.tsv";
+    private static final String USAGE = "usage: Grader --lab N [--only ID,ID...] [--score-only] [--root DIR]";
+
+    /** One row of the table. */
+    public record Checkpoint(int lab, String id, int points, String module, String test, String checks, String hint) {
+        /** The test class, fully qualified. */
+        public String testClass() {
+            int hash = test.indexOf('#');
+            return hash < 0 ? test : test.substring(0, hash);
+        }
+
+        /** The test method, or null for the whole class. */
+        public String method() {
+            int hash = test.indexOf('#');
+            return hash < 0 ? null : test.substring(hash + 1);
+        }
+
+        /** As Surefire's {@code -Dtest} takes it: the simple class name, and the method if any. */
+        String surefireSelector() {
+            String cls = testClass().substring(testClass().lastIndexOf('.') + 1);
+            return method() == null ? cls : cls + "#" + method();
+        }
+    }
+
+    /** How a checkpoint came out. */
+    enum Outcome { PASS, FAIL, NOT_RUN, NOT_APPLICABLE }
+
+    /** A checkpoint's outcome, and why when it is not a pass. */
+    record Score(Checkpoint checkpoint, Outcome outcome, String why) {
+        int earned() {
+            return outcome == Outcome.PASS ? checkpoint.points() : 0;
+        }
+    }
+
+    private final Path root;
+    private final int jdk;
+
+    Grader(Path root, int jdk) {
+        this.root = root;
+        this.jdk = jdk;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        Integer lab = null;
+        Set<String> only = new LinkedHashSet<>();
+        boolean runTests = true;
+        Path root = Paths.get("");
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--lab" -> lab = Integer.parseInt(args[++i]);
+                    case "--only" -> only.addAll(List.of(args[++i].split(",")));
+                    case "--score-only" -> runTests = false;
+                    case "--root" -> root = Paths.get(args[++i]);
+                    default -> throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
+                }
+            }
+            if (lab == null) throw new IllegalArgumentException("which lab? --lab N (make grade LAB=N)");
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            err.println("error: --lab, --only and --root each take a value (--lab a number)\n" + USAGE);
+            return 2;
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage() + "\n" + USAGE);
+            return 2;
+        }
+        try {
+            Grader g = new Grader(root, Runtime.version().feature());
+            List<Checkpoint> chosen = select(read(root.resolve(TABLE)), lab, only);
+            if (chosen.isEmpty()) {
+                err.println("error: no checkpoint for lab " + lab + (only.isEmpty() ? "" : " among " + only) + " in " + TABLE);
+                return 2;
+            }
+            if (runTests) g.runMaven(chosen, err);
+            return print(out, lab, title(root, lab), g.score(chosen)) ? 0 : 1;
+        } catch (IOException | UncheckedIOException | IllegalStateException e) {
+            err.println("error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Every checkpoint of the table, in its order. */
+    public static List<Checkpoint> read(Path table) throws IOException {
+        List<Checkpoint> rows = new ArrayList<>();
+        List<String> lines = Files.readAllLines(table, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] f = line.split("\t");
+            if (f.length != 7) throw new IllegalStateException(table + ":" + (i + 1) + ": 7 tab-separated fields expected, found " + f.length);
+            try {
+                rows.add(new Checkpoint(Integer.parseInt(f[0].strip()), f[1].strip(), Integer.parseInt(f[2].strip()),
+                        f[3].strip(), f[4].strip(), f[5].strip(), f[6].strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException(table + ":" + (i + 1) + ": the lab and the points are whole numbers");
+            }
+        }
+        return rows;
+    }
+
+    static List<Checkpoint> select(List<Checkpoint> all, int lab, Set<String> only) {
+        List<Checkpoint> chosen = new ArrayList<>();
+        for (Checkpoint c : all) {
+            if (c.lab() == lab && (only.isEmpty() || only.contains(c.id()))) chosen.add(c);
+        }
+        return chosen;
+    }
+
+    /** The lab's title, from the first line of its sheet ({@code # Lab 3: ...}). */
+    static String title(Path root, int lab) throws IOException {
+        String prefix = String.format(Locale.ROOT, "%02d-", lab);
+        try (Stream<Path> sheets = Files.list(root.resolve("labs"))) {
+            for (Path sheet : sheets.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
+                String first = Files.readAllLines(sheet, StandardCharsets.UTF_8).get(0);
+                return first.replaceFirst("^#\\s*", "");
+            }
+        }
+        return "Lab " + lab;
+    }
+
+    /**
+     * Runs the available checkpoints' tests in one Maven run (its output goes to the terminal).
+     * Failing tests do not stop it; a build that fails leaves reports missing, scored as not run.
+     */
+    void runMaven(List<Checkpoint> chosen, PrintStream err) throws IOException {
+        Set<String> modules = new LinkedHashSet<>();
+        Set<String> selectors = new LinkedHashSet<>();
+        for (Checkpoint c : chosen) {
+            if (unavailable(c) != null) continue;
+            modules.add(c.module());
+            selectors.add(c.surefireSelector());
+        }
+        if (selectors.isEmpty()) return;
+        for (String m : modules) deleteReports(root.resolve(m).resolve("target/surefire-reports"));
+        String mvn = System.getenv().getOrDefault("MVN", "mvn -q -B -Dstyle.color=never");
+        List<String> cmd = new ArrayList<>(List.of(mvn.trim().split("\\s+")));
+        cmd.addAll(List.of("-pl", String.join(",", modules), "-am", "-Dtest=" + String.join(",", selectors),
+                "-Dsurefire.failIfNoSpecifiedTests=false", "-Dmaven.test.failure.ignore=true",
+                // the table below is the summary; the tests' own output stays in their reports
+                "-Dsurefire.printSummary=false", "-Dmaven.test.redirectTestOutputToFile=true",
+                "-Dsurefire.timeout=900", "test"));
+        err.println("grading: " + String.join(" ", cmd));
+        try {
+            new ProcessBuilder(cmd).directory(root.toAbsolutePath().toFile()).inheritIO().start().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the tests ran");
+        }
+    }
+
+    /** Scores each checkpoint from the Surefire reports in its module. */
+    List<Score> score(List<Checkpoint> chosen) {
+        List<Score> scores = new ArrayList<>();
+        for (Checkpoint c : chosen) {
+            String unavailable = unavailable(c);
+            scores.add(unavailable != null ? new Score(c, Outcome.NOT_APPLICABLE, unavailable) : fromReport(c));
+        }
+        return scores;
+    }
+
+    /** Why the checkpoint cannot run here (its test is missing, or needs a newer JDK), or null. */
+    String unavailable(Checkpoint c) {
+        String path = c.testClass().replace('.', '/') + ".java";
+        Path tests = root.resolve(c.module()).resolve("src/test");
+        if (Files.isRegularFile(tests.resolve("java").resolve(path))) return null;
+        for (int feature : new int[] {21, 22}) {
+            if (Files.isRegularFile(tests.resolve("java" + feature).resolve(path))) {
+                return jdk >= feature ? null : "needs JDK " + feature + " or newer (this one is " + jdk + ")";
+            }
+        }
+        return c.testClass() + " is not in this tree";
+    }
+
+    private Score fromReport(Checkpoint c) {
+        Path report = root.resolve(c.module()).resolve("target/surefire-reports/TEST-" + c.testClass() + ".xml");
+        if (!Files.isRegularFile(report)) return new Score(c, Outcome.NOT_RUN, "no test report: did the build fail? (see Maven's output above)");
+        NodeList cases;
+        try {
+            cases = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getElementsByTagName("testcase");
+        } catch (Exception e) {
+            return new Score(c, Outcome.NOT_RUN, "unreadable test report " + report + ": " + e.getMessage());
+        }
+        int ran = 0, skipped = 0;
+        String failed = null;
+        for (int i = 0; i < cases.getLength(); i++) {
+            Element t = (Element) cases.item(i);
+            if (!isCaseOf(c, t.getAttribute("name"))) continue;
+            ran++;
+            if (has(t, "skipped")) {
+                skipped++;
+            } else if (failed == null && (has(t, "failure") || has(t, "error"))) {
+                failed = t.getAttribute("name");
+            }
+        }
+        if (ran == 0) return new Score(c, Outcome.NOT_RUN, "the test did not run: is " + c.test() + " spelled as in its class?");
+        if (failed != null) return new Score(c, Outcome.FAIL, failed + " failed: see " + root.relativize(report));
+        if (skipped == ran) return new Score(c, Outcome.NOT_APPLICABLE, "skipped on this machine (an assumption did not hold)");
+        return new Score(c, Outcome.PASS, null);
+    }
+
+    /** A parameterized case is reported as {@code method(String)[1]}. */
+    private static boolean isCaseOf(Checkpoint c, String caseName) {
+        String m = c.method();
+        return m == null || caseName.equals(m) || caseName.startsWith(m + "(") || caseName.startsWith(m + "[");
+    }
+
+    private static boolean has(Element testcase, String child) {
+        return testcase.getElementsByTagName(child).getLength() > 0;
+    }
+
+    private static void deleteReports(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) return;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) Files.deleteIfExists(f);
+        }
+    }
+
+    /** Prints a line per checkpoint, a hint under each failure, and the total; true at full marks. */
+    static boolean print(PrintStream out, int lab, String title, List<Score> scores) {
+        int width = "total".length();
+        for (Score s : scores) width = Math.max(width, s.checkpoint().id().length());
+        String row = "  %-" + width + "s %6s  %-4s  %s%n";
+        String indent = " ".repeat(width + 17);
+        out.printf(Locale.ROOT, "%nlab %d: %s%n", lab, title.replaceFirst("(?i)^lab \\d+:\\s*", ""));
+        int earned = 0, possible = 0;
+        for (Score s : scores) {
+            Checkpoint c = s.checkpoint();
+            switch (s.outcome()) {
+                case PASS -> out.printf(Locale.ROOT, row, c.id(), c.points() + "/" + c.points(), "pass", c.checks());
+                case NOT_APPLICABLE -> out.printf(Locale.ROOT, row, c.id(), "-", "n/a", c.checks() + " (" + s.why() + ")");
+                default -> {
+                    out.printf(Locale.ROOT, row, c.id(), "0/" + c.points(), "FAIL", c.checks());
+                    out.println(indent + "hint: " + c.hint());
+                    out.println(indent + s.why());
+                }
+            }
+            earned += s.earned();
+            if (s.outcome() != Outcome.NOT_APPLICABLE) possible += c.points();
+        }
+        boolean full = possible > 0 && earned == possible;
+        out.printf(Locale.ROOT, row, "total", earned + "/" + possible, full ? "full" : "", "");
+        return full;
+    }
+}

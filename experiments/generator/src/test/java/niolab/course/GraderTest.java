@@ -1,0 +1,181 @@
+package niolab.course;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import niolab.course.Grader.Checkpoint;
+import niolab.course.Grader.Outcome;
+import niolab.course.Grader.Score;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The grader scores from Surefire's reports as a student would need it to: a pass only when the
+ * test ran and every case passed, n/a (out of the total) for what the tree or the JDK cannot
+ * run, zero for a test that never ran; a hint under each failure; exit 0 only at full marks.
+ */
+class GraderTest {
+    private static final String TABLE = String.join("\n",
+            "# a comment, then a blank line",
+            "",
+            "3\tburst\t3\tsrv\tniolab.server.BurstTest#aBurstIsServed\ta burst is served\taccept until EAGAIN",
+            "3\twhole\t2\tsrv\tniolab.server.WholeTest\tthe whole class passes\tread the report",
+            "3\tparam\t1\tsrv\tniolab.server.BurstTest#eachArch\tevery architecture\tboth archs",
+            "3\tlater\t2\tsrv\tniolab.server.NotYetTest\ta part still to come\t-",
+            "3\tnewer\t2\tsrv\tniolab.server.NewJdkTest\tneeds a newer JDK\t-",
+            "4\tother\t5\tsrv\tniolab.server.OtherTest\tanother lab\t-",
+            "");
+
+    @TempDir
+    Path root;
+
+    @BeforeEach
+    void aTreeWithTestsAndASheet() throws IOException {
+        Files.createDirectories(root.resolve("labs"));
+        Files.writeString(root.resolve(Grader.TABLE), TABLE);
+        Files.writeString(root.resolve("labs/03-et.md"), "# Lab 3: ET through JNA\n");
+        for (String t : List.of("BurstTest", "WholeTest", "OtherTest")) source("java", t);
+        source("java99", "NewJdkTest");
+    }
+
+    private void source(String dir, String cls) throws IOException {
+        Path p = root.resolve("srv/src/test/" + dir + "/niolab/server/" + cls + ".java");
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, "class " + cls + " {}");
+    }
+
+    /** A Surefire report: each case is {name, outcome} with outcome pass, failure, error or skipped. */
+    private void report(String cls, String[]... cases) throws IOException {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"niolab.server." + cls + "\">\n");
+        for (String[] c : cases) {
+            xml.append("  <testcase name=\"").append(c[0]).append("\" classname=\"niolab.server.").append(cls).append('"');
+            xml.append(c[1].equals("pass") ? "/>\n" : ">\n    <" + c[1] + " message=\"boom\"/>\n  </testcase>\n");
+        }
+        Path p = root.resolve("srv/target/surefire-reports/TEST-niolab.server." + cls + ".xml");
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, xml.append("</testsuite>\n"));
+    }
+
+    private List<Score> score(int jdk) throws IOException {
+        return new Grader(root, jdk).score(Grader.select(Grader.read(root.resolve(Grader.TABLE)), 3, Set.of()));
+    }
+
+    private static Outcome outcome(List<Score> scores, String id) {
+        return scores.stream().filter(s -> s.checkpoint().id().equals(id)).findFirst().orElseThrow().outcome();
+    }
+
+    @Test
+    void theTableIsReadRowByRowSkippingCommentsAndBlankLines() throws IOException {
+        List<Checkpoint> all = Grader.read(root.resolve(Grader.TABLE));
+        assertThat(all).extracting(Checkpoint::id).containsExactly("burst", "whole", "param", "later", "newer", "other");
+        Checkpoint burst = all.get(0);
+        assertThat(burst.testClass()).isEqualTo("niolab.server.BurstTest");
+        assertThat(burst.method()).isEqualTo("aBurstIsServed");
+        assertThat(burst.surefireSelector()).isEqualTo("BurstTest#aBurstIsServed");
+        assertThat(all.get(1).method()).isNull();
+        assertThat(all.get(1).surefireSelector()).isEqualTo("WholeTest");
+    }
+
+    @Test
+    void aRowWithoutItsSevenFieldsIsAnErrorNamingItsLine() throws IOException {
+        Files.writeString(root.resolve(Grader.TABLE), "# header\n3\tburst\t3\tsrv\n");
+        assertThatThrownBy(() -> Grader.read(root.resolve(Grader.TABLE))).hasMessageContaining("checkpoints.tsv:2: 7 tab-separated fields");
+    }
+
+    @Test
+    void passFailAndNotRunComeFromTheReports() throws IOException {
+        report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"},
+                new String[] {"eachArch(String)[2]", "failure"});
+        List<Score> scores = score(17);
+        assertThat(outcome(scores, "burst")).isEqualTo(Outcome.PASS);
+        assertThat(outcome(scores, "param")).as("one parameterized case failed").isEqualTo(Outcome.FAIL);
+        assertThat(outcome(scores, "whole")).as("no report: the build failed or the test never ran").isEqualTo(Outcome.NOT_RUN);
+    }
+
+    @Test
+    void aWholeClassPassesOnlyWhenEveryCasePasses() throws IOException {
+        report("WholeTest", new String[] {"a", "pass"}, new String[] {"b", "error"});
+        assertThat(outcome(score(17), "whole")).isEqualTo(Outcome.FAIL);
+        report("WholeTest", new String[] {"a", "pass"}, new String[] {"b", "pass"});
+        assertThat(outcome(score(17), "whole")).isEqualTo(Outcome.PASS);
+    }
+
+    @Test
+    void aMethodAbsentFromItsReportDidNotRun() throws IOException {
+        report("BurstTest", new String[] {"somethingElse", "pass"});
+        assertThat(outcome(score(17), "burst")).isEqualTo(Outcome.NOT_RUN);
+    }
+
+    @Test
+    void missingTestsNewerJdksAndSkippedTestsAreNotApplicable() throws IOException {
+        report("BurstTest", new String[] {"aBurstIsServed", "skipped"});
+        List<Score> scores = score(17);
+        assertThat(outcome(scores, "burst")).isEqualTo(Outcome.NOT_APPLICABLE);
+        assertThat(outcome(scores, "later")).isEqualTo(Outcome.NOT_APPLICABLE);
+        Grader g = new Grader(root, 17);
+        Checkpoint later = Grader.read(root.resolve(Grader.TABLE)).get(3);
+        assertThat(g.unavailable(later)).isEqualTo("niolab.server.NotYetTest is not in this tree");
+    }
+
+    @Test
+    void aTestUnderSrcTestJava21OrJava22NeedsThatJdk() throws IOException {
+        Files.move(root.resolve("srv/src/test/java99"), root.resolve("srv/src/test/java21"));
+        Checkpoint newer = Grader.read(root.resolve(Grader.TABLE)).get(4);
+        assertThat(new Grader(root, 17).unavailable(newer)).isEqualTo("needs JDK 21 or newer (this one is 17)");
+        assertThat(new Grader(root, 21).unavailable(newer)).isNull();
+    }
+
+    @Test
+    void theTableShowsEachScoreAHintUnderEachFailureAndTheTotalWithoutTheNotApplicable() throws IOException {
+        report("BurstTest", new String[] {"aBurstIsServed", "failure"}, new String[] {"eachArch(String)[1]", "pass"});
+        report("WholeTest", new String[] {"a", "pass"});
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        boolean full = Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3: ET through JNA", score(17));
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(full).isFalse();
+        assertThat(out).contains("lab 3: ET through JNA")
+                .containsPattern("burst +0/3 +FAIL +a burst is served\\n +hint: accept until EAGAIN\\n +aBurstIsServed failed: see ")
+                .containsPattern("whole +2/2 +pass")
+                .containsPattern("param +1/1 +pass")
+                .containsPattern("later +- +n/a +a part still to come \\(niolab.server.NotYetTest is not in this tree\\)")
+                .containsPattern("total +3/6 ");
+        assertThat(out).doesNotContain("read the report").doesNotContain("both archs"); // hints of passes stay hidden
+    }
+
+    @Test
+    void scoreOnlyExitsZeroAtFullMarksAndOneBelow() throws IOException {
+        report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"});
+        report("WholeTest", new String[] {"a", "pass"});
+        assertThat(run("--lab", "3", "--score-only", "--root", root.toString())).isZero();
+        report("WholeTest", new String[] {"a", "failure"});
+        assertThat(run("--lab", "3", "--score-only", "--root", root.toString())).isEqualTo(1);
+        assertThat(run("--lab", "3", "--only", "burst,param", "--score-only", "--root", root.toString())).isZero();
+    }
+
+    @Test
+    void badUsageIsOneLineAndExitTwo() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: which lab? --lab N (make grade LAB=N)");
+        assertThat(run("--lab", "three")).isEqualTo(2);
+        assertThat(run("--lab", "3", "--frobnicate")).isEqualTo(2);
+        err.reset();
+        assertThat(run("--lab", "9", "--score-only", "--root", root.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: no checkpoint for lab 9");
+    }
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Grader.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+}

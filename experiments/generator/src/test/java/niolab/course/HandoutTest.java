@@ -1,0 +1,212 @@
+package niolab.course;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import niolab.course.Handout.MarkerException;
+import niolab.course.Handout.Region;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The handout cuts exactly the marked regions, leaves no marker and no teacher-only file behind,
+ * and, on the lab's own tree, gives a skeleton the grader scores below full marks, which scores
+ * full marks once the reference regions are put back.
+ */
+class HandoutTest {
+    /** The lab's root, from the generator module's folder (experiments/generator). */
+    private static final Path LAB = Paths.get("../..").toAbsolutePath().normalize();
+    private static final Pattern TODO_LAB = Pattern.compile("TODO lab (\\d+)");
+
+    private static List<String> cut(boolean withSolutions, String... lines) {
+        return Handout.cut(lines, withSolutions, Paths.get("A.java"), new ArrayList<>());
+    }
+
+    @Test
+    void aRegionIsReplacedByItsStubWithTheMarkersGone() {
+        String[] file = {
+                "class A {",
+                "    int f() {",
+                "        // BEGIN SOLUTION answer",
+                "        // STUB: // TODO lab 1: compute it",
+                "        // STUB: return 0;",
+                "        int x = 6 * 7;",
+                "        return x;",
+                "        // END SOLUTION",
+                "    }",
+                "}"};
+        assertThat(cut(false, file)).containsExactly("class A {", "    int f() {", "        // TODO lab 1: compute it",
+                "        return 0;", "    }", "}");
+        assertThat(cut(true, file)).containsExactly("class A {", "    int f() {", "        int x = 6 * 7;",
+                "        return x;", "    }", "}");
+    }
+
+    @Test
+    void shellCommentsMarkRegionsTooAndAStubMayIndentFurtherOrBeBlank() {
+        assertThat(cut(false, "# BEGIN SOLUTION s", "# STUB: if true; then", "# STUB:   echo todo", "# STUB:", "# STUB: fi",
+                "echo done", "# END SOLUTION")).containsExactly("if true; then", "  echo todo", "", "fi");
+    }
+
+    @Test
+    void misplacedMarkersAreErrorsNamingTheirLine() {
+        assertThatThrownBy(() -> cut(false, "// BEGIN SOLUTION a", "// BEGIN SOLUTION b"))
+                .isInstanceOf(MarkerException.class).hasMessage("A.java:2: region b opens inside region a");
+        assertThatThrownBy(() -> cut(false, "x", "// END SOLUTION"))
+                .hasMessage("A.java:2: END SOLUTION without a region open");
+        assertThatThrownBy(() -> cut(false, "// STUB: x"))
+                .hasMessage("A.java:1: STUB: outside a region");
+        assertThatThrownBy(() -> cut(false, "a", "// BEGIN SOLUTION never", "b"))
+                .hasMessage("A.java:2: region never is never closed");
+    }
+
+    @Test
+    void theCopyLeavesOutBuildOutputAndTeacherOnlyFilesAndKeepsTheRest(@TempDir Path tmp) throws IOException {
+        Path src = tmp.resolve("lab");
+        write(src.resolve(Handout.TEACHER_ONLY), "# teacher only\nlabs/teacher-only.txt\nlabs/notes.md\nsecret/**\n");
+        write(src.resolve("labs/notes.md"), "expected figures");
+        write(src.resolve("labs/01-x.md"), "# Lab 1");
+        write(src.resolve("secret/deep/key.txt"), "k");
+        write(src.resolve("mod/target/classes/A.class"), "bytes");
+        write(src.resolve(".git"), "gitdir: elsewhere");
+        write(src.resolve("mod/src/A.java"), "class A {\n  // BEGIN SOLUTION r\n  // STUB: int x;\n  int y;\n  // END SOLUTION\n}\n");
+        Path script = write(src.resolve("bin/run"), "#!/bin/sh\necho hi\n");
+        script.toFile().setExecutable(true);
+        Files.write(src.resolve("logo.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+        String page = "How to mark one:\n\n    // BEGIN SOLUTION id\n    // STUB: return;\n    // END SOLUTION\n";
+        write(src.resolve("HOWTO.md"), page);
+
+        List<Region> regions = Handout.write(src, tmp.resolve("out"), false);
+
+        Path out = tmp.resolve("out");
+        assertThat(regions).containsExactly(new Region("r", Paths.get("mod/src/A.java"), 2));
+        assertThat(Files.readString(out.resolve("mod/src/A.java"))).isEqualTo("class A {\n  int x;\n}\n");
+        assertThat(out.resolve("labs/01-x.md")).hasContent("# Lab 1");
+        assertThat(out.resolve("bin/run")).isExecutable();
+        assertThat(Files.readAllBytes(out.resolve("logo.bin"))).containsExactly((byte) 0xff, (byte) 0xfe, 0, 1);
+        assertThat(out.resolve("HOWTO.md")).as("a page may show the markers").hasContent(page);
+        assertThat(out.resolve("labs/notes.md")).doesNotExist();
+        assertThat(out.resolve("labs/teacher-only.txt")).doesNotExist();
+        assertThat(out.resolve("secret")).doesNotExist();
+        assertThat(out.resolve("mod/target")).doesNotExist();
+        assertThat(out.resolve(".git")).doesNotExist();
+        assertThat(out.resolve("HANDOUT.md")).content().contains("| r | `mod/src/A.java:2` |");
+        assertThat(Handout.markersLeft(out)).isEmpty();
+    }
+
+    @Test
+    void aDestinationThatIsNotEmptyIsRefusedWithExitTwo(@TempDir Path tmp) throws IOException {
+        write(tmp.resolve("dest/keep.txt"), "mine");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Handout.run(new String[] {"--source", LAB.toString(), tmp.resolve("dest").toString()},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("exists and is not an empty folder");
+        assertThat(Handout.run(new String[0], new PrintStream(new ByteArrayOutputStream()), new PrintStream(err))).isEqualTo(2);
+    }
+
+    /** Every region of the lab's sources, by id, with the labs its stub's TODO names. */
+    @Test
+    void theLabsRegionsAreWellFormedAndEachStubNamesALabThatHasASheet() throws IOException {
+        Map<String, List<String>> labsByRegion = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(LAB)) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".java") && f.toString().contains("/src/main/")
+                    && !f.toString().contains("/target/")).toList()) {
+                String text = Files.readString(p);
+                if (!text.contains("BEGIN SOLUTION")) continue;
+                List<Region> regions = new ArrayList<>();
+                String stubs = String.join("\n", Handout.cut(text.split("\n", -1), false, LAB.relativize(p), regions));
+                Matcher m = TODO_LAB.matcher(stubs);
+                List<String> labs = new ArrayList<>();
+                while (m.find()) labs.add(m.group(1));
+                for (Region r : regions) labsByRegion.computeIfAbsent(r.id(), k -> new ArrayList<>()).addAll(labs);
+            }
+        }
+        assertThat(labsByRegion).containsOnlyKeys("bio-thread-per-connection", "lt-interest-ops", "et-accept", "et-read",
+                "mp-restart", "http-pipelining", "rate-schedule");
+        for (Map.Entry<String, List<String>> e : labsByRegion.entrySet()) {
+            assertThat(e.getValue()).as("the TODO of region %s names its lab", e.getKey()).isNotEmpty();
+            for (String lab : e.getValue()) {
+                try (Stream<Path> sheets = Files.list(LAB.resolve("labs"))) {
+                    assertThat(sheets.map(p -> p.getFileName().toString()))
+                            .as("a sheet for lab %s, which region %s names", lab, e.getKey())
+                            .anySatisfy(n -> assertThat(n).startsWith(String.format("%02d-", Integer.parseInt(lab))));
+                }
+            }
+        }
+    }
+
+    /**
+     * The grader can fail and can pass: in a fresh handout, lab 5's schedule checkpoints score
+     * below full marks and every region's stub compiles; with the reference regions put back,
+     * the same checkpoints score full marks. Maven runs offline on the local repository the
+     * lab's own build filled. (The full handout, every lab, is graded by hand: make handout.)
+     */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aFreshHandoutScoresBelowFullMarksAndFullMarksWithTheReferenceRegionsPutBack(@TempDir Path tmp) throws Exception {
+        Path dest = tmp.resolve("handout");
+        List<Region> regions = Handout.write(LAB, dest, false);
+        assertThat(Handout.markersLeft(dest)).isEmpty();
+        for (String teacherOnly : List.of("labs/instructor-notes.md", "labs/templates", "labs/teacher-only.txt")) {
+            assertThat(dest.resolve(teacherOnly)).doesNotExist();
+        }
+
+        Result skeleton = sh(dest, "make", "grade", "LAB=5", "ONLY=rate-interleave,rate-catch-up,rate-no-drift", MVN);
+        assertThat(skeleton.code).as(skeleton.output).isNotZero();
+        assertThat(skeleton.output).contains("FAIL").containsPattern("total +[0-4]/5 ").doesNotContain("n/a");
+
+        Result compiles = sh(dest, "mvn", "-o", "-q", "-B", "-Dstyle.color=never", "-pl", "lab-servers", "-am", "-DskipTests", "compile");
+        assertThat(compiles.code).as("every stub compiles: %s", compiles.output).isZero();
+
+        for (Region r : regions) putBack(dest, r.file());
+        Result reference = sh(dest, "make", "grade", "LAB=5", "ONLY=rate-interleave,rate-catch-up,rate-no-drift", MVN);
+        assertThat(reference.code).as(reference.output).isZero();
+        assertThat(reference.output).containsPattern("total +5/5 +full").doesNotContain("FAIL");
+    }
+
+    private static final String MVN = "MVN=mvn -o -q -B -Dstyle.color=never";
+
+    /** Writes the reference version of one region file (markers gone, solutions kept) over its stubbed copy. */
+    private static void putBack(Path dest, Path file) throws IOException {
+        String text = Files.readString(LAB.resolve(file));
+        Files.writeString(dest.resolve(file), String.join("\n", Handout.cut(text.split("\n", -1), true, file, new ArrayList<>())));
+    }
+
+    private record Result(int code, String output) {
+    }
+
+    /** Runs a command in {@code dir} on this test's JDK, for at most three minutes; its exit code and output. */
+    private static Result sh(Path dir, String... cmd) throws IOException, InterruptedException {
+        Path log = Files.createTempFile(dir.getParent(), "cmd", ".log");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        if (!p.waitFor(3, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly); // Maven, its forked test JVM
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            return new Result(-1, "timed out after 3 minutes: " + String.join(" ", cmd) + "\n" + Files.readString(log));
+        }
+        return new Result(p.exitValue(), Files.readString(log));
+    }
+
+    private static Path write(Path p, String text) throws IOException {
+        Files.createDirectories(p.getParent());
+        return Files.writeString(p, text);
+    }
+}
