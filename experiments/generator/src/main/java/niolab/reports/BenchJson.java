@@ -18,7 +18,8 @@ public record BenchJson(String tool, int schema, Config config, Environment envi
     public record Config(String target, String protocol, String mode, int connections, int threads,
                          boolean keepalive, int pipeline, Long requests, Double durationS, String warmup,
                          double rate, int runs, int size, long seed, long timeoutMs, Double intervalS,
-                         boolean linger0, double maxErrorRate, Long serverPid) {
+                         boolean linger0, double maxErrorRate, Long serverPid, String hlog, String tag, String startAt,
+                         String path) {
     }
 
     public record Environment(String host, int cores, String os, String kernel, String arch, String jdk,

@@ -24,7 +24,7 @@ public final class NetworkExperiment implements Experiment {
     }
 
     /** Medians over the rounds of one architecture on one path. */
-    private record Point(double qps, double p50, double p99, double cpu, long errors) {
+    private record Point(double qps, double p50, double p99, double cpu, long errors, double spread) {
     }
 
     @Override
@@ -52,6 +52,7 @@ public final class NetworkExperiment implements Experiment {
             }
             List<List<String>> rows = new ArrayList<>();
             List<List<String>> gaps = new ArrayList<>();
+            List<Double> spreads = new ArrayList<>();
             SvgChart qpsChart = new SvgChart(protocol + ": QPS by round-trip time", "RTT (ms, relayed paths)", "QPS");
             for (String path : paths) {
                 Map<String, Point> byArch = byPath.get(path);
@@ -60,6 +61,7 @@ public final class NetworkExperiment implements Experiment {
                 for (Map.Entry<String, Point> e : byArch.entrySet()) {
                     Point p = e.getValue();
                     errors += p.errors;
+                    spreads.add(p.spread);
                     rows.add(List.of(path, rttLabel(path, rttOf), e.getKey(), Md.f0(p.qps), Md.f0(p.p50), Md.f0(p.p99), Md.f1(p.cpu)));
                     if (p.qps > best) { best = p.qps; bestArch = e.getKey(); }
                     if (p.qps < worst) { worst = p.qps; worstArch = e.getKey(); }
@@ -78,6 +80,8 @@ public final class NetworkExperiment implements Experiment {
                 }
                 qpsChart.series(arch, toArray(xs), toArray(ys));
             }
+            // How far apart the rounds of one point were: differences below this are noise.
+            out.put(protocol + "_noise", Md.f0(Stats.median(toArray(spreads))) + "%");
             out.put(protocol + "_table", Md.table(List.of("path", "RTT", "server", "QPS", "p50 µs", "p99 µs", "server CPU µs/req"), rows));
             out.put(protocol + "_gaps", Md.table(List.of("path", "RTT", "most QPS", "least QPS", "gap"), gaps));
             out.chart("network-" + protocol + "-qps.svg", qpsChart.render());
@@ -125,7 +129,7 @@ public final class NetworkExperiment implements Experiment {
             errors += b.errors().total();
         }
         return new Point(Stats.median(toArray(qps)), Stats.median(toArray(p50)), Stats.median(toArray(p99)),
-                Stats.median(toArray(cpu)), errors);
+                Stats.median(toArray(cpu)), errors, Stats.relativeSpread(toArray(qps)) * 100);
     }
 
     private static String rttLabel(String path, Map<String, String> rttOf) {
