@@ -75,11 +75,17 @@ class ResultsTest {
             files = all.filter(p -> p.toString().endsWith(".json") && !p.endsWith("env.json")).toList();
         }
         assertThat(files).hasSizeGreaterThan(100);
+        int runs = 0;
         for (Path f : files) {
+            // A run's report; not echo-bench merge's (its own shape), nor another tool's JSON.
+            com.fasterxml.jackson.databind.JsonNode tree = STRICT.readTree(Files.readString(f));
+            if (!"echo-bench".equals(tree.path("tool").asText()) || tree.has("command")) continue;
+            runs++;
             BenchJson b = STRICT.readValue(Files.readString(f), BenchJson.class);
             assertThat(b.schema()).as(f.toString()).isEqualTo(BenchJson.SCHEMA);
             assertThat(b.runs()).as(f.toString()).isNotEmpty();
         }
+        assertThat(runs).isGreaterThan(100);
     }
 
     @Test
