@@ -1,7 +1,6 @@
 package niolab.server;
 
 import java.io.PrintStream;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An accept-failure episode (EMFILE, ENFILE, ENOBUFS...): stop accepting, say so once, retry on
@@ -16,50 +15,36 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * The episode ends when the backlog is drained, not at the first accept that works: freed
  * descriptors let a few connections in, then accept fails again, and that is the same episode.
+ * The one line and the timer are an {@link Episode}'s, with a fixed retry interval.
  */
 public final class AcceptBackoff {
     public static final long RETRY_MS = 100;
 
-    private String name;
-    private final PrintStream log;
+    private final Episode episode;
     private boolean paused;
-    private long retryAt;
-    private boolean failing;
 
     /** {@code name} starts its log line: the architecture, or one loop of several ({@code et loop2}). */
     public AcceptBackoff(String name, PrintStream log) {
-        this.name = name;
-        this.log = log;
+        this.episode = new Episode(name, log, RETRY_MS, RETRY_MS);
     }
 
     void rename(String name) {
-        this.name = name;
+        episode.rename(name);
     }
 
     public boolean paused() {
         return paused;
     }
 
-    /**
-     * Accepting failed: pause until the retry timer. Logged once per episode, from constant
-     * strings only: concatenation may load classes, which needs the descriptors we lack.
-     */
+    /** Accepting failed: pause until the retry timer; logged once per episode. */
     public void pause(String call, String reason) {
         paused = true;
-        retryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MS);
-        if (failing) return;
-        failing = true;
-        log.print(name);
-        log.print(": ");
-        log.print(call);
-        log.print(" failed (");
-        log.print(reason);
-        log.println("); pausing accepts, retrying every 100 ms");
+        episode.failed(call, reason, "pausing accepts, retrying every 100 ms");
     }
 
     /** The backlog is empty: the episode, if any, is over. */
     public void drained() {
-        failing = false;
+        episode.over();
     }
 
     /** The loop's wait timeout this timer needs: the retry interval while paused, else -1 (none). */
@@ -69,7 +54,7 @@ public final class AcceptBackoff {
 
     /** The retry is due. */
     public boolean due() {
-        return paused && System.nanoTime() - retryAt >= 0;
+        return paused && episode.retryDue();
     }
 
     public void resume() {

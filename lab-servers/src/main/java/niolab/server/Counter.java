@@ -28,7 +28,13 @@ public enum Counter {
     /** Submission-queue entries handed to the kernel (io_uring). */
     SUBMISSIONS(true, "submissions"),
     /** Wake-ups of a loop by another thread (a backend pool handing an answer back). */
-    WAKEUPS(true, "wakeups");
+    WAKEUPS(true, "wakeups"),
+    /** Requests handed to the backend ({@code /healthz}: two Redis GETs each); in the pool posture, hand-offs to its threads. */
+    BACKEND_CALLS(true, "backend_calls"),
+    /** Writes of commands to the backend: one per batch on the loop, one per GET from a blocking client. */
+    BACKEND_ROUND_TRIPS(true, "backend_round_trips"),
+    /** Backend calls answered 503 (down, refused, malformed reply) or 504 (too late). */
+    BACKEND_FAILURES(true, "backend_failures");
 
     /** The name on the counters line. */
     public final String label;

@@ -92,6 +92,6 @@ public final class MultiLoopServer implements EventLoopServer {
 
     @Override
     public String label() {
-        return options.arch() + ", " + loops.length + " loops, " + options.protocol;
+        return options.arch() + ", " + loops.length + " loops, " + options.protocolLabel();
     }
 }

@@ -2,6 +2,8 @@ package niolab.server;
 
 import java.time.Duration;
 import niolab.common.Durations;
+import niolab.server.backend.BackendOptions;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,6 +43,10 @@ public final class ServerOptions {
             description = "echo, or http (GET /ping answers {\"status\":\"ok\"}) (default: ${DEFAULT-VALUE}).")
     public Protocol protocol;
 
+    /** {@code --backend redis://...} and its companions; null without {@code --backend}. */
+    @ArgGroup(exclusive = false, heading = "%nBackend (GET /healthz makes two Redis GETs):%n")
+    public BackendOptions backend;
+
     @Option(names = "--stats-interval", converter = Durations.class,
             description = "Also print the counters every interval, e.g. 5s.")
     public Duration statsInterval;
@@ -54,6 +60,24 @@ public final class ServerOptions {
     @Option(names = "--exit-on-stdin-eof", hidden = true,
             description = "Stop gracefully when stdin reaches end of file (mp workers: no orphans if the master dies).")
     public boolean exitOnStdinEof;
+
+    /**
+     * Checks what depends on several options, once all are parsed ({@link LabServer} calls it
+     * before running any command): a bad combination is a bad flag, exit 2.
+     */
+    void check() {
+        if (backend == null) return;
+        if (protocol != Protocol.HTTP) {
+            throw new ParameterException(spec.commandLine(), "--backend needs --protocol http (GET /healthz is what calls it)");
+        }
+        String problem = backend.problem();
+        if (problem != null) throw new ParameterException(spec.commandLine(), problem);
+    }
+
+    /** What the ready line says of the protocol: {@code http}, or {@code http, backend loop}. */
+    public String protocolLabel() {
+        return backend == null ? protocol.toString() : protocol + ", " + backend.label();
+    }
 
     /** The subcommand these options were parsed for ({@code lt}, {@code et}...). */
     public String arch() {

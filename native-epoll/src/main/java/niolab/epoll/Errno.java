@@ -41,6 +41,7 @@ public final class Errno {
     public static final int ECONNREFUSED = 111;
     public static final int EHOSTUNREACH = 113;
     public static final int EALREADY = 114;
+    public static final int EINPROGRESS = 115;
     public static final int ECANCELED = 125;
 
     private static final String[] NAMES = new String[128];
@@ -80,6 +81,7 @@ public final class Errno {
         name(ECONNREFUSED, "ECONNREFUSED", "Connection refused");
         name(EHOSTUNREACH, "EHOSTUNREACH", "No route to host");
         name(EALREADY, "EALREADY", "Operation already in progress");
+        name(EINPROGRESS, "EINPROGRESS", "Operation now in progress");
         name(ECANCELED, "ECANCELED", "Operation canceled");
     }
 

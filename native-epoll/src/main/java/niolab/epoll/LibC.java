@@ -34,6 +34,7 @@ public final class LibC {
     public static final int SOCK_CLOEXEC = 0x80000;
     public static final int SOL_SOCKET = 1;
     public static final int SO_REUSEADDR = 2;
+    public static final int SO_ERROR = 4;
     public static final int SO_SNDBUF = 7;
     public static final int SO_RCVBUF = 8;
     public static final int SO_REUSEPORT = 15;
@@ -76,6 +77,8 @@ public final class LibC {
     public static native int socket(int domain, int type, int protocol);
 
     public static native int setsockopt(int fd, int level, int name, Pointer value, int length);
+
+    public static native int getsockopt(int fd, int level, int name, Pointer value, Pointer lengthInOut);
 
     public static native int bind(int fd, Pointer sockaddr, int length);
 

@@ -6,12 +6,14 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 
 /**
- * Listening sockets as raw fds: the cold-path setup around {@link LibC}, where every failure
- * is an {@link ErrnoException} naming the call.
+ * Listening and connecting sockets as raw fds: the cold-path setup around {@link LibC}, where
+ * every failure is an {@link ErrnoException} naming the call.
  *
  * <pre>
  *   int fd = Sockets.listen(new InetSocketAddress("127.0.0.1", 0), 1024, false); // non-blocking
  *   InetSocketAddress bound = Sockets.localAddress(fd);                        // the real port
+ *   int c = Sockets.connect(new InetSocketAddress("127.0.0.1", 6379));          // non-blocking, in progress
+ *   // once c is writable (EPOLLOUT):  Sockets.connectError(c) == 0            // connected
  * </pre>
  */
 public final class Sockets {
@@ -43,6 +45,34 @@ public final class Sockets {
         } catch (ErrnoException e) {
             LibC.close(fd);
             throw e;
+        }
+    }
+
+    /**
+     * A non-blocking, close-on-exec TCP socket connecting to {@code address}, with TCP_NODELAY:
+     * the connection is usually still in progress on return. It is established, or has failed,
+     * when the socket becomes writable; then {@link #connectError} tells which.
+     */
+    public static int connect(InetSocketAddress address) throws ErrnoException {
+        boolean v6 = address.getAddress() instanceof Inet6Address;
+        int fd = ErrnoException.check("socket", LibC.socket(v6 ? LibC.AF_INET6 : LibC.AF_INET,
+                LibC.SOCK_STREAM | LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC, 0));
+        try (Memory sa = SockAddr.of(address.getAddress(), address.getPort())) {
+            setFlag(fd, LibC.IPPROTO_TCP, LibC.TCP_NODELAY);
+            if (LibC.connect(fd, sa, (int) sa.size()) < 0 && LibC.errno() != Errno.EINPROGRESS) throw ErrnoException.last("connect");
+            return fd;
+        } catch (ErrnoException e) {
+            LibC.close(fd);
+            throw e;
+        }
+    }
+
+    /** The outcome of a non-blocking connect once the socket is writable: 0, or its errno (ECONNREFUSED...). */
+    public static int connectError(int fd) {
+        try (Memory value = new Memory(4); Memory len = new Memory(4)) {
+            len.setInt(0, 4);
+            if (LibC.getsockopt(fd, LibC.SOL_SOCKET, LibC.SO_ERROR, value, len) < 0) return LibC.errno();
+            return value.getInt(0);
         }
     }
 
