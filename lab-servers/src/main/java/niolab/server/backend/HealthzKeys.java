@@ -2,6 +2,7 @@ package niolab.server.backend;
 
 import java.nio.charset.StandardCharsets;
 import niolab.server.proto.Healthz;
+import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -37,9 +38,13 @@ final class HealthzKeys {
         }
     }
 
-    /** Jedis's settings: both its connect and its read bounded by {@code --backend-timeout}. */
+    /**
+     * Jedis's settings: both its connect and its read bounded by {@code --backend-timeout}, and
+     * no CLIENT SETINFO round trips when it connects (the loop posture sends none either).
+     */
     static DefaultJedisClientConfig clientConfig(int timeoutMs) {
-        return DefaultJedisClientConfig.builder().connectionTimeoutMillis(timeoutMs).socketTimeoutMillis(timeoutMs).build();
+        return DefaultJedisClientConfig.builder().connectionTimeoutMillis(timeoutMs).socketTimeoutMillis(timeoutMs)
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
     }
 
     private static byte[] ascii(String s) {

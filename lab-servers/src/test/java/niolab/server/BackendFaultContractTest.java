@@ -1,0 +1,153 @@
+package niolab.server;
+
+import static niolab.server.testing.Http.ascii;
+import static niolab.server.testing.Http.get;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import niolab.server.testing.Echo;
+import niolab.server.testing.FakeRedis;
+import niolab.server.testing.Http;
+import niolab.server.testing.Http.Response;
+import niolab.server.testing.RedisServer;
+import niolab.server.testing.ServerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
+
+/**
+ * What {@code /healthz} does when Redis fails, written once for every architecture and posture:
+ * down (503 at once, one line, 200 again when it is back), paused (504, and {@code /ping} still
+ * answered), talking nonsense (503 for its requests, the server serving on). Each test leaves
+ * Redis up and seeded.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class BackendFaultContractTest {
+    private static final long RECOVERY_MS = 20_000;
+
+    protected RedisServer redis;
+    protected ServerProcess server;
+
+    protected abstract String arch();
+
+    protected abstract String mode();
+
+    @BeforeAll
+    void start() throws Exception {
+        redis = RedisServer.start();
+        server = startServer(redis.uri());
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) server.close();
+        if (redis != null) redis.close();
+    }
+
+    private ServerProcess startServer(String backend) throws Exception {
+        return ServerProcess.start(arch(), "--protocol", "http", "--backend", backend, "--backend-mode", mode());
+    }
+
+    @Test
+    void redisDownIs503AtOnceWithOneLineThen200WhenItIsBack() throws Exception {
+        String down = "redis 127.0.0.1:" + redis.port + " failed";
+        int linesBefore = count(server.output(), down);
+        redis.stop();
+        try {
+            // The first request may be the one that finds the connection gone; all are 503.
+            for (int i = 0; i < 20; i++) assertThat(healthz(server.address()).status()).as("request %d", i).isEqualTo(503);
+            assertThat(ping(server.address()).status()).isEqualTo(200);
+            assertThat(count(server.output(), down) - linesBefore).as("log lines for this outage").isEqualTo(1);
+        } finally {
+            redis.restart();
+        }
+        Response back = awaitStatus(server.address(), 200);
+        assertThat(back.body()).as("a Redis restarted empty").isEqualTo("{\"status\":\"ok\",\"release\":null,\"region\":null}");
+        reseed();
+    }
+
+    @Test
+    void redisPausedIs504ForHealthzWhilePingIsStillAnswered() throws Exception {
+        awaitStatus(server.address(), 200);
+        redis.pause();
+        try (Socket waiting = Echo.connect(server.address())) {
+            waiting.getOutputStream().write(ascii(get("/healthz")));
+            CompletableFuture<Response> answer = CompletableFuture.supplyAsync(() -> read(waiting));
+            assertThat(ping(server.address()).status()).as("/ping while /healthz waits").isEqualTo(200);
+            assertThat(answer.get(30, TimeUnit.SECONDS).status()).isEqualTo(504);
+        } finally {
+            redis.resume();
+        }
+        assertThat(awaitStatus(server.address(), 200).body()).isEqualTo(BackendContractTest.SEEDED);
+    }
+
+    @Test
+    void aMalformedReplyIs503ForItsRequestsAndTheServerServesOn() throws Exception {
+        try (FakeRedis fake = new FakeRedis(); ServerProcess p = startServer(fake.uri())) {
+            try (Socket s = Echo.connect(p.address())) {
+                for (int i = 0; i < 3; i++) {
+                    s.getOutputStream().write(ascii(get("/healthz") + get("/ping")));
+                    assertThat(Http.read(s.getInputStream()).status()).isEqualTo(503);
+                    assertThat(Http.read(s.getInputStream()).status()).isEqualTo(200);
+                }
+            }
+            fake.behave();
+            assertThat(awaitStatus(p.address(), 200).body()).isEqualTo("{\"status\":\"ok\",\"release\":\"ok\",\"region\":\"ok\"}");
+        }
+    }
+
+    private void reseed() {
+        try (Jedis j = redis.client()) {
+            j.set("niolab:release", "0.1.0");
+            j.set("niolab:region", "local");
+        }
+    }
+
+    /** /healthz on fresh connections until one answers {@code status} (bounded). */
+    private static Response awaitStatus(InetSocketAddress address, int status) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECOVERY_MS);
+        Response r = healthz(address);
+        while (r.status() != status && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            r = healthz(address);
+        }
+        assertThat(r.status()).as("/healthz within %d ms", RECOVERY_MS).isEqualTo(status);
+        return r;
+    }
+
+    private static Response healthz(InetSocketAddress address) throws Exception {
+        return request(address, "/healthz");
+    }
+
+    private static Response ping(InetSocketAddress address) throws Exception {
+        return request(address, "/ping");
+    }
+
+    private static Response request(InetSocketAddress address, String path) throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii(get(path)));
+            return Http.read(s.getInputStream());
+        }
+    }
+
+    private static Response read(Socket s) {
+        try {
+            return Http.read(s.getInputStream());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int count(String text, String line) {
+        int n = 0;
+        for (int i = text.indexOf(line); i >= 0; i = text.indexOf(line, i + 1)) n++;
+        return n;
+    }
+}
