@@ -31,7 +31,8 @@ public final class Experiments {
             new ConcurrencyExperiment(),
             new SyscallsExperiment(),
             new TimeWaitExperiment(),
-            new HttpExperiment());
+            new HttpExperiment(),
+            new BackendExperiment());
 
     private Experiments() {
     }
