@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
+import niolab.server.testing.FakeRedis;
 import niolab.server.testing.Http;
 import niolab.server.testing.Http.Response;
 import niolab.server.testing.RedisServer;
@@ -26,12 +28,16 @@ import redis.clients.jedis.Jedis;
 /**
  * {@code GET /healthz} with a real Redis behind it, written once; each architecture and
  * posture runs it through a subclass naming them ({@code lt}, {@code loop}). One redis-server
- * and one lab server per class, both stopped after.
+ * and one lab server per class, both stopped after. Then what it does when Redis fails: down
+ * (503 at once, one line, 200 again when it is back), paused (504, and {@code /ping} still
+ * answered), talking nonsense (503 for its requests, the server serving on); each of these
+ * tests leaves Redis up and seeded.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 public abstract class BackendContractTest {
     static final String SEEDED = "{\"status\":\"ok\",\"release\":\"0.1.0\",\"region\":\"local\"}";
+    private static final long RECOVERY_MS = 20_000;
 
     protected RedisServer redis;
     protected ServerProcess server;
@@ -45,7 +51,11 @@ public abstract class BackendContractTest {
     @BeforeAll
     void start() throws Exception {
         redis = RedisServer.start();
-        server = ServerProcess.start(arch(), "--protocol", "http", "--backend", redis.uri(), "--backend-mode", mode());
+        server = startServer(redis.uri());
+    }
+
+    private ServerProcess startServer(String backend) throws Exception {
+        return ServerProcess.start(arch(), "--protocol", "http", "--backend", backend, "--backend-mode", mode());
     }
 
     @AfterAll
@@ -137,5 +147,101 @@ public abstract class BackendContractTest {
             }));
         }
         for (CompletableFuture<Integer> f : clients) assertThat(f.get(60, TimeUnit.SECONDS)).isEqualTo(25);
+    }
+
+    @Test
+    void redisDownIs503AtOnceWithOneLineThen200WhenItIsBack() throws Exception {
+        String down = "redis 127.0.0.1:" + redis.port + " failed";
+        int linesBefore = count(server.output(), down);
+        redis.stop();
+        try {
+            // The first request may be the one that finds the connection gone; all are 503.
+            for (int i = 0; i < 20; i++) assertThat(healthz(server.address()).status()).as("request %d", i).isEqualTo(503);
+            assertThat(ping(server.address()).status()).isEqualTo(200);
+            assertThat(count(server.output(), down) - linesBefore).as("log lines for this outage").isEqualTo(1);
+        } finally {
+            redis.restart();
+        }
+        Response back = awaitStatus(server.address(), 200);
+        assertThat(back.body()).as("a Redis restarted empty").isEqualTo("{\"status\":\"ok\",\"release\":null,\"region\":null}");
+        reseed();
+    }
+
+    @Test
+    void redisPausedIs504ForHealthzWhilePingIsStillAnswered() throws Exception {
+        awaitStatus(server.address(), 200);
+        redis.pause();
+        try (Socket waiting = Echo.connect(server.address())) {
+            waiting.getOutputStream().write(ascii(get("/healthz")));
+            CompletableFuture<Response> answer = CompletableFuture.supplyAsync(() -> read(waiting));
+            assertThat(ping(server.address()).status()).as("/ping while /healthz waits").isEqualTo(200);
+            assertThat(answer.get(30, TimeUnit.SECONDS).status()).isEqualTo(504);
+        } finally {
+            redis.resume();
+        }
+        assertThat(awaitStatus(server.address(), 200).body()).isEqualTo(SEEDED);
+    }
+
+    @Test
+    void aMalformedReplyIs503ForItsRequestsAndTheServerServesOn() throws Exception {
+        try (FakeRedis fake = new FakeRedis(); ServerProcess p = startServer(fake.uri())) {
+            try (Socket s = Echo.connect(p.address())) {
+                for (int i = 0; i < 3; i++) {
+                    s.getOutputStream().write(ascii(get("/healthz") + get("/ping")));
+                    assertThat(Http.read(s.getInputStream()).status()).isEqualTo(503);
+                    assertThat(Http.read(s.getInputStream()).status()).isEqualTo(200);
+                }
+            }
+            fake.behave();
+            assertThat(awaitStatus(p.address(), 200).body()).isEqualTo("{\"status\":\"ok\",\"release\":\"ok\",\"region\":\"ok\"}");
+        }
+    }
+
+    private void reseed() {
+        try (Jedis j = redis.client()) {
+            j.set("niolab:release", "0.1.0");
+            j.set("niolab:region", "local");
+        }
+    }
+
+    /** /healthz on fresh connections until one answers {@code status} (bounded). */
+    private static Response awaitStatus(InetSocketAddress address, int status) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECOVERY_MS);
+        Response r = healthz(address);
+        while (r.status() != status && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            r = healthz(address);
+        }
+        assertThat(r.status()).as("/healthz within %d ms", RECOVERY_MS).isEqualTo(status);
+        return r;
+    }
+
+    private static Response healthz(InetSocketAddress address) throws Exception {
+        return request(address, "/healthz");
+    }
+
+    private static Response ping(InetSocketAddress address) throws Exception {
+        return request(address, "/ping");
+    }
+
+    private static Response request(InetSocketAddress address, String path) throws Exception {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii(get(path)));
+            return Http.read(s.getInputStream());
+        }
+    }
+
+    private static Response read(Socket s) {
+        try {
+            return Http.read(s.getInputStream());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int count(String text, String line) {
+        int n = 0;
+        for (int i = text.indexOf(line); i >= 0; i = text.indexOf(line, i + 1)) n++;
+        return n;
     }
 }

@@ -12,7 +12,7 @@ import niolab.server.proto.HttpConnection;
  *   // a /healthz, out empty:    int r = backend.call(conn, http, out)
  *   //   r == PARKED:            read no more from conn; the answer comes through Waiters.resume
  *   //   else:                   answered in out already (r: 0 or HttpPing.CLOSE); go on
- *   // the loop's wait timeout:  at most backend.waitMillis()     (-1: no timer of its own)
+ *   // the loop's wait timeout:  backend.boundWait(its own)       (the sooner of the two)
  *   // after each wait:          backend.afterWait()              send the batch, answers back, timeouts, reconnects
  *   // closing:                  backend.close()
  * </pre>
@@ -33,6 +33,12 @@ public interface Backend<W> {
 
     /** The longest the loop may wait before {@link #afterWait} is due again (ms), or -1. */
     long waitMillis();
+
+    /** The loop's own wait timeout {@code loopMs} (-1: none), shortened to {@link #waitMillis} if that is sooner. */
+    default long boundWait(long loopMs) {
+        long own = waitMillis();
+        return own < 0 || (loopMs >= 0 && loopMs < own) ? loopMs : own;
+    }
 
     /** After each wait of the loop, on its thread. */
     void afterWait();

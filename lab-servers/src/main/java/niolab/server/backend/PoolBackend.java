@@ -88,6 +88,7 @@ final class PoolBackend<W> extends AbstractBackend<W> {
             answered.offer(this);
             if (wakeRequested.compareAndSet(false, true)) wakeUp.run();
             if (jedis != null) JedisGets.release(jedis); // after answering: giving back a broken connection may wait on it
+            if (gets.outage) pool.clear(); // the idle connections went down with this one: do not let each fail in turn
         }
     }
 

@@ -82,8 +82,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
             super.waitAndDispatch(timeoutMs);
             return;
         }
-        long backendMs = backend.waitMillis();
-        super.waitAndDispatch(backendMs < 0 || (timeoutMs >= 0 && timeoutMs < backendMs) ? timeoutMs : backendMs);
+        super.waitAndDispatch(backend.boundWait(timeoutMs));
         backend.afterWait();
     }
 

@@ -73,8 +73,7 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
             super.waitAndDispatch(timeoutMs);
             return;
         }
-        long backendMs = backend.waitMillis();
-        super.waitAndDispatch(backendMs < 0 || (timeoutMs >= 0 && timeoutMs < backendMs) ? timeoutMs : backendMs);
+        super.waitAndDispatch(backend.boundWait(timeoutMs));
         backend.afterWait();
     }
 
