@@ -67,6 +67,11 @@ public final class Episode {
         return failing;
     }
 
+    /** The current retry interval, in ms. */
+    long retryMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(retryNanos);
+    }
+
     /** Failing, and the retry interval has passed. */
     public boolean retryDue() {
         return failing && System.nanoTime() - retryAt >= 0;
