@@ -44,13 +44,11 @@ public abstract class EventLoop implements EventLoopServer {
     private final String arch;
     /** What starts this loop's log lines: the architecture, or one loop of several. */
     private String logName;
-    private final String protocol;
     private volatile boolean running = true;
 
     protected EventLoop(String arch, ServerOptions options, Counters counters) {
         this.arch = arch;
         this.logName = arch;
-        this.protocol = options.protocol.toString();
         this.options = options;
         this.counters = counters;
         this.idle = new IdleSweep(options.idleTimeout);
@@ -142,6 +140,6 @@ public abstract class EventLoop implements EventLoopServer {
 
     @Override
     public String label() {
-        return arch + ", " + protocol;
+        return arch + ", " + options.protocolLabel();
     }
 }

@@ -72,11 +72,6 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
     }
 
     @Override
-    public String label() {
-        return "et, " + options.protocolLabel();
-    }
-
-    @Override
     protected void waitAndDispatch(long timeoutMs) throws ErrnoException {
         if (backend == null) {
             super.waitAndDispatch(timeoutMs);

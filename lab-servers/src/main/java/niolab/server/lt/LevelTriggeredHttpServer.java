@@ -56,11 +56,6 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
     }
 
     @Override
-    public String label() {
-        return "lt, " + options.protocolLabel();
-    }
-
-    @Override
     protected LtConnection newAttachment() {
         LtConnection c = new LtConnection(idle.sweeps);
         c.http = new HttpConnection(); // a few ints of parser state; its buffers come only if needed
