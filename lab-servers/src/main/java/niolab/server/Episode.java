@@ -49,13 +49,15 @@ public final class Episode {
         retryAt = System.nanoTime() + retryNanos;
         if (failing) return;
         failing = true;
-        log.print(name);
-        log.print(": ");
-        log.print(what);
-        log.print(" failed (");
-        log.print(reason);
-        log.print("); ");
-        log.println(consequence);
+        synchronized (log) { // one line, even when several loops of one JVM log at once
+            log.print(name);
+            log.print(": ");
+            log.print(what);
+            log.print(" failed (");
+            log.print(reason);
+            log.print("); ");
+            log.println(consequence);
+        }
     }
 
     /** An attempt worked: the episode, if any, is over. */

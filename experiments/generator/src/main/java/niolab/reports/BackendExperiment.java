@@ -154,6 +154,14 @@ public final class BackendExperiment implements Experiment {
         }
         double share = Stats.median(rate(samples, "lt", "loop", "/healthz")) / Stats.median(rate(samples, "lt", "loop", "/ping"));
         out.put("loop_healthz_share", Md.f2(share));
+        double[] busy = new double[ARCHS.length * MODES.length];
+        int k = 0;
+        for (String a : ARCHS) {
+            for (String m : MODES) {
+                busy[k++] = Stats.median(rate(samples, a, m, "/ping")) * median(samples, "server_cpu_us_per_req", a, m, "/ping") / 1e6;
+            }
+        }
+        out.put("ping_server_busy", Md.f0(Stats.median(busy) * 100) + "%");
         out.put("dilution_summary", "et / lt " + Md.f2(ratio(samples, "loop", "/ping")) + " on /ping, "
                 + Md.f2(ratio(samples, "loop", "/healthz")) + " on /healthz");
         return Md.table(List.of("posture", "et / lt on /ping", "et / lt on /healthz", "gap on /ping", "gap on /healthz"), rows);
