@@ -86,6 +86,9 @@ public final class ServerOptions {
      */
     void check() {
         if (backend == null) return;
+        if (arch().equals("vt") || arch().equals("bio")) {
+            throw new ParameterException(spec.commandLine(), "--backend is for lt, et and mp (their loops call it)");
+        }
         if (protocol != Protocol.HTTP) {
             throw new ParameterException(spec.commandLine(), "--backend needs --protocol http (GET /healthz is what calls it)");
         }

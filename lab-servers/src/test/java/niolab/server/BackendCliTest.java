@@ -32,7 +32,8 @@ class BackendCliTest {
         "et --protocol http --backend redis://127.0.0.1 --backend-mode sideways | 'sideways' is not a backend mode (loop, pool or blocking)",
         "lt --protocol http --backend-mode pool                                 | Missing required argument(s): --backend=redis://HOST:PORT",
         "lt --protocol http --backend redis://127.0.0.1 --backend-threads 0     | --backend-threads must be between 1 and 1024, not 0",
-        "et --protocol http --backend redis://127.0.0.1 --backend-timeout 0s    | --backend-timeout must be positive"})
+        "et --protocol http --backend redis://127.0.0.1 --backend-timeout 0s    | --backend-timeout must be positive",
+        "bio --protocol http --backend redis://127.0.0.1                        | --backend is for lt, et and mp"})
     void badBackendFlagsAreOneLineAndExitTwo(String args, String message) throws Exception {
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of(args.trim().split(" +")))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);
