@@ -9,7 +9,7 @@ PORT ?= 9988
 N ?= 100
 RUNS ?= 3
 WORKERS ?= 4
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
 # The course's tools, run from source (java's source-file mode): no build needed before them.

@@ -92,6 +92,11 @@ public final class EchoBench implements Callable<Integer> {
                     + "short connections send Connection: close (default: ${DEFAULT-VALUE}).")
     Protocol protocol;
 
+    @Option(names = "--path", defaultValue = "/ping", paramLabel = "PATH",
+            description = "With --protocol http: the path to GET; a path other than /ping counts any 200 response with a body "
+                    + "of at most 4 KiB, e.g. /healthz (default: ${DEFAULT-VALUE}).")
+    String path;
+
     @Option(names = "--size", defaultValue = "64", description = "Payload bytes per request (default: ${DEFAULT-VALUE}).")
     int size;
 
@@ -163,7 +168,7 @@ public final class EchoBench implements Callable<Integer> {
                 keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0);
         out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%n",
                 target, load.describe(), duration() != null ? Durations.format(duration()) : requests() + " requests", runs,
-                protocol == Protocol.HTTP ? "HTTP GET /ping" : size + "-byte payload");
+                protocol == Protocol.HTTP ? "HTTP GET " + path : size + "-byte payload");
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
         long intervalNanos = interval != null ? interval.toNanos() : hlog != null ? LOG_INTERVAL_NANOS : 0;
@@ -224,7 +229,7 @@ public final class EchoBench implements Callable<Integer> {
 
     /** The request/response protocol, by {@code --protocol}. */
     private Codec codec() {
-        return protocol == Protocol.HTTP ? new HttpPingCodec(target, keepAlive || pipeline > 1) : new EchoCodec(Payload.random(size, seed));
+        return protocol == Protocol.HTTP ? new HttpPingCodec(target, keepAlive || pipeline > 1, path) : new EchoCodec(Payload.random(size, seed));
     }
 
     /** {@code --tag}, or the host name: generators on several hosts get distinct tags by default. */
@@ -335,6 +340,7 @@ public final class EchoBench implements Callable<Integer> {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("target", target);
         c.put("protocol", load.codec.name());
+        c.put("path", protocol == Protocol.HTTP ? path : null);
         c.put("mode", load.serial() ? "serial-short" : load.keepAlive ? (load.pipeline > 1 ? "pipeline" : "keepalive") : "short");
         c.put("connections", (long) load.connections);
         c.put("threads", (long) (load.serial() ? 1 : load.threads));
@@ -388,6 +394,8 @@ public final class EchoBench implements Callable<Integer> {
         if (timeout.isZero() || timeout.isNegative()) throw usage("--timeout must be positive");
         if (maxErrorRate < 0 || maxErrorRate > 1) throw usage("--max-error-rate must be between 0 and 1");
         if (interval != null && interval.toMillis() < 100) throw usage("--interval must be at least 100ms");
+        if (!path.equals("/ping") && protocol != Protocol.HTTP) throw usage("--path needs --protocol http");
+        if (!path.matches("/[\\x21-\\x7e]*")) throw usage("--path must start with / and hold no spaces or control characters, not '" + path + "'");
         if (tag != null && hlog == null) throw usage("--tag names this generator in --hlog: give --hlog FILE too");
         if (tag != null && !tag.matches("[^\\s,]+")) throw usage("--tag must not contain spaces or commas (the log's separators), not '" + tag + "'");
         String w = warmup.trim();

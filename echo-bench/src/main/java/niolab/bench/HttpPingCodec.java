@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * HTTP/1.1 {@code GET /ping}: a response counts only if its status is 200 and its body is
  * exactly {@code {"status":"ok"}}; its end is found through {@code Content-Length}, so
- * pipelined responses are told apart whatever headers the server adds.
+ * pipelined responses are told apart whatever headers the server adds. Another path
+ * ({@code --path /healthz}) counts any 200 response whose body is at most 4 KiB: its body
+ * depends on the server's backend, not on the protocol.
  *
  * <p>Short connections (one request per connection) send {@code Connection: close}, as wrk
  * does with {@code -H 'Connection: close'}: the server then closes too, and the client closes
@@ -17,6 +19,8 @@ public final class HttpPingCodec implements Codec {
     static final byte[] BODY = ascii("{\"status\":\"ok\"}");
     /** A head longer than this without its blank line is not a /ping response. */
     private static final int MAX_HEAD = 4096;
+    /** The longest body of a path other than /ping. */
+    private static final int MAX_BODY = 4096;
     private static final byte[] STATUS_PREFIX = ascii("HTTP/1.");
     private static final byte[] STATUS_200 = ascii(" 200");
     private static final byte[] CONTENT_LENGTH = ascii("content-length:");
@@ -24,10 +28,18 @@ public final class HttpPingCodec implements Codec {
     private static final byte LF = '\n';
 
     private final byte[] request;
+    /** The body every response must have ({@code /ping}), or null: any body up to MAX_BODY. */
+    private final byte[] body;
 
     /** @param host the {@code Host} header; {@code keepAlive} false adds {@code Connection: close} */
     public HttpPingCodec(String host, boolean keepAlive) {
-        this.request = ascii("GET /ping HTTP/1.1\r\nHost: " + host + "\r\n" + (keepAlive ? "" : "Connection: close\r\n") + "\r\n");
+        this(host, keepAlive, "/ping");
+    }
+
+    /** The same, for {@code GET path}. */
+    public HttpPingCodec(String host, boolean keepAlive, String path) {
+        this.request = ascii("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n" + (keepAlive ? "" : "Connection: close\r\n") + "\r\n");
+        this.body = path.equals("/ping") ? BODY : null;
     }
 
     @Override
@@ -42,7 +54,7 @@ public final class HttpPingCodec implements Codec {
 
     @Override
     public int maxResponseLength() {
-        return MAX_HEAD + BODY.length;
+        return MAX_HEAD + (body != null ? body.length : MAX_BODY);
     }
 
     @Override
@@ -61,10 +73,10 @@ public final class HttpPingCodec implements Codec {
             return MISMATCH;
         }
         long length = contentLength(in, p, headEnd);
-        if (length != BODY.length) return MISMATCH;
-        int end = headEnd + BODY.length;
+        if (body != null ? length != body.length : length < 0 || length > MAX_BODY) return MISMATCH;
+        int end = headEnd + (int) length;
         if (end > limit) return NEED_MORE;
-        if (!startsWith(in, headEnd, BODY, false)) return MISMATCH;
+        if (body != null && !startsWith(in, headEnd, body, false)) return MISMATCH;
         in.position(end);
         return end - p;
     }

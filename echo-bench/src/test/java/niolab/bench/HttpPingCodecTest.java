@@ -112,6 +112,29 @@ class HttpPingCodecTest {
     }
 
     @Test
+    void anotherPathAsksForItAndCountsAny200WithAFramedBody() {
+        HttpPingCodec healthz = new HttpPingCodec("h", true, "/healthz");
+        ByteBuffer out = ByteBuffer.allocate(healthz.requestLength());
+        healthz.encodeRequest(out);
+        assertThat(new String(out.array(), StandardCharsets.US_ASCII)).isEqualTo("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n");
+        String ok = "HTTP/1.1 200 OK\r\nContent-Length: 24\r\n\r\n{\"status\":\"ok\",\"a\":null}";
+        ByteBuffer in = bytes(ok + ok);
+        assertThat(healthz.decodeResponse(in)).isEqualTo(ok.length());
+        assertThat(healthz.decodeResponse(in)).isEqualTo(ok.length());
+        assertThat(healthz.decodeResponse(bytes("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 2\r\n\r\n{}"))).isEqualTo(Codec.MISMATCH);
+        assertThat(healthz.decodeResponse(bytes("HTTP/1.1 200 OK\r\nContent-Length: 4097\r\n\r\n"))).isEqualTo(Codec.MISMATCH);
+        assertThat(healthz.decodeResponse(bytes(ok.substring(0, ok.length() - 1)))).isEqualTo(Codec.NEED_MORE);
+    }
+
+    @Test
+    void aPathIsForHttpAndStartsWithASlash() {
+        assertThat(run("--path", "/healthz")).isEqualTo(2);
+        assertThat(out.toString()).contains("--path needs --protocol http");
+        assertThat(run("--protocol", "http", "--path", "healthz")).isEqualTo(2);
+        assertThat(out.toString()).contains("--path must start with /");
+    }
+
+    @Test
     void anUnknownProtocolIsABadFlag() {
         assertThat(run("--protocol", "ftp")).isEqualTo(2);
         assertThat(out.toString()).contains("--protocol must be echo or http");

@@ -1,7 +1,6 @@
 package niolab.server;
 
 import java.io.PrintStream;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An accept-failure episode (EMFILE, ENFILE, ENOBUFS...): stop accepting, say so once, retry on
@@ -16,18 +15,16 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * The episode ends when the backlog is drained, not at the first accept that works: freed
  * descriptors let a few connections in, then accept fails again, and that is the same episode.
+ * The one line and the timer are an {@link Episode}'s, with a fixed retry interval.
  */
 public final class AcceptBackoff {
     public static final long RETRY_MS = 100;
 
-    private String name;
-    private final PrintStream log;
+    private final Episode episode;
     /** MISTAKE no-accept-backoff: no timer and no episode, every failure retried at once and logged. */
     private final boolean retryAtOnce;
     private final long retryMs;
     private boolean paused;
-    private long retryAt;
-    private boolean failing;
 
     /** {@code name} starts its log line: the architecture, or one loop of several ({@code et loop2}). */
     public AcceptBackoff(String name, PrintStream log) {
@@ -36,14 +33,13 @@ public final class AcceptBackoff {
 
     /** {@code retryAtOnce}: the no-accept-backoff mistake. */
     public AcceptBackoff(String name, PrintStream log, boolean retryAtOnce) {
-        this.name = name;
-        this.log = log;
         this.retryAtOnce = retryAtOnce;
         this.retryMs = retryAtOnce ? 0 : RETRY_MS; // MISTAKE no-accept-backoff: retried on the loop's next turn: a spin
+        this.episode = new Episode(name, log, retryMs, retryMs);
     }
 
     void rename(String name) {
-        this.name = name;
+        episode.rename(name);
     }
 
     public boolean paused() {
@@ -51,27 +47,22 @@ public final class AcceptBackoff {
     }
 
     /**
-     * Accepting failed: pause until the retry timer. Logged once per episode, from constant
-     * strings only: concatenation may load classes, which needs the descriptors we lack.
+     * Accepting failed: pause until the retry timer; logged once per episode, from constant
+     * strings only (see {@link Episode#failed}).
      */
     public void pause(String call, String reason) {
         paused = true;
-        retryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retryMs);
-        if (failing && !retryAtOnce) return; // MISTAKE no-accept-backoff: a line per failure, thousands a second
-        failing = true;
-        synchronized (log) { // one line, even when several loops of one JVM log at once
-            log.print(name);
-            log.print(": ");
-            log.print(call);
-            log.print(" failed (");
-            log.print(reason);
-            log.println(retryAtOnce ? "); retrying at once" : "); pausing accepts, retrying every 100 ms");
+        if (retryAtOnce) {
+            episode.over(); // MISTAKE no-accept-backoff: each failure a new episode, a line each, thousands a second
+            episode.failed(call, reason, "retrying at once");
+            return;
         }
+        episode.failed(call, reason, "pausing accepts, retrying every 100 ms");
     }
 
     /** The backlog is empty: the episode, if any, is over. */
     public void drained() {
-        failing = false;
+        episode.over();
     }
 
     /** The loop's wait timeout this timer needs: the retry interval while paused, else -1 (none). */
@@ -81,7 +72,7 @@ public final class AcceptBackoff {
 
     /** The retry is due. */
     public boolean due() {
-        return paused && System.nanoTime() - retryAt >= 0;
+        return paused && episode.retryDue();
     }
 
     public void resume() {

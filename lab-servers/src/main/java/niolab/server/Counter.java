@@ -33,7 +33,13 @@ public enum Counter {
      * Listener events whose first accept found the queue empty: another loop sharing the
      * listener took the connection (the herd), or an edge queued for a connection already taken.
      */
-    EMPTY_ACCEPTS(true, "empty_accepts");
+    EMPTY_ACCEPTS(true, "empty_accepts"),
+    /** Requests handed to the backend ({@code /healthz}: two Redis GETs each); in the pool posture, hand-offs to its threads. */
+    BACKEND_CALLS(true, "backend_calls"),
+    /** Writes of commands to the backend: one per batch on the loop, one per GET from a blocking client. */
+    BACKEND_ROUND_TRIPS(true, "backend_round_trips"),
+    /** Backend calls answered 503 (down, refused, malformed reply) or 504 (too late). */
+    BACKEND_FAILURES(true, "backend_failures");
 
     /** The name on the counters line. */
     public final String label;

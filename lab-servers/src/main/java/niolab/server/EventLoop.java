@@ -47,7 +47,6 @@ public abstract class EventLoop implements EventLoopServer {
     private final String arch;
     /** What starts this loop's log lines: the architecture, or one loop of several. */
     private String logName;
-    private final String protocol;
     private volatile boolean running = true;
     /** MISTAKE herd: the loops polling one listener, shared by all of them; null while the listener is this loop's own. */
     private AtomicInteger listenerUsers;
@@ -55,7 +54,6 @@ public abstract class EventLoop implements EventLoopServer {
     protected EventLoop(String arch, ServerOptions options, Counters counters) {
         this.arch = arch;
         this.logName = arch;
-        this.protocol = options.protocol.toString();
         this.options = options;
         this.mistakes = options.mistakes();
         this.counters = counters;
@@ -196,6 +194,6 @@ public abstract class EventLoop implements EventLoopServer {
 
     @Override
     public String label() {
-        return arch + ", " + protocol + mistakes.label;
+        return arch + ", " + options.protocolLabel() + mistakes.label;
     }
 }

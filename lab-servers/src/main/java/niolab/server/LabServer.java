@@ -41,6 +41,7 @@ public final class LabServer implements Runnable {
     /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
     public static EventLoopServer newServer(String... args) {
         CommandLine.ParseResult parsed = commandLine().parseArgs(args);
+        check(parsed);
         return ((ServerFactory) parsed.subcommand().commandSpec().userObject()).newServer();
     }
 
@@ -57,6 +58,20 @@ public final class LabServer implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine().setExecutionStrategy(LabServer::checkThenRun).execute(args));
+    }
+
+    private static int checkThenRun(CommandLine.ParseResult parsed) {
+        check(parsed);
+        return new CommandLine.RunLast().execute(parsed);
+    }
+
+    /** Options that depend on each other ({@code --backend} needs {@code --protocol http}) are checked once all are parsed. */
+    private static void check(CommandLine.ParseResult parsed) {
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            for (CommandLine.Model.CommandSpec mixin : p.commandSpec().mixins().values()) {
+                if (mixin.userObject() instanceof ServerOptions) ((ServerOptions) mixin.userObject()).check();
+            }
+        }
     }
 }

@@ -103,6 +103,6 @@ public final class MultiLoopServer implements EventLoopServer {
 
     @Override
     public String label() {
-        return options.arch() + ", " + loops.length + " loops, " + options.protocol + options.mistakes().label;
+        return options.arch() + ", " + loops.length + " loops, " + options.protocolLabel() + options.mistakes().label;
     }
 }

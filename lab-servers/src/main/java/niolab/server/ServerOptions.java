@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import niolab.common.Durations;
+import niolab.server.backend.BackendOptions;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -43,6 +45,10 @@ public final class ServerOptions {
             description = "echo, or http (GET /ping answers {\"status\":\"ok\"}) (default: ${DEFAULT-VALUE}).")
     public Protocol protocol;
 
+    /** {@code --backend redis://...} and its companions; null without {@code --backend}. */
+    @ArgGroup(exclusive = false, heading = "%nBackend (GET /healthz makes two Redis GETs):%n")
+    public BackendOptions backend;
+
     @Option(names = "--stats-interval", converter = Durations.class,
             description = "Also print the counters every interval, e.g. 5s.")
     public Duration statsInterval;
@@ -72,6 +78,27 @@ public final class ServerOptions {
     public Mistakes mistakes() {
         if (mistakes == null) mistakes = new Mistakes(mistakeList, epollExclusive);
         return mistakes;
+    }
+
+    /**
+     * Checks what depends on several options, once all are parsed ({@link LabServer} calls it
+     * before running any command): a bad combination is a bad flag, exit 2.
+     */
+    void check() {
+        if (backend == null) return;
+        if (arch().equals("vt") || arch().equals("bio")) {
+            throw new ParameterException(spec.commandLine(), "--backend is for lt, et and mp (their loops call it)");
+        }
+        if (protocol != Protocol.HTTP) {
+            throw new ParameterException(spec.commandLine(), "--backend needs --protocol http (GET /healthz is what calls it)");
+        }
+        String problem = backend.problem();
+        if (problem != null) throw new ParameterException(spec.commandLine(), problem);
+    }
+
+    /** What the ready line says of the protocol: {@code http}, or {@code http, backend loop}. */
+    public String protocolLabel() {
+        return backend == null ? protocol.toString() : protocol + ", " + backend.label();
     }
 
     /** The subcommand these options were parsed for ({@code lt}, {@code et}...). */

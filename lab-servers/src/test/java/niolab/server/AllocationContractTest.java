@@ -27,8 +27,8 @@ public abstract class AllocationContractTest {
     protected abstract List<String> arch();
 
     /** Requests per measured round; one allocation per request would be tens of KB. */
-    private static final int REQUESTS = 3000;
-    private static final long SLACK_BYTES = 16 * 1024;
+    protected static final int REQUESTS = 3000;
+    protected static final long SLACK_BYTES = 16 * 1024;
 
     /**
      * What the loop may allocate per accepted connection: nothing where the loop reuses its
@@ -61,26 +61,34 @@ public abstract class AllocationContractTest {
                 .isLessThan(2 * SLACK_BYTES + connections * bytesPerConnection());
     }
 
-    private interface Traffic {
+    /** Requests sent to a server in-process. */
+    protected interface Traffic {
         void send(InetSocketAddress address, int requests) throws Exception;
     }
 
     /** Most rounds of traffic before the loop must have reached its steady state. */
     private static final int MAX_ROUNDS = 8;
 
-    /**
-     * Bytes the loop thread allocated during one round of {@code traffic}, once warm: rounds
-     * are repeated (at most {@value #MAX_ROUNDS}) until one allocates less than {@code bound},
-     * since the JIT may need several rounds to compile the path (FFM's downcalls allocate until
-     * C2 has compiled them). A path that allocates per request never gets under the bound.
-     */
     private long allocatedByLoop(String protocol, Traffic traffic, long bound) throws Exception {
+        List<String> args = new ArrayList<>(arch());
+        args.addAll(List.of("--protocol", protocol));
+        return allocatedByLoop(args, traffic, bound);
+    }
+
+    /**
+     * Bytes the loop thread of the server {@code serverArgs} describe allocated during one round
+     * of {@code traffic}, once warm: rounds are repeated (at most {@value #MAX_ROUNDS}) until one
+     * allocates less than {@code bound}, since the JIT may need several rounds to compile the
+     * path (FFM's downcalls allocate until C2 has compiled them). A path that allocates per
+     * request never gets under the bound.
+     */
+    protected static long allocatedByLoop(List<String> serverArgs, Traffic traffic, long bound) throws Exception {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(mx.isThreadAllocatedMemorySupported());
         mx.setThreadAllocatedMemoryEnabled(true);
 
-        List<String> args = new ArrayList<>(arch());
-        args.addAll(List.of("--protocol", protocol, "--port", "0", "--backlog", "128", "--buffer-size", "65536"));
+        List<String> args = new ArrayList<>(serverArgs);
+        args.addAll(List.of("--port", "0", "--backlog", "128", "--buffer-size", "65536"));
         EventLoopServer server = LabServer.newServer(args.toArray(new String[0]));
         InetSocketAddress address = server.bind();
         Thread loop = new Thread(() -> {

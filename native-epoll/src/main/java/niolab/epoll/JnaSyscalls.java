@@ -108,6 +108,11 @@ final class JnaSyscalls implements Syscalls {
     }
 
     @Override
+    public int getsockopt(int fd, int level, int name, long value, long lengthInOut) {
+        return LibC.getsockopt(fd, level, name, value, lengthInOut);
+    }
+
+    @Override
     public int shutdown(int fd, int how) {
         return LibC.shutdown(fd, how);
     }

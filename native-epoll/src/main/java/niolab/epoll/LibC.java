@@ -88,6 +88,8 @@ public final class LibC extends Linux {
 
     public static native int getsockname(int fd, long sockaddr, long lengthInOut);
 
+    public static native int getsockopt(int fd, int level, int name, long value, long lengthInOut);
+
     public static native int epoll_ctl(int epfd, int op, int fd, long event);
 
     public static native int epoll_wait(int epfd, long events, int maxEvents, int timeoutMs);

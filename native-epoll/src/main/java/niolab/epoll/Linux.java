@@ -16,6 +16,7 @@ public class Linux {
     public static final int SOCK_CLOEXEC = 0x80000;
     public static final int SOL_SOCKET = 1;
     public static final int SO_REUSEADDR = 2;
+    public static final int SO_ERROR = 4;
     public static final int SO_SNDBUF = 7;
     public static final int SO_RCVBUF = 8;
     public static final int SO_REUSEPORT = 15;

@@ -3,6 +3,7 @@ package niolab.epoll;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -13,6 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  *   int fd = Sockets.listen(sys, new InetSocketAddress("127.0.0.1", 0), 1024, false); // non-blocking
  *   InetSocketAddress bound = Sockets.localAddress(sys, fd);                        // the real port
+ *   int c = Sockets.connect(sys, new InetSocketAddress("127.0.0.1", 6379));         // non-blocking, in progress
+ *   // once c is writable (EPOLLOUT):  Sockets.connectError(sys, c) == 0           // connected
  * </pre>
  */
 public final class Sockets {
@@ -44,6 +47,39 @@ public final class Sockets {
         } catch (ErrnoException e) {
             sys.close(fd);
             throw e;
+        }
+    }
+
+    /**
+     * A non-blocking, close-on-exec TCP socket connecting to {@code address}, with TCP_NODELAY:
+     * the connection is usually still in progress on return. It is established, or has failed,
+     * when the socket becomes writable; then {@link #connectError} tells which.
+     */
+    public static int connect(Syscalls sys, InetSocketAddress address) throws ErrnoException {
+        int fd = socket(sys, address);
+        try (NativeBuffer sa = NativeBuffer.allocate(sys, SockAddr.MAX_SIZE)) {
+            setFlag(sys, fd, Linux.IPPROTO_TCP, Linux.TCP_NODELAY, "setsockopt(TCP_NODELAY)");
+            int length = SockAddr.put(sa.view(), address.getAddress(), address.getPort());
+            if (sys.connect(fd, sa.address(), length) < 0 && sys.errno() != Errno.EINPROGRESS) {
+                throw ErrnoException.last(sys, "connect");
+            }
+            return fd;
+        } catch (ErrnoException e) {
+            sys.close(fd);
+            throw e;
+        }
+    }
+
+    /** The outcome of a non-blocking connect once the socket is writable: 0, or its errno (ECONNREFUSED...). */
+    public static int connectError(Syscalls sys, int fd) {
+        // The int SO_ERROR, then the socklen_t the call reads and writes back.
+        try (NativeBuffer option = NativeBuffer.allocate(sys, 2 * Integer.BYTES)) {
+            ByteBuffer view = option.view().order(ByteOrder.nativeOrder());
+            view.putInt(Integer.BYTES, Integer.BYTES);
+            if (sys.getsockopt(fd, Linux.SOL_SOCKET, Linux.SO_ERROR, option.address(), option.address() + Integer.BYTES) < 0) {
+                return sys.errno();
+            }
+            return view.getInt(0);
         }
     }
 

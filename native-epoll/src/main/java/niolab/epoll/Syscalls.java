@@ -73,6 +73,8 @@ public interface Syscalls {
 
     int getsockname(int fd, long sockaddr, long lengthInOut);
 
+    int getsockopt(int fd, int level, int name, long value, long lengthInOut);
+
     int shutdown(int fd, int how);
 
     int epoll_create1(int flags);

@@ -34,7 +34,8 @@ public final class Experiments {
             new HttpExperiment(),
             new NetworkExperiment(),
 
-            new MistakesExperiment());
+            new MistakesExperiment(),
+            new BackendExperiment());
 
     private Experiments() {
     }

@@ -60,6 +60,8 @@ public abstract class EdgeTriggeredServer extends EventLoop {
      * connection, the writable edge reported right after it is added.
      */
     private static final int CONNECTION_EVENTS = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    /** Tags the epoll data of an fd the subclass watches besides its connections ({@link #watch}); an fd fits in the low 32 bits. */
+    private static final long WATCHED = 1L << 32;
 
     // Hot: used on every event.
     /** The binding every call goes through: one instance per loop (its thread is the one that waits). */
@@ -147,8 +149,11 @@ public abstract class EdgeTriggeredServer extends EventLoop {
         }
         counters.add(EVENTS, n);
         for (int i = 0; i < n; i++) {
-            int fd = (int) events.data(i);
-            if (fd == listenFd) {
+            long data = events.data(i);
+            int fd = (int) data;
+            if (data >= WATCHED) {
+                onWatchedEvent(fd, events.events(i));
+            } else if (fd == listenFd) {
                 if (!acceptBackoff.paused()) acceptAll();
             } else if (fd != wakeFd) { // the eventfd only ends epoll_wait; `running` says why
                 EtConnection c = connections[fd];
@@ -214,6 +219,19 @@ public abstract class EdgeTriggeredServer extends EventLoop {
         c.open(fd, idle.sweeps);
         // epoll_ctl(ADD) polls the socket at once: bytes sent before the accept still raise an edge.
         if (epoll.add(fd, CONNECTION_EVENTS, fd) != 0) fail(c); // ENOMEM, ENOSPC (max_user_watches)
+    }
+
+    /**
+     * Adds an fd the subclass owns besides its connections (a backend's socket) to this loop's
+     * epoll set: its events go to {@link #onWatchedEvent}; it is no connection (not counted,
+     * never idle-closed), and the subclass closes it. Returns 0 or the errno.
+     */
+    protected final int watch(int fd, int interest) {
+        return epoll.add(fd, interest, WATCHED | fd);
+    }
+
+    /** Something happened on an fd from {@link #watch}: {@code ready} holds the epoll bits. */
+    protected void onWatchedEvent(int fd, int ready) {
     }
 
     /**

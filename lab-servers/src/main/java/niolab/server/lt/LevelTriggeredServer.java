@@ -18,7 +18,9 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.Pipe;
+import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -47,6 +49,8 @@ import niolab.server.ServerOptions;
  */
 public abstract class LevelTriggeredServer extends EventLoop {
     private static final int ACCEPTS_PER_WAKEUP = 64;
+    /** The attachment of a channel the subclass watches besides its connections ({@link #watch}). */
+    private static final Object WATCHED = new Object();
 
     private final Selector selector;
     /** Created once: {@code select(Consumer)} is called per wakeup, and {@code this::onReady} would allocate each time. */
@@ -147,6 +151,10 @@ public abstract class LevelTriggeredServer extends EventLoop {
             accept();
             return;
         }
+        if (key.attachment() == WATCHED) {
+            onWatchedReady(key);
+            return;
+        }
         if (idle.enabled) ((LtConnection) key.attachment()).lastActive = idle.sweeps;
         try {
             if (key.isWritable() && writePending(key)) {
@@ -208,6 +216,19 @@ public abstract class LevelTriggeredServer extends EventLoop {
     @Override
     protected void resumeAccepting() {
         if (listenKey.isValid()) listenKey.interestOps(SelectionKey.OP_ACCEPT);
+    }
+
+    /**
+     * Registers a channel the subclass owns besides its connections (a backend's socket) with
+     * this loop's Selector: its readiness goes to {@link #onWatchedReady}; it is no connection
+     * (not counted, never idle-closed), and the subclass closes it.
+     */
+    protected final SelectionKey watch(SelectableChannel channel, int ops) throws ClosedChannelException {
+        return channel.register(selector, ops, WATCHED);
+    }
+
+    /** A channel from {@link #watch} is ready. */
+    protected void onWatchedReady(SelectionKey key) {
     }
 
     /** The connection has bytes to read (and nothing pending to write). */
@@ -281,7 +302,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
         int closed = 0;
         // Cancelled keys stay in keys() until the next select, so closing while iterating is safe.
         for (SelectionKey k : selector.keys()) {
-            if (k == listenKey || !k.isValid() || !idle.isIdle(((LtConnection) k.attachment()).lastActive)) continue;
+            if (k == listenKey || !k.isValid() || k.attachment() == WATCHED || !idle.isIdle(((LtConnection) k.attachment()).lastActive)) continue;
             close(k);
             closed++;
         }
@@ -307,7 +328,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
     @Override
     protected void closeEverything() {
         for (SelectionKey k : selector.keys()) {
-            if (k != listenKey && k.isValid()) close(k);
+            if (k != listenKey && k.isValid() && k.attachment() != WATCHED) close(k);
         }
         closeListener();
         closeQuietly(selector);

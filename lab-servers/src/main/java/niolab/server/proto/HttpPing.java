@@ -16,6 +16,9 @@ import java.nio.charset.StandardCharsets;
  *   // flags & OUT_FULL: out filled up; write it, then call again with the rest of in
  *   // flags & CLOSE:    close once out has been written (Connection: close, HTTP/1.0, 400, 431)
  * </pre>
+ * A server with a backend calls {@code process(in, out, conn, true)}: then a {@code /healthz}
+ * request stops the batch with {@link #BACKEND}, and its answer comes from the backend
+ * through {@link Healthz#write}.
  * Responses are constant byte arrays, encoded once; answering a request is one bulk copy.
  * Pipelined requests are answered in order, all into the same output buffer, so a batch leaves
  * in one write. Nothing here allocates.
@@ -30,6 +33,12 @@ public final class HttpPing {
     public static final int CLOSE = 1;
     /** The output buffer is full: write it, then call again with the same input. */
     public static final int OUT_FULL = 2;
+    /**
+     * A {@code /healthz} was read: its answer needs the backend. Write what {@code out} holds
+     * first; once the answer is in ({@link Healthz#write}), call again with the rest of the input.
+     * Until then every call returns BACKEND at once.
+     */
+    public static final int BACKEND = 4;
 
     public static final String BODY = "{\"status\":\"ok\"}";
 
@@ -39,7 +48,8 @@ public final class HttpPing {
     private static final int NOT_ALLOWED = 2;
     private static final int KEEP = 0;
     private static final int KEEP_EXPLICIT = 1;
-    private static final int CLOSING = 2;
+    static final int CLOSING = 2;
+    static final int CONNECTION_STYLES = 3;
     private static final byte[][][][] RESPONSES = new byte[3][2][3][];
     private static final byte[] BAD_REQUEST = encode("400 Bad Request", "", "", false, CLOSING);
     private static final byte[] HEAD_TOO_LARGE = encode("431 Request Header Fields Too Large", "", "", false, CLOSING);
@@ -69,12 +79,22 @@ public final class HttpPing {
      * Returns 0 (all input used; wait for more), or {@link #CLOSE} and/or {@link #OUT_FULL}.
      */
     public static int process(ByteBuffer in, ByteBuffer out, HttpConnection conn) {
+        return process(in, out, conn, false);
+    }
+
+    /**
+     * {@link #process(ByteBuffer, ByteBuffer, HttpConnection)} for a server with a backend
+     * when {@code backend}: a GET or HEAD {@code /healthz} stops the batch with {@link #BACKEND}
+     * ({@code in} positioned after it); without one, {@code /healthz} is an unknown path (404).
+     */
+    public static int process(ByteBuffer in, ByteBuffer out, HttpConnection conn, boolean backend) {
         if (conn.owed != null) {
             if (out.remaining() < conn.owed.length) return OUT_FULL;
             out.put(conn.owed);
             conn.owed = null;
             if (conn.owedClose) return CLOSE;
         }
+        if (conn.healthz != Healthz.NONE) return BACKEND;
         HttpRequestParser p = conn.parser;
         // BEGIN SOLUTION http-pipelining
         // STUB: // TODO lab 6: answer every complete request in `in`, in order, into `out`, so that a pipelined
@@ -93,7 +113,13 @@ public final class HttpPing {
             boolean close;
             if (r == HttpRequestParser.REQUEST) {
                 close = !p.keepAlive();
-                response = response(p, close);
+                boolean healthz = backend && p.isHealthz();
+                if (healthz && p.method() != HttpRequestParser.OTHER_METHOD) {
+                    conn.healthz = Healthz.style(p.method() == HttpRequestParser.HEAD, connectionStyle(p, close));
+                    if (close) in.position(in.limit());
+                    return BACKEND;
+                }
+                response = response(p, close, healthz);
             } else {
                 close = true;
                 response = r == HttpRequestParser.BAD_REQUEST ? BAD_REQUEST : HEAD_TOO_LARGE;
@@ -124,16 +150,24 @@ public final class HttpPing {
         return to;
     }
 
-    private static byte[] response(HttpRequestParser p, boolean close) {
-        int status = !p.isPing() ? NOT_FOUND : p.method() == HttpRequestParser.OTHER_METHOD ? NOT_ALLOWED : OK;
-        int conn = close ? CLOSING : p.isHttp10() ? KEEP_EXPLICIT : KEEP;
-        return RESPONSES[status][p.method() == HttpRequestParser.HEAD ? 1 : 0][conn];
+    /** /ping's response, or 405 for /healthz ({@code healthz}: on a server with a backend) with another method, or 404. */
+    private static byte[] response(HttpRequestParser p, boolean close, boolean healthz) {
+        int status = !p.isPing() && !healthz ? NOT_FOUND : p.method() == HttpRequestParser.OTHER_METHOD ? NOT_ALLOWED : OK;
+        return RESPONSES[status][p.method() == HttpRequestParser.HEAD ? 1 : 0][connectionStyle(p, close)];
     }
 
-    private static byte[] encode(String status, String headers, String body, boolean head, int conn) {
-        String connection = conn == CLOSING ? "Connection: close\r\n" : conn == KEEP_EXPLICIT ? "Connection: keep-alive\r\n" : "";
+    private static int connectionStyle(HttpRequestParser p, boolean close) {
+        return close ? CLOSING : p.isHttp10() ? KEEP_EXPLICIT : KEEP;
+    }
+
+    /** The Connection header line of a style: none for HTTP/1.1's default keep-alive. */
+    static String connectionHeader(int conn) {
+        return conn == CLOSING ? "Connection: close\r\n" : conn == KEEP_EXPLICIT ? "Connection: keep-alive\r\n" : "";
+    }
+
+    static byte[] encode(String status, String headers, String body, boolean head, int conn) {
         String text = "HTTP/1.1 " + status + "\r\n" + headers + "Content-Length: " + body.length() + "\r\n"
-                + connection + "\r\n" + (head ? "" : body);
+                + connectionHeader(conn) + "\r\n" + (head ? "" : body);
         return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

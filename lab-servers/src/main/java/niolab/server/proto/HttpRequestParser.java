@@ -10,11 +10,11 @@ import java.nio.ByteBuffer;
  *
  * <pre>
  *   int r = parser.parse(in);          // consumes bytes from in.position()
- *   if (r == HttpRequestParser.REQUEST) { parser.method(); parser.isPing(); parser.keepAlive(); ... }
+ *   if (r == HttpRequestParser.REQUEST) { parser.method(); parser.isPing(); parser.isHealthz(); parser.keepAlive(); ... }
  * </pre>
  *
  * <p>It understands what a /ping server needs and rejects what it cannot frame safely: the
- * method (GET, HEAD or other), whether the target is {@code /ping} (a query is ignored), the
+ * method (GET, HEAD or other), whether the target is {@code /ping} or {@code /healthz} (a query is ignored), the
  * version (1.0 or 1.1), the {@code Connection} tokens {@code close} and {@code keep-alive},
  * {@code Content-Length} (the body is skipped), and a head limit of {@link #MAX_HEAD_BYTES}.
  * A {@code Transfer-Encoding} request is refused with 400: without chunked decoding the next
@@ -57,8 +57,11 @@ public final class HttpRequestParser {
 
     private static final int GET_BYTES = 'G' << 16 | 'E' << 8 | 'T';
     private static final int HEAD_BYTES = 'H' << 24 | 'E' << 16 | 'A' << 8 | 'D';
-    private static final byte[] PING = {'/', 'p', 'i', 'n', 'g'};
-    private static final int PING_QUERY = PING.length + 1; // "/ping?..." matched
+    // The targets it recognises, matched byte by byte as they come; a target's kind is its index here, or NONE.
+    private static final byte[][] TARGETS = {ascii("/ping"), ascii("/healthz")};
+    private static final int PING = 0;
+    private static final int HEALTHZ = 1;
+    private static final int ALL_TARGETS = (1 << TARGETS.length) - 1;
     private static final byte[] VERSION_PREFIX = {'H', 'T', 'T', 'P', '/', '1', '.'};
 
     // The headers it acts on, lower case; a header's kind is its index here, or NONE.
@@ -84,11 +87,11 @@ public final class HttpRequestParser {
 
     private int state = START;
     private int headBytes;
-    /** Bytes of the current method, target, name or Connection token. */
+    /** Bytes of the current method, target (its path, before any query), name or Connection token. */
     private int length;
-    /** Method bytes packed into an int; later, the match position in the target or the version. */
+    /** Method bytes packed into an int; later, whether the target's query began, or the match position in the version. */
     private int match;
-    /** Which of NAMES (then of CONNECTION_TOKENS) the bytes so far can still be, one bit each. */
+    /** Which of TARGETS, NAMES (then of CONNECTION_TOKENS) the bytes so far can still be, one bit each. */
     private int candidates;
     private int field = NONE;
     private long value;
@@ -97,7 +100,7 @@ public final class HttpRequestParser {
 
     // The request's facts, valid after REQUEST until the next parse().
     private int method;
-    private boolean ping;
+    private int target = NONE;
     private boolean http10;
     private boolean sawClose;
     private boolean sawKeepAlive;
@@ -163,6 +166,7 @@ public final class HttpRequestParser {
                             : length == 4 && match == HEAD_BYTES ? HEAD : OTHER_METHOD;
                     length = 0;
                     match = 0;
+                    candidates = ALL_TARGETS;
                     return TARGET;
                 }
                 if (!TCHAR[b]) return -fail(BAD_REQUEST);
@@ -171,18 +175,20 @@ public final class HttpRequestParser {
                 return METHOD;
             case TARGET:
                 if (b == SP) {
-                    if (length == 0) return -fail(BAD_REQUEST);
-                    ping = match == PING.length || match == PING_QUERY;
+                    if (length == 0 && match == 0) return -fail(BAD_REQUEST);
+                    if (match == 0) target = matched(TARGETS, candidates, length);
                     match = 0;
                     return VERSION;
                 }
                 if (b <= SP || b >= 0x7F) return -fail(BAD_REQUEST);
-                length++;
-                if (match >= 0 && match < PING.length) {
-                    match = b == PING[match] ? match + 1 : -1;
-                } else if (match == PING.length) {
-                    match = b == '?' ? PING_QUERY : -1;
+                if (match != 0) return TARGET; // in the query, which no target looks at
+                if (b == '?') {
+                    target = matched(TARGETS, candidates, length);
+                    match = 1;
+                    return TARGET;
                 }
+                if (candidates != 0) candidates = narrowExactly(TARGETS, candidates, length, b);
+                length++;
                 return TARGET;
             case VERSION:
                 if (match < VERSION_PREFIX.length) {
@@ -311,7 +317,7 @@ public final class HttpRequestParser {
     /** Before a new request's facts are gathered: forget the last one's. */
     private void resetFacts() {
         method = 0;
-        ping = false;
+        target = NONE;
         http10 = false;
         sawClose = false;
         sawKeepAlive = false;
@@ -323,6 +329,16 @@ public final class HttpRequestParser {
         int lower = b | 0x20; // folds A-Z onto a-z; no other byte that reaches here folds onto a letter or '-'
         for (int k = 0; k < words.length; k++) {
             if ((candidates & (1 << k)) != 0 && (index >= words[k].length || words[k][index] != lower)) {
+                candidates &= ~(1 << k);
+            }
+        }
+        return candidates;
+    }
+
+    /** {@link #narrow} for paths: byte for byte, case counts. */
+    private static int narrowExactly(byte[][] words, int candidates, int index, int b) {
+        for (int k = 0; k < words.length; k++) {
+            if ((candidates & (1 << k)) != 0 && (index >= words[k].length || words[k][index] != b)) {
                 candidates &= ~(1 << k);
             }
         }
@@ -348,7 +364,12 @@ public final class HttpRequestParser {
 
     /** The target was {@code /ping}, with or without a query. */
     public boolean isPing() {
-        return ping;
+        return target == PING;
+    }
+
+    /** The target was {@code /healthz}, with or without a query. */
+    public boolean isHealthz() {
+        return target == HEALTHZ;
     }
 
     public boolean isHttp10() {

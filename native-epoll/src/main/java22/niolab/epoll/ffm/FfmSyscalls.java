@@ -86,6 +86,8 @@ public final class FfmSyscalls implements Syscalls {
             JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT);
     private static final MethodHandle GETSOCKNAME = Downcalls.settingErrno("getsockname", false,
             JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG);
+    private static final MethodHandle GETSOCKOPT = Downcalls.settingErrno("getsockopt", false,
+            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG);
     private static final MethodHandle SHUTDOWN = Downcalls.settingErrno("shutdown", false,
             JAVA_INT, JAVA_INT, JAVA_INT);
     private static final MethodHandle EPOLL_CREATE1 = Downcalls.settingErrno("epoll_create1", false,
@@ -289,6 +291,15 @@ public final class FfmSyscalls implements Syscalls {
     public int getsockname(int fd, long sockaddr, long lengthInOut) {
         try {
             return (int) GETSOCKNAME.invokeExact(state(), fd, sockaddr, lengthInOut);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    @Override
+    public int getsockopt(int fd, int level, int name, long value, long lengthInOut) {
+        try {
+            return (int) GETSOCKOPT.invokeExact(state(), fd, level, name, value, lengthInOut);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# exp-backend: GET /ping (memory only) and GET /healthz (two Redis GETs) on lt and et, for each
+# backend posture (loop, pool, blocking), keep-alive at CONNECTIONS connections. The servers AND
+# redis-server are pinned to SERVER_CPU (Redis shares the server's core, as the gateway seeds'
+# did), echo-bench to CLIENT_CPU. Then redis-benchmark GET against the same Redis, without
+# (-P 1) and with pipelining (-P DEPTH), as the ceiling of what that core can do.
+#
+# All six servers start first and stay up (idle ones sleep in their wait); ROUNDS rounds go
+# through every server and path in turn. CPU per request: the server's from echo-bench
+# (--server-pid: /proc ticks of its process), Redis's from /proc ticks around each run.
+#
+# Environment: DURATION (3s), WARMUP (1s), ROUNDS (3), CONNECTIONS (50), DEPTH (16).
+# Writes to experiments/results/backend/:
+#   samples.csv                  arch,mode,path,round,requests_per_s,p99_us,server_cpu_us_per_req,redis_cpu_us_per_req,errors
+#   counters-ARCH-MODE.txt       each server's output, its counters last (backend calls, round trips, wake-ups)
+#   redis-benchmark.csv          pipeline,round,requests_per_s,redis_cpu_us_per_req
+#   raw/echo-bench-*.csv         echo-bench's row of each run
+#   settings.csv                 the run's settings, and the load average before and after it
+#   redis-version.txt, env.json
+NAME=backend
+EXP_PORT=${EXP_PORT:-29300}
+for tool in redis-server redis-benchmark redis-cli taskset; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "error: exp-backend needs $tool (Debian: apt-get install redis-server redis-tools util-linux)" >&2
+    exit 1
+  fi
+done
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+DURATION=${DURATION:-3s} WARMUP=${WARMUP:-1s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
+ARCHS="lt et"
+MODES="loop pool blocking"
+PATHS="/ping /healthz"
+mkdir -p "$RESULTS/raw"
+
+REDIS_PORT=$((EXP_PORT + 99))
+REDIS_PID=
+declare -A PID LOG PORT
+
+# start_redis: redis-server on REDIS_PORT, pinned like the servers; REDIS_PID is redis-server's own.
+start_redis() {
+  local pin=()
+  [ -n "${SERVER_CPU:-}" ] && pin=(taskset -c "$SERVER_CPU")
+  "${pin[@]}" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
+    --loglevel warning >>"$RESULTS/redis-server.log" 2>&1 &
+  REDIS_PID=$!
+  local i
+  for i in $(seq 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+  echo "error: redis-server did not start on port $REDIS_PORT" >&2
+  return 1
+}
+
+stop_redis() {
+  if [ -n "$REDIS_PID" ]; then
+    kill "$REDIS_PID" 2>/dev/null || true
+    wait "$REDIS_PID" 2>/dev/null || true
+    REDIS_PID=
+  fi
+}
+
+cleanup() {
+  local k
+  for k in "${!PID[@]}"; do
+    SERVER_PID=${PID[$k]} SERVER_LOG=${LOG[$k]} SERVER_LOG_COPY=$RESULTS/counters-$k.txt stop_server quiet
+    unset "PID[$k]"
+  done
+  stop_redis
+}
+trap cleanup EXIT
+
+# ticks PID: utime+stime of PID (all its threads), in clock ticks.
+ticks() {
+  sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'
+}
+
+# us_per_req TICKS REQUESTS: CPU µs per request from a tick count (USER_HZ 100: 10 ms a tick).
+us_per_req() {
+  awk -v t="$1" -v n="$2" 'BEGIN{printf "%.2f", (n > 0 ? t * 1e6 / 100 / n : 0)}'
+}
+
+# The load average says how busy the machine was besides this run: numbers from a busy one are noisier.
+load_before=$(cut -d' ' -f1 /proc/loadavg)
+start_redis
+redis-server --version >"$RESULTS/redis-version.txt"
+
+i=0
+for a in $ARCHS; do
+  for m in $MODES; do
+    k=$a-$m
+    PORT[$k]=$((EXP_PORT + i))
+    i=$((i + 1))
+    start_server "$a" "${PORT[$k]}" --protocol http --backend "redis://127.0.0.1:$REDIS_PORT" --backend-mode "$m"
+    PID[$k]=$SERVER_PID LOG[$k]=$SERVER_LOG
+    SERVER_PID= SERVER_LOG=
+    grep '^listening on' "${LOG[$k]}"
+  done
+done
+
+echo "arch,mode,path,round,requests_per_s,p99_us,server_cpu_us_per_req,redis_cpu_us_per_req,errors" >"$RESULTS/samples.csv"
+for r in $(seq "$ROUNDS"); do
+  for a in $ARCHS; do
+    for m in $MODES; do
+      k=$a-$m
+      for p in $PATHS; do
+        tag=$k-${p#/}-r$r
+        before=$(ticks "$REDIS_PID")
+        client_pin "$ROOT/bin/echo-bench" --protocol http --path "$p" -c "$CONNECTIONS" --keepalive --threads 1 \
+          --duration "$DURATION" --warmup "$WARMUP" --server-pid "${PID[$k]}" --max-error-rate 1 \
+          --csv "$RESULTS/raw/echo-bench-$tag.csv" "127.0.0.1:${PORT[$k]}" >"$RESULTS/raw/echo-bench-$tag.txt" || true
+        after=$(ticks "$REDIS_PID")
+        awk -F, -v a="$a" -v m="$m" -v p="$p" -v r="$r" -v t=$((after - before)) 'NR==1{for(i=1;i<=NF;i++) c[$i]=i; next}
+          {printf "%s,%s,%s,%s,%s,%s,%s,%.2f,%s\n", a, m, p, r, $c["qps"], $c["p99_us"], $c["server_cpu_us_per_req"],
+           ($c["requests"] > 0 ? t * 1e6 / 100 / $c["requests"] : 0), $c["errors"]}' \
+          "$RESULTS/raw/echo-bench-$tag.csv" >>"$RESULTS/samples.csv"
+        echo "round $r: $k $p done" >&2
+      done
+    done
+  done
+done
+cleanup
+
+# The ceiling: redis-benchmark GET on the same Redis, alone on its core; the key holds a value like the lab's keys.
+start_redis
+redis-cli -p "$REDIS_PORT" set key:__rand_int__ 0.1.0 >/dev/null
+echo "pipeline,round,requests_per_s,redis_cpu_us_per_req" >"$RESULTS/redis-benchmark.csv"
+for r in $(seq "$ROUNDS"); do
+  for pipe in 1 "$DEPTH"; do
+    n=$((pipe == 1 ? 200000 : 2000000))
+    before=$(ticks "$REDIS_PID")
+    rps=$(client_pin redis-benchmark -p "$REDIS_PORT" -c "$CONNECTIONS" -n "$n" -P "$pipe" -t get --csv -q \
+      | tr -d '"' | awk -F, '$1 == "GET" {print $2}')
+    after=$(ticks "$REDIS_PID")
+    echo "$pipe,$r,$rps,$(us_per_req $((after - before)) "$n")" >>"$RESULTS/redis-benchmark.csv"
+    echo "round $r: redis-benchmark GET -P $pipe done" >&2
+  done
+done
+stop_redis
+echo "duration,warmup,rounds,connections,depth,load_before,load_after" >"$RESULTS/settings.csv"
+echo "$DURATION,$WARMUP,$ROUNDS,$CONNECTIONS,$DEPTH,$load_before,$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/settings.csv"
+report
