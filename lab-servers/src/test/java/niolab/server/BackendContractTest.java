@@ -166,6 +166,9 @@ public abstract class BackendContractTest {
             // The first request may be the one that finds the connection gone; all are 503.
             for (int i = 0; i < 20; i++) assertThat(healthz(server.address()).status()).as("request %d", i).isEqualTo(503);
             assertThat(ping(server.address()).status()).isEqualTo(200);
+            // The line is the server's stderr, read by another thread: wait for it, bounded.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (count(server.output(), down) == linesBefore && System.nanoTime() < deadline) Thread.sleep(20);
             assertThat(count(server.output(), down) - linesBefore).as("log lines for this outage").isEqualTo(1);
         } finally {
             redis.restart();
