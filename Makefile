@@ -11,7 +11,7 @@ RUNS ?= 3
 WORKERS ?= 4
 # AOT=1: run-bench-* trains the AOT caches if needed (make aot) and runs server and client with them
 AOT ?=
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network cold-start ffi
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
 JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)

@@ -28,27 +28,15 @@ for tool in gcc taskset jq; do
   command -v "$tool" >/dev/null || { echo "error: $tool is missing (Debian: apt-get install ${tool/taskset/util-linux})" >&2; exit 1; }
 done
 
-# jdk_feature JAVA: the JDK's feature release (17, 25), or 0 if it does not run.
-jdk_feature() {
-  "$1" -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/ {print $2; found=1} END {if (!found) print 0}'
-}
-JDK=
-if [ -n "${JAVA_HOME:-}" ] && [ "$(jdk_feature "$JAVA_HOME/bin/java")" -ge 22 ]; then
-  JDK=$JAVA_HOME
-else
-  best=0
-  for home in /usr/lib/jvm/*/; do
-    [ -x "$home/bin/java" ] || continue
-    f=$(jdk_feature "$home/bin/java")
-    if [ "$f" -ge 22 ] && [ "$f" -gt "$best" ]; then best=$f JDK=${home%/}; fi
-  done
-fi
-if [ -z "$JDK" ]; then
+# JAVA_HOME if it is JDK 22+, else the newest JDK installed (scripts/jdk.sh)
+JDK=$JAVA_HOME
+[ "$JDK_FEATURE" -ge 22 ] || JDK=$(jdk_newest)
+if [ -z "$JDK" ] || [ "$(jdk_feature "$JDK")" -lt 22 ]; then
   echo "error: bench-ffi needs JDK 22 or newer (FFM); JAVA_HOME and /usr/lib/jvm have none" >&2
   exit 2
 fi
 JAVA=$JDK/bin/java
-echo "bench-ffi: JDK $(jdk_feature "$JAVA") ($JDK), pinned to CPU $CPU, results in $RESULTS_DIR" >&2
+echo "bench-ffi: JDK $(jdk_feature "$JDK") ($JDK), pinned to CPU $CPU, results in $RESULTS_DIR" >&2
 
 # Build what is older than its sources: the benchmarks jar (on that JDK) and the C program.
 mkdir -p "$RESULTS_DIR" "$NIOLAB_HOME/microbench/target"
@@ -60,7 +48,7 @@ fi
 C_SRC=$NIOLAB_HOME/microbench/src/main/c/syscall-cost.c
 [ "$C_BIN" -nt "$C_SRC" ] || gcc -O2 -Wall -Wextra -o "$C_BIN" "$C_SRC"
 
-PATH="$JDK/bin:$PATH" SERVER_CPU=$CPU bash "$NIOLAB_HOME/experiments/scripts/env.sh" >"$RESULTS_DIR/env.json"
+PATH="$JDK/bin:$PATH" SERVER_CPU=$CPU CLIENT_CPU=$CPU env_json >"$RESULTS_DIR/env.json"
 
 echo "bench-ffi: C, $C_ROUNDS rounds of $C_CALLS calls each" >&2
 taskset -c "$CPU" "$C_BIN" "$C_CALLS" "$C_ROUNDS" >"$RESULTS_DIR/c.csv"

@@ -32,7 +32,9 @@ public final class Experiments {
             new SyscallsExperiment(),
             new TimeWaitExperiment(),
             new HttpExperiment(),
-            new NetworkExperiment());
+            new NetworkExperiment(),
+            new ColdStartExperiment(),
+            new FfiExperiment());
 
     private Experiments() {
     }
