@@ -77,7 +77,8 @@ public final class ColdStartExperiment implements Experiment {
         return medianQps;
     }
 
-    private static void ratios(double[] q, Report out) {
+    /** The comparisons of the configurations' QPS medians, in {@link #CONFIGS} order. */
+    static void ratios(double[] q, Report out) {
         double aot = q[2] / q[1];
         out.put("aot_vs_jdk25", Md.f2(aot) + "×");
         out.put("aot_target", (aot >= AOT_TARGET ? "meets" : "misses") + " the target of " + Md.f1(AOT_TARGET) + "×");

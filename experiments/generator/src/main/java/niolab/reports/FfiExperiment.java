@@ -142,7 +142,7 @@ public final class FfiExperiment implements Experiment {
     }
 
     /** The serial client's calls per request: the 1,000-request run minus the 500-request one, over 500. */
-    private static String client(Csv csv, Report out) {
+    static String client(Csv csv, Report out) {
         double[] runs = Arrays.stream(csv.numbers("requests")).distinct().sorted().toArray();
         double lo = runs[0], hi = runs[runs.length - 1];
         TreeMap<String, Double> perRequest = new TreeMap<>();
