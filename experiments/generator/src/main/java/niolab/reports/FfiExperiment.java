@@ -121,9 +121,7 @@ public final class FfiExperiment implements Experiment {
             runs.add(run);
             for (String k : run.thread("loop").keySet()) kinds.merge(k, run.perRequest("loop", k, 0), Math::max);
         }
-        List<String> order = new ArrayList<>(kinds.keySet());
-        order.removeIf(k -> kinds.get(k) < SHOWN);
-        order.sort((x, y) -> Double.compare(kinds.get(y), kinds.get(x)));
+        List<String> order = Stats.keysAtLeast(kinds, SHOWN);
         List<List<String>> rows = new ArrayList<>();
         for (String k : order) {
             List<String> row = new ArrayList<>(List.of("`" + k + "`"));
@@ -150,9 +148,7 @@ public final class FfiExperiment implements Experiment {
             double sign = Csv.number(row.get("requests")) == hi ? 1 : -1;
             perRequest.merge(row.get("syscall"), sign * Csv.number(row.get("calls")) / (hi - lo), Double::sum);
         }
-        List<String> order = new ArrayList<>(perRequest.keySet());
-        order.removeIf(k -> perRequest.get(k) < SHOWN);
-        order.sort((x, y) -> Double.compare(perRequest.get(y), perRequest.get(x)));
+        List<String> order = Stats.keysAtLeast(perRequest, SHOWN);
         List<List<String>> rows = new ArrayList<>();
         double total = 0;
         for (String k : order) {
