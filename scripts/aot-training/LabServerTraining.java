@@ -57,6 +57,7 @@ public final class LabServerTraining {
         if (accepts("et", "--binding", "ffm")) {
             servers.add(new String[] {"et", "--binding", "ffm"});
             servers.add(new String[] {"et", "--binding", "ffm", "--protocol", "http"});
+            servers.add(new String[] {"mp", "--workers", "1", "--worker-arch", "et", "--binding", "ffm"});
         }
         for (String[] server : servers) train(server);
         System.out.println("training: " + servers.size() + " servers started, served and stopped");
