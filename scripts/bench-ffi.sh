@@ -8,7 +8,9 @@
 # Columns: C (microbench/src/main/c/syscall-cost.c), JNA direct mapping, FFM, FFM with
 # Linker.Option.critical (the lab's FFM binding; never for epoll_wait, which sleeps), the JDK's
 # SocketChannel. A binding's overhead per call is its ns minus C's. Each figure is the median
-# over the timed rounds (C) or measurement iterations (JMH); B/op is JMH's -prof gc.
+# over the timed rounds (C) or measurement iterations (JMH); results.json also has the fastest
+# (*_min_ns), the least disturbed on a shared CPU, where a round the scheduler interrupts only
+# gets slower. B/op is JMH's -prof gc.
 #
 # Needs JDK 22+ (JAVA_HOME if it is one, else the newest in /usr/lib/jvm), gcc, taskset, jq.
 # Environment: CPU (1: the CPU everything is pinned to), JMH_ARGS ("-f 1 -wi 5 -i 5 -w 1s -r 1s"),
@@ -67,10 +69,12 @@ jq -n --rawfile c "$RESULTS_DIR/c.csv" --slurpfile jmh "$RESULTS_DIR/jmh.json" '
   ($c | split("\n") | .[1:] | map(select(length > 0) | split(","))) as $rows
   | [$jmh[0][] | (.benchmark | split(".")) as $name
       | {call: $name[-1], col: column[$name[-2]], ns: ([.primaryMetric.rawData[][]] | median),
-         bytes: .secondaryMetrics["gc.alloc.rate.norm"].score}] as $java
+         min: ([.primaryMetric.rawData[][]] | min), bytes: .secondaryMetrics["gc.alloc.rate.norm"].score}] as $java
   | ["epollWait", "readEagain", "send64"] | map(. as $call
-      | {call: $call, c_ns: ([$rows[] | select(.[0] == $call) | .[3] | tonumber] | median)}
-      + ([$java[] | select(.call == $call) | {(.col + "_ns"): .ns, (.col + "_bytes_per_op"): .bytes}] | add // {}))
+      | [$rows[] | select(.[0] == $call) | .[3] | tonumber] as $c
+      | {call: $call, c_ns: ($c | median), c_min_ns: ($c | min)}
+      + ([$java[] | select(.call == $call)
+          | {(.col + "_ns"): .ns, (.col + "_min_ns"): .min, (.col + "_bytes_per_op"): .bytes}] | add // {}))
 ' >"$RESULTS_DIR/results.json"
 
 jq -r '(["call","c_ns","jna_ns","ffm_ns","ffm_critical_ns","socketchannel_ns",

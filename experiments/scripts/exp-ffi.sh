@@ -15,7 +15,9 @@
 #
 # Writes to experiments/results/ffi/:
 #   bindings.txt                    the bindings et offers here (jna, and ffm)
-#   calls/                          make bench-ffi's results (results.json: ns per call)
+#   load.csv                        phase,load1,load5,load15 as each phase starts, and at the end
+#   calls/                          make bench-ffi's results (results.json: ns per call, median
+#                                   and fastest of 400 short rounds)
 #   syscalls-SERVER-W.csv           process,thread,syscall,calls,errors,eagain (SERVER: lt, et-jna,
 #   bench-SERVER-W.json,            et-ffm; W: keepalive, short), echo-bench's report and the
 #   counters-SERVER-W.txt           server's output (counters last), as exp-syscalls writes them
@@ -40,8 +42,18 @@ else
 fi
 echo "${BINDINGS[*]}" >"$RESULTS/bindings.txt"
 
+# load PHASE: the machine's load averages as the phase starts, to judge its figures by.
+echo "phase,load1,load5,load15" >"$RESULTS/load.csv"
+load() {
+  echo "$1,$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)" >>"$RESULTS/load.csv"
+}
+
+# Many short rounds, of which the report takes the fastest: on a shared CPU a round the
+# scheduler interrupts only gets slower, and a round of a millisecond often runs undisturbed.
 echo "== per call: make bench-ffi"
-CPU=$CLIENT_CPU RESULTS_DIR=$RESULTS/calls bash scripts/bench-ffi.sh
+load calls
+CPU=$CLIENT_CPU RESULTS_DIR=$RESULTS/calls C_CALLS=${C_CALLS:-5120} C_ROUNDS=${C_ROUNDS:-400} \
+  JMH_ARGS=${JMH_ARGS:-"-f 1 -wi 10 -w 500ms -i 400 -r 1ms"} bash scripts/bench-ffi.sh
 
 # start SERVER [OPTIONS...]: lt, et-jna or et-ffm on EXP_PORT.
 start() {
@@ -54,6 +66,7 @@ start() {
 }
 
 echo "== per request: the event loops under strace"
+load syscalls
 SERVERS=(lt)
 for b in "${BINDINGS[@]}"; do SERVERS+=("et-$b"); done
 declare -A LOAD=([keepalive]="--keepalive -c 1 -n 2000" [short]="-n 500")
@@ -82,6 +95,7 @@ done
 stop_server quiet
 
 echo "== in CPU: et, ${BINDINGS[*]}, $ROUNDS interleaved rounds"
+load throughput
 declare -A WORK_ARGS=(
   [keepalive-echo]="--keepalive"
   [keepalive-ping]="--keepalive --protocol http"
@@ -101,4 +115,5 @@ for r in $(seq "$ROUNDS"); do
     done
   done
 done
+load end
 report

@@ -29,24 +29,34 @@ public final class FfiExperiment implements Experiment {
         return "ffi";
     }
 
-    /** One row of bench-ffi's results.json: ns per call (median) and bytes allocated per call, per column. */
+    /**
+     * One row of bench-ffi's results.json, per column (C, JNA, FFM, FFM critical, SocketChannel):
+     * ns per call in the median round and in the fastest, and bytes allocated per call.
+     */
     public record CallCost(String call, Double cNs, Double jnaNs, Double ffmNs, Double ffmCriticalNs, Double socketchannelNs,
+                           Double cMinNs, Double jnaMinNs, Double ffmMinNs, Double ffmCriticalMinNs, Double socketchannelMinNs,
                            Double jnaBytesPerOp, Double ffmBytesPerOp, Double ffmCriticalBytesPerOp,
                            Double socketchannelBytesPerOp) {
+        /** The lab's FFM binding: an ordinary downcall for epoll_wait, which may sleep; critical elsewhere. */
+        Double labFfmMinNs() {
+            return call.equals("epollWait") || ffmCriticalMinNs == null ? ffmMinNs : ffmCriticalMinNs;
+        }
     }
 
-    /** What one call costs each binding over C: JNA, and the lab's FFM binding (critical wherever it may be). */
+    /**
+     * What one call costs each binding over C: JNA, and the lab's FFM binding. From the fastest
+     * rounds: on a shared CPU a round the scheduler interrupts only gets slower, so the fastest
+     * is the least disturbed, and the medians carry the machine's load.
+     */
     record Overheads(Map<String, CallCost> calls) {
         double jna(String call) {
             CallCost c = calls.get(call);
-            return c.jnaNs() - c.cNs();
+            return c.jnaMinNs() - c.cMinNs();
         }
 
-        /** The FFM binding's own choice: an ordinary downcall for epoll_wait, which may sleep; critical elsewhere. */
         double ffm(String call) {
             CallCost c = calls.get(call);
-            Double ns = call.equals("epollWait") || c.ffmCriticalNs() == null ? c.ffmNs() : c.ffmCriticalNs();
-            return ns - c.cNs();
+            return c.labFfmMinNs() - c.cMinNs();
         }
 
         double of(String binding, String call) {
@@ -69,6 +79,23 @@ public final class FfiExperiment implements Experiment {
         for (String w : STRACE_WORKLOADS) out.put("syscalls_" + w, syscalls(r, servers, w, out));
         out.put("client_syscalls", client(r.csv("client-syscalls.csv"), out));
         throughput(r, bindings, overheads, out);
+        load(r, out);
+    }
+
+    /** The machine's load averages at each phase, against its CPUs. */
+    private static void load(Results r, Report out) {
+        int cores = r.json("env.json", RunEnvironment.class).cores();
+        List<String> phases = new ArrayList<>();
+        double busiest = 0;
+        for (Map<String, String> row : r.csv("load.csv").rows()) {
+            double load1 = Csv.number(row.get("load1"));
+            busiest = Math.max(busiest, load1);
+            phases.add(row.get("phase") + " " + Md.f1(load1));
+        }
+        out.put("load", "1-minute load average " + String.join(", ", phases) + " (at the start of each phase and at the end) on "
+                + cores + " CPUs: " + (busiest > cores
+                ? "more runnable tasks than CPUs, a shared machine on which every run waited for its CPU at times"
+                : "no more runnable tasks than CPUs"));
     }
 
     private static void perCall(Map<String, CallCost> calls, Overheads o, Report out) {
@@ -79,13 +106,14 @@ public final class FfiExperiment implements Experiment {
             CallCost c = calls.get(name);
             double ratio = o.ffm(name) / o.jna(name);
             if (!(ratio <= FFM_TARGET)) missed.add("`" + name + "`");
-            rows.add(List.of("`" + name + "`", ns(c.cNs()), ns(c.jnaNs()), ns(c.ffmNs()), ns(c.ffmCriticalNs()), ns(c.socketchannelNs()),
+            rows.add(List.of("`" + name + "`", ns(c.cMinNs(), c.cNs()), ns(c.jnaMinNs(), c.jnaNs()), ns(c.ffmMinNs(), c.ffmNs()),
+                    ns(c.ffmCriticalMinNs(), c.ffmCriticalNs()), ns(c.socketchannelMinNs(), c.socketchannelNs()),
                     Md.f1(o.jna(name)), Md.f1(o.ffm(name)), o.jna(name) > 0 ? Md.f2(ratio) : "-"));
             bytes.add(List.of("`" + name + "`", b(c.jnaBytesPerOp()), b(c.ffmBytesPerOp()), b(c.ffmCriticalBytesPerOp()),
                     b(c.socketchannelBytesPerOp())));
             out.put("jna_over_" + name, Md.f1(o.jna(name)) + " ns");
             out.put("ffm_over_" + name, Md.f1(o.ffm(name)) + " ns");
-            out.put("c_" + name, ns(c.cNs()) + " ns");
+            out.put("c_" + name, Md.f1(c.cMinNs()) + " ns");
         }
         out.put("calls_table", Md.table(List.of("call", "C", "JNA", "FFM", "FFM critical", "SocketChannel",
                 "JNA − C", "lab's FFM − C", "(FFM − C) / (JNA − C)"), rows));
@@ -198,6 +226,9 @@ public final class FfiExperiment implements Experiment {
             }
         }
         out.put("tput_rounds", Integer.toString(rounds));
+        BenchJson.Config shape = r.bench(file(bindings.get(0), "pipeline-ping", 1, ".json")).config();
+        out.put("tput_shape", "-c " + shape.connections() + " --duration " + Md.f0(shape.durationS()) + "s --warmup "
+                + shape.warmup() + "` (pipelined: `--pipeline " + shape.pipeline());
         List<String> shareText = new ArrayList<>(), costText = new ArrayList<>();
         for (String binding : bindings) {
             shareText.add(binding.toUpperCase() + " " + range(shares.get(binding), "%"));
@@ -251,8 +282,9 @@ public final class FfiExperiment implements Experiment {
         return a;
     }
 
-    private static String ns(Double v) {
-        return v == null ? "-" : Md.f1(v);
+    /** {@code 127.2 (150.3)}: the fastest round, the median round in brackets. */
+    private static String ns(Double fastest, Double median) {
+        return fastest == null ? "-" : Md.f1(fastest) + " (" + Md.f1(median) + ")";
     }
 
     private static String b(Double v) {

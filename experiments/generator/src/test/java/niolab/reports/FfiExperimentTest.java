@@ -8,11 +8,20 @@ import org.junit.jupiter.api.Test;
 
 /** exp-ffi's arithmetic: the binding's predicted cost per request, and the client's calls per request. */
 class FfiExperimentTest {
-    /** C: 100 ns a call; JNA adds 60, 50, 40; FFM 30 plain everywhere, 5 critical for read and send. */
+    /**
+     * Fastest rounds: C 100 ns a call; JNA adds 60, 50, 40; FFM 30 plain everywhere, 5 critical
+     * for read and send. The medians, 1000 ns everywhere, must play no part.
+     */
     private static final FfiExperiment.Overheads OVERHEADS = new FfiExperiment.Overheads(Map.of(
-            "epollWait", new FfiExperiment.CallCost("epollWait", 100.0, 160.0, 130.0, null, 150.0, 0.0, 0.0, null, 0.0),
-            "readEagain", new FfiExperiment.CallCost("readEagain", 100.0, 150.0, 130.0, 105.0, 150.0, 0.0, 0.0, 0.0, 0.0),
-            "send64", new FfiExperiment.CallCost("send64", 100.0, 140.0, 130.0, 105.0, 150.0, 0.0, 0.0, 0.0, 0.0)));
+            "epollWait", cost("epollWait", 160.0, 130.0, null),
+            "readEagain", cost("readEagain", 150.0, 130.0, 105.0),
+            "send64", cost("send64", 140.0, 130.0, 105.0)));
+
+    private static FfiExperiment.CallCost cost(String call, double jna, double ffm, Double critical) {
+        Double median = 1000.0;
+        return new FfiExperiment.CallCost(call, median, median, median, critical == null ? null : median, median,
+                100.0, jna, ffm, critical, 150.0, 0.0, 0.0, critical == null ? null : 0.0, 0.0);
+    }
 
     private static ServerCounters counters(long waits, long reads, long writes, long accepts, long closes) {
         return new ServerCounters(Map.of("epoll_waits", waits, "reads", reads, "reads_eagain", 0L, "writes", writes,
