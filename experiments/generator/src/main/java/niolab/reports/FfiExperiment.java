@@ -121,7 +121,8 @@ public final class FfiExperiment implements Experiment {
             CallCost c = calls.get(name);
             double ratio = o.ffm(name) / o.jna(name);
             boolean resolved = o.resolved(name);
-            (!resolved ? unresolved : ratio <= FFM_TARGET ? met : missed).add("`" + name + "` (" + Md.f2(ratio) + ")");
+            if (!resolved) unresolved.add("`" + name + "`");
+            else (ratio <= FFM_TARGET ? met : missed).add("`" + name + "` (" + Md.f2(ratio) + ")");
             rows.add(List.of("`" + name + "`", ns(c.cMinNs(), c.cNs()), ns(c.jnaMinNs(), c.jnaNs()), ns(c.ffmMinNs(), c.ffmNs()),
                     ns(c.ffmCriticalMinNs(), c.ffmCriticalNs()), ns(c.socketchannelMinNs(), c.socketchannelNs()),
                     Md.f1(o.jna(name)), Md.f1(o.ffm(name)), resolved ? Md.f2(ratio) : "not resolved"));
