@@ -9,7 +9,9 @@ PORT ?= 9988
 N ?= 100
 RUNS ?= 3
 WORKERS ?= 4
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend
+# AOT=1: run-bench-* trains the AOT caches if needed (make aot) and runs server and client with them
+AOT ?=
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
 # The course's tools, run from source (java's source-file mode): no build needed before them.
@@ -17,7 +19,7 @@ COURSE := experiments/generator/src/main/java/niolab/course
 JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)
 SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f -print) $(wildcard pom.xml */pom.xml */*/pom.xml)
 
-.PHONY: help all test clean run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade \
+.PHONY: help all test clean aot run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade \
         $(addprefix exp-,$(EXPERIMENTS)) FORCE
 
 help: ## List the targets, one line each
@@ -40,17 +42,20 @@ test: target/jdk-home ## Run the whole test suite on the JDK picked (JAVA_HOME=.
 	@rm -rf */target/surefire-reports */*/target/surefire-reports
 	@$(JDK) $(MVN) verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
-run-bench-lt: all ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here
-	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh lt
+run-bench-lt: all $(if $(filter 1,$(AOT)),aot) ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here (AOT=1: JDK 25 AOT caches)
+	@AOT=$(AOT) PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh lt
 
-run-bench-et: all ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via JNA) server, started and stopped here
-	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh et
+run-bench-et: all $(if $(filter 1,$(AOT)),aot) ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via JNA) server, started and stopped here
+	@AOT=$(AOT) PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh et
 
 run-bench-bio: all ## The same against bio: a platform thread per connection, blocking I/O (the course's first server)
 	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh bio
 
-run-bench-mp: all ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
-	@PORT=$(PORT) N=$(N) RUNS=$(RUNS) WORKERS=$(WORKERS) bash scripts/run-bench.sh mp
+run-bench-mp: all $(if $(filter 1,$(AOT)),aot) ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
+	@AOT=$(AOT) PORT=$(PORT) N=$(N) RUNS=$(RUNS) WORKERS=$(WORKERS) bash scripts/run-bench.sh mp
+
+aot: all ## JDK 25+: train the AOT caches of lab-server and echo-bench (target/aot/); AOT=1 runs use them
+	@bash scripts/aot-train.sh
 
 experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about 30 min)
 

@@ -8,7 +8,9 @@
 # Columns: C (microbench/src/main/c/syscall-cost.c), JNA direct mapping, FFM, FFM with
 # Linker.Option.critical (the lab's FFM binding; never for epoll_wait, which sleeps), the JDK's
 # SocketChannel. A binding's overhead per call is its ns minus C's. Each figure is the median
-# over the timed rounds (C) or measurement iterations (JMH); B/op is JMH's -prof gc.
+# over the timed rounds (C) or measurement iterations (JMH); results.json also has the fastest
+# (*_min_ns), the least disturbed on a shared CPU, where a round the scheduler interrupts only
+# gets slower. B/op is JMH's -prof gc.
 #
 # Needs JDK 22+ (JAVA_HOME if it is one, else the newest in /usr/lib/jvm), gcc, taskset, jq.
 # Environment: CPU (1: the CPU everything is pinned to), JMH_ARGS ("-f 1 -wi 5 -i 5 -w 1s -r 1s"),
@@ -28,27 +30,15 @@ for tool in gcc taskset jq; do
   command -v "$tool" >/dev/null || { echo "error: $tool is missing (Debian: apt-get install ${tool/taskset/util-linux})" >&2; exit 1; }
 done
 
-# jdk_feature JAVA: the JDK's feature release (17, 25), or 0 if it does not run.
-jdk_feature() {
-  "$1" -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/ {print $2; found=1} END {if (!found) print 0}'
-}
-JDK=
-if [ -n "${JAVA_HOME:-}" ] && [ "$(jdk_feature "$JAVA_HOME/bin/java")" -ge 22 ]; then
-  JDK=$JAVA_HOME
-else
-  best=0
-  for home in /usr/lib/jvm/*/; do
-    [ -x "$home/bin/java" ] || continue
-    f=$(jdk_feature "$home/bin/java")
-    if [ "$f" -ge 22 ] && [ "$f" -gt "$best" ]; then best=$f JDK=${home%/}; fi
-  done
-fi
-if [ -z "$JDK" ]; then
+# JAVA_HOME if it is JDK 22+, else the newest JDK installed (scripts/jdk.sh)
+JDK=$JAVA_HOME
+[ "$JDK_FEATURE" -ge 22 ] || JDK=$(jdk_newest)
+if [ -z "$JDK" ] || [ "$(jdk_feature "$JDK")" -lt 22 ]; then
   echo "error: bench-ffi needs JDK 22 or newer (FFM); JAVA_HOME and /usr/lib/jvm have none" >&2
   exit 2
 fi
 JAVA=$JDK/bin/java
-echo "bench-ffi: JDK $(jdk_feature "$JAVA") ($JDK), pinned to CPU $CPU, results in $RESULTS_DIR" >&2
+echo "bench-ffi: JDK $(jdk_feature "$JDK") ($JDK), pinned to CPU $CPU, results in $RESULTS_DIR" >&2
 
 # Build what is older than its sources: the benchmarks jar (on that JDK) and the C program.
 mkdir -p "$RESULTS_DIR" "$NIOLAB_HOME/microbench/target"
@@ -60,7 +50,7 @@ fi
 C_SRC=$NIOLAB_HOME/microbench/src/main/c/syscall-cost.c
 [ "$C_BIN" -nt "$C_SRC" ] || gcc -O2 -Wall -Wextra -o "$C_BIN" "$C_SRC"
 
-PATH="$JDK/bin:$PATH" SERVER_CPU=$CPU bash "$NIOLAB_HOME/experiments/scripts/env.sh" >"$RESULTS_DIR/env.json"
+PATH="$JDK/bin:$PATH" SERVER_CPU=$CPU CLIENT_CPU=$CPU env_json >"$RESULTS_DIR/env.json"
 
 echo "bench-ffi: C, $C_ROUNDS rounds of $C_CALLS calls each" >&2
 taskset -c "$CPU" "$C_BIN" "$C_CALLS" "$C_ROUNDS" >"$RESULTS_DIR/c.csv"
@@ -79,10 +69,12 @@ jq -n --rawfile c "$RESULTS_DIR/c.csv" --slurpfile jmh "$RESULTS_DIR/jmh.json" '
   ($c | split("\n") | .[1:] | map(select(length > 0) | split(","))) as $rows
   | [$jmh[0][] | (.benchmark | split(".")) as $name
       | {call: $name[-1], col: column[$name[-2]], ns: ([.primaryMetric.rawData[][]] | median),
-         bytes: .secondaryMetrics["gc.alloc.rate.norm"].score}] as $java
+         min: ([.primaryMetric.rawData[][]] | min), bytes: .secondaryMetrics["gc.alloc.rate.norm"].score}] as $java
   | ["epollWait", "readEagain", "send64"] | map(. as $call
-      | {call: $call, c_ns: ([$rows[] | select(.[0] == $call) | .[3] | tonumber] | median)}
-      + ([$java[] | select(.call == $call) | {(.col + "_ns"): .ns, (.col + "_bytes_per_op"): .bytes}] | add // {}))
+      | [$rows[] | select(.[0] == $call) | .[3] | tonumber] as $c
+      | {call: $call, c_ns: ($c | median), c_min_ns: ($c | min)}
+      + ([$java[] | select(.call == $call)
+          | {(.col + "_ns"): .ns, (.col + "_min_ns"): .min, (.col + "_bytes_per_op"): .bytes}] | add // {}))
 ' >"$RESULTS_DIR/results.json"
 
 jq -r '(["call","c_ns","jna_ns","ffm_ns","ffm_critical_ns","socketchannel_ns",

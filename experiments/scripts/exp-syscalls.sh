@@ -14,17 +14,12 @@ set -euo pipefail
 NAME=syscalls
 EXP_PORT=${EXP_PORT:-29110}
 WORKERS=${WORKERS:-2}
-if ! command -v strace >/dev/null; then
-  echo "error: exp-syscalls needs strace (Debian/Ubuntu: apt-get install -y strace)" >&2
-  exit 1
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/strace.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/niolab-syscalls.XXXXXX")
-STRACE_PIDS=()
 cleanup() {
-  local p
-  for p in "${STRACE_PIDS[@]}"; do kill -INT "$p" 2>/dev/null || true; done
+  strace_detach
   stop_server
   rm -rf "$WORK"
 }
@@ -42,35 +37,6 @@ declare -A LOAD=(
 server_pids() {
   echo "$SERVER_PID"
   pgrep -P "$SERVER_PID" || true
-}
-
-# attach PID OUT: strace -f -C on every thread of PID until SIGINT; waits until it is attached.
-attach() {
-  strace -f -C -qq -o "$2" -p "$1" &
-  STRACE_PIDS+=($!)
-  local i
-  for i in $(seq 100); do
-    [ "$(awk '/^TracerPid:/{print $2}' "/proc/$1/status")" != 0 ] && return 0
-    sleep 0.05
-  done
-  echo "error: strace did not attach to $1" >&2
-  return 1
-}
-
-# count TRACE PROCESS: CSV rows process,thread,syscall,calls,errors,eagain from a strace -f trace.
-# A call counts when its result shows (a whole line, or the <... resumed> half), as strace -c does.
-count() {
-  awk -v proc="$2" '
-    $2 == "<..." { name = $3 }
-    $2 ~ /^[a-z_0-9]+\(/ { name = substr($2, 1, index($2, "(") - 1); if (name ~ /^epoll_p?wait$/) loop[$1] = 1 }
-    $2 != "<..." && $2 !~ /^[a-z_0-9]+\(/ { next }
-    /<unfinished \.\.\.>$/ { next }
-    { k = $1 SUBSEP name; calls[k]++ }
-    match($0, /= -1 E[A-Z0-9]+/) { errs[k]++; if (substr($0, RSTART + 5, RLENGTH - 5) == "EAGAIN") eagain[k]++ }
-    END {
-      for (k in calls) { split(k, t, SUBSEP); r = (t[1] in loop ? "loop" : "jvm") SUBSEP t[2]; c[r] += calls[k]; e[r] += errs[k]; a[r] += eagain[k] }
-      for (r in c) { split(r, t, SUBSEP); printf "%s,%s,%s,%d,%d,%d\n", proc, t[1], t[2], c[r], e[r], a[r] }
-    }' "$1" | sort
 }
 
 # excerpt TRACE START: the event loop thread's calls from the middle successful call matching
@@ -104,22 +70,20 @@ for arch in lt et mp; do
     for p in $(server_pids); do
       role=server
       [ "$arch" = mp ] && { [ $i = 0 ] && role=master || role=w$i; }
-      attach "$p" "$WORK/trace-$role"
+      strace_attach "$p" "$WORK/trace-$role"
       procs+=("$role")
       i=$((i + 1))
     done
     # shellcheck disable=SC2086
     echo_bench ${LOAD[$w]} --json "$RESULTS/bench-$arch-$w.json" | grep -E '^(mean|errors)' || true
-    for p in "${STRACE_PIDS[@]}"; do kill -INT "$p" 2>/dev/null || true; done
-    for p in "${STRACE_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-    STRACE_PIDS=()
+    strace_detach
     stop_keep_log "$RESULTS/counters-$arch-$w.txt"
     : >"$RESULTS/strace-$arch-$w.txt"
     echo "process,thread,syscall,calls,errors,eagain" >"$RESULTS/syscalls-$arch-$w.csv"
     for role in "${procs[@]}"; do
       tr="$WORK/trace-$role"
       { echo "== $role (strace -f -c: all threads of the process)"; sed -n '/^% time/,$p' "$tr"; echo; } >>"$RESULTS/strace-$arch-$w.txt"
-      count "$tr" "$role" >>"$RESULTS/syscalls-$arch-$w.csv"
+      strace_count "$tr" "$role" >>"$RESULTS/syscalls-$arch-$w.csv"
     done
     # the excerpt comes from one event loop: the server, or mp's first worker
     tr="$WORK/trace-${procs[$([ "$arch" = mp ] && echo 1 || echo 0)]}"

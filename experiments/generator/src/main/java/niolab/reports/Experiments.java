@@ -35,7 +35,10 @@ public final class Experiments {
             new NetworkExperiment(),
 
             new MistakesExperiment(),
-            new BackendExperiment());
+            new BackendExperiment(),
+
+            new ColdStartExperiment(),
+            new FfiExperiment());
 
     private Experiments() {
     }

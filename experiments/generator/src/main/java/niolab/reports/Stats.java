@@ -1,6 +1,9 @@
 package niolab.reports;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Every statistic the reports and {@code bench-summary} compute, in one place: sum, mean,
@@ -57,5 +60,13 @@ public final class Stats {
             if (higherIsBetter ? v[i] > v[b] : v[i] < v[b]) b = i;
         }
         return b;
+    }
+
+    /** The keys whose value is at least {@code min}, the largest value first: the rows worth a table. */
+    public static List<String> keysAtLeast(Map<String, Double> values, double min) {
+        List<String> keys = new ArrayList<>(values.keySet());
+        keys.removeIf(k -> values.get(k) < min);
+        keys.sort((x, y) -> Double.compare(values.get(y), values.get(x)));
+        return keys;
     }
 }

@@ -114,9 +114,7 @@ public final class SyscallsExperiment implements Experiment {
             Run r = runs.get(a + "-" + w);
             for (String k : r.thread(thread).keySet()) kinds.merge(k, r.perRequest(thread, k, 0), Math::max);
         }
-        List<String> order = new ArrayList<>(kinds.keySet());
-        order.removeIf(k -> kinds.get(k) < SHOWN);
-        order.sort((x, y) -> Double.compare(kinds.get(y), kinds.get(x)));
+        List<String> order = Stats.keysAtLeast(kinds, SHOWN);
         List<List<String>> rows = new ArrayList<>();
         for (String k : order) {
             List<String> row = new ArrayList<>(List.of("`" + k + "`"));

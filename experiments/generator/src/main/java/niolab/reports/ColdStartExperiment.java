@@ -1,0 +1,204 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import niolab.reports.BenchJson.Column;
+
+/**
+ * exp-cold-start: the 100-request serial run with fresh JVMs on JDK 17, JDK 25, JDK 25 with
+ * the AOT cache, and against a warmed server (with a cold, then a warm client); the time from
+ * exec to the ready line of lt and of an mp pool; which classes a start loads, and from where
+ * (experiments/scripts/exp-cold-start.sh).
+ */
+public final class ColdStartExperiment implements Experiment {
+    static final String[] CONFIGS = {"jdk17", "jdk25", "aot", "warm-server", "warm"};
+    static final String[] LABELS = {"JDK 17", "JDK 25", "JDK 25 + AOT cache", "JDK 25, server warmed", "JDK 25, both warmed"};
+    static final String[] READY_CONFIGS = {"jdk17", "jdk25", "aot"};
+    static final String[] SERVERS = {"lt", "mp", "mp-all-cpus"};
+    /** The speed targets the report checks its figures against. */
+    static final double AOT_TARGET = 1.5;
+    static final double MP_READY_TARGET_MS = 800;
+    /** Requests per measured run (exp-cold-start.sh's REQUESTS). */
+    static final int REQUESTS = 100;
+
+    @Override
+    public String name() {
+        return "cold-start";
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        Csv pairs = r.csv("pairs.csv");
+        int rounds = pairs.numbers("round", "config", "jdk25").length;
+        out.put("rounds", Integer.toString(rounds));
+        double[] qps = serial(r, pairs, rounds, out);
+        ratios(qps, out);
+        ready(r.csv("ready.csv"), out);
+        classes(r.csv("classes.csv"), out);
+        skipped(r.csv("aot-skipped.csv"), out);
+        load(pairs, r.csv("ready.csv"), r, out);
+        String aot = r.text("aot.txt").trim();
+        out.put("aot_caches", aot);
+        out.put("picocli_version", aot.replaceAll("(?s).*picocli class file version: (\\d+).*", "$1"));
+    }
+
+    /** The 100-request runs: a row per configuration, medians over the pairs; returns the QPS medians. */
+    private static double[] serial(Results r, Csv pairs, int rounds, Report out) {
+        double[] medianQps = new double[CONFIGS.length];
+        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> perRound = new ArrayList<>();
+        long errors = 0;
+        for (int c = 0; c < CONFIGS.length; c++) {
+            double[] q = new double[rounds], p50 = new double[rounds], p99 = new double[rounds], server = new double[rounds];
+            List<String> roundRow = new ArrayList<>(List.of(LABELS[c]));
+            for (int i = 0; i < rounds; i++) {
+                BenchJson b = r.bench("serial-" + CONFIGS[c] + "-" + (i + 1) + ".json");
+                q[i] = b.median(Column.QPS);
+                p50[i] = b.median(Column.P50);
+                p99[i] = b.median(Column.P99);
+                server[i] = b.serverCpuPerRequest();
+                errors += b.errors().total();
+                roundRow.add(Md.f0(q[i]));
+            }
+            medianQps[c] = Stats.median(q);
+            double[] wall = pairs.numbers("client_wall_ms", "config", CONFIGS[c]);
+            // /proc counts CPU in 10 ms ticks: per run, not per request, is the honest resolution
+            rows.add(List.of(LABELS[c], Md.f0(medianQps[c]), range(q), Md.us(Stats.median(p50)), Md.us(Stats.median(p99)),
+                    Md.f0(Stats.median(server) * REQUESTS / 1000), Md.f0(Stats.median(wall))));
+            perRound.add(roundRow);
+        }
+        out.put("serial_table", Md.table(List.of("configuration", "QPS (median)", "QPS (min–max)", "P50", "P99",
+                "server CPU for the run (ms)", "client JVM, exec to exit (ms)"), rows));
+        List<String> header = new ArrayList<>(List.of("configuration"));
+        for (int i = 1; i <= rounds; i++) header.add("round " + i);
+        out.put("rounds_table", Md.table(header, perRound));
+        out.put("serial_errors", Long.toString(errors));
+        return medianQps;
+    }
+
+    /** The comparisons of the configurations' QPS medians, in {@link #CONFIGS} order. */
+    static void ratios(double[] q, Report out) {
+        double aot = q[2] / q[1];
+        out.put("aot_vs_jdk25", Md.f2(aot) + "×");
+        out.put("aot_target", (aot >= AOT_TARGET ? "meets" : "misses") + " the target of " + Md.f1(AOT_TARGET) + "×");
+        out.put("jdk25_vs_jdk17", Md.f2(q[1] / q[0]) + "×");
+        out.put("warm_server_vs_jdk25", Md.f2(q[3] / q[1]) + "×");
+        out.put("warm_vs_jdk25", Md.f2(q[4] / q[1]) + "×");
+        out.put("aot_share_of_warm", Md.f0(q[2] / q[4] * 100) + "%");
+        out.put("aot_verdict", aot > 1 ? "The AOT cache wins back part of the start" : "The AOT cache did not speed the run up here");
+        out.put("cold_verdict", q[1] / q[4] < 0.5
+                ? "With fresh JVMs, the 100-request run measures the JVMs' start more than the server"
+                : "Fresh JVMs run the 100 requests at more than half the warm rate");
+        // How much of the cold-to-warm gap warming the server alone closes; the rest is the client's start.
+        double closed = (q[3] - q[1]) / (q[4] - q[1]) * 100;
+        out.put("warm_split", closed <= 0
+                ? "Warming the server alone does not raise the rate here: the gap is the client JVM's start"
+                : "Warming the server alone closes " + Md.f0(closed) + "% of that gap; the other " + Md.f0(100 - closed)
+                + "% is the client JVM's own start");
+        out.put("side_verdict", closed < 50 ? "The client's cold start costs the run more than the server's"
+                : "The server's cold start costs the run more than the client's");
+        out.put("jdk25_share_of_warm", Md.f0(q[1] / q[4] * 100) + "%");
+        out.put("warm_server_share_of_warm", Md.f0(q[3] / q[4] * 100) + "%");
+        for (int c = 0; c < CONFIGS.length; c++) out.put("qps_" + CONFIGS[c].replace('-', '_'), Md.f0(q[c]));
+    }
+
+    /** Exec to ready line, median (min–max) per server and JDK. */
+    private static void ready(Csv csv, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String s : SERVERS) {
+            List<String> row = new ArrayList<>(List.of(serverLabel(s)));
+            for (String c : READY_CONFIGS) {
+                double[] ms = csv.numbers("ready_ms", "server", s, "config", c);
+                row.add(Md.f0(Stats.median(ms)) + " (" + range(ms) + ")");
+                out.put("ready_" + s.replace('-', '_') + "_" + c, Md.f0(Stats.median(ms)) + " ms");
+            }
+            rows.add(row);
+        }
+        out.put("ready_table", Md.table(List.of("server", "JDK 17", "JDK 25", "JDK 25 + AOT cache"), rows));
+        for (String s : new String[] {"mp", "mp-all-cpus"}) {
+            double aot = Stats.median(csv.numbers("ready_ms", "server", s, "config", "aot"));
+            out.put("mp_target_" + s.replace('-', '_'), (aot < MP_READY_TARGET_MS ? "meets" : "misses")
+                    + " the target of " + Md.f0(MP_READY_TARGET_MS) + " ms");
+        }
+        double lt25 = Stats.median(csv.numbers("ready_ms", "server", "lt", "config", "jdk25"));
+        double ltAot = Stats.median(csv.numbers("ready_ms", "server", "lt", "config", "aot"));
+        out.put("lt_ready_aot_saving", Md.f0(lt25 - ltAot) + " ms (" + Md.f0((1 - ltAot / lt25) * 100) + "%)");
+        out.put("ready_verdict", ltAot < lt25 ? "The cache shortens a server's start" : "The cache did not shorten lt's start here");
+        double pinned = Stats.median(csv.numbers("ready_ms", "server", "mp", "config", "aot"));
+        double spread = Stats.median(csv.numbers("ready_ms", "server", "mp-all-cpus", "config", "aot"));
+        double sooner = (1 - spread / pinned) * 100;
+        out.put("spread_verdict", sooner >= 20
+                ? "given every CPU, the same pool is ready " + Md.f0(sooner) + "% sooner"
+                : "given every CPU, the same pool is ready only " + Md.f0(sooner) + "% sooner: the other CPUs were"
+                + " not free to take the extra starts");
+    }
+
+    private static String serverLabel(String s) {
+        switch (s) {
+            case "lt": return "lt (CPU of the server)";
+            case "mp": return "mp, 4 workers (CPU of the server)";
+            default: return "mp, 4 workers (every CPU)";
+        }
+    }
+
+    /** What each cache leaves out, by the JVM's reason. */
+    private static void skipped(Csv csv, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        long picocli = 0;
+        for (Map<String, String> row : csv.rows()) {
+            rows.add(List.of(row.get("app"), row.get("reason"), row.get("classes"), row.get("picocli")));
+            if (row.get("app").equals("lab-server")) picocli += Long.parseLong(row.get("picocli"));
+        }
+        out.put("skipped_table", Md.table(List.of("application", "the JVM's reason", "classes", "of which picocli"), rows));
+        out.put("lab_skipped_picocli", Long.toString(picocli));
+    }
+
+    /** Where each start's classes came from. */
+    private static void classes(Csv csv, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Map<String, String> row : csv.rows()) {
+            rows.add(List.of(row.get("app"), label(row.get("config")), row.get("classes"), row.get("from_cache"),
+                    row.get("from_jdk_image"), row.get("from_jar"), row.get("from_jar_picocli"), row.get("generated")));
+        }
+        out.put("classes_table", Md.table(List.of("application", "configuration", "classes loaded", "from the CDS archive or AOT cache",
+                "from the JDK's modules image", "from the application jar", "of which picocli", "generated (lambdas, proxies)"), rows));
+        Map<String, String> lab = csv.row("app", "lab-server", "config", "aot");
+        Map<String, String> labPlain = csv.row("app", "lab-server", "config", "jdk25");
+        out.put("lab_aot_from_jar", lab.get("from_jar"));
+        out.put("lab_aot_picocli", lab.get("from_jar_picocli"));
+        out.put("lab_jdk25_from_jar", labPlain.get("from_jar"));
+    }
+
+    private static String label(String config) {
+        for (int c = 0; c < CONFIGS.length; c++) {
+            if (CONFIGS[c].equals(config)) return LABELS[c];
+        }
+        return config;
+    }
+
+    /** The machine's 1-minute load average at the start of each measurement, against its core count. */
+    private static void load(Csv pairs, Csv ready, Results r, Report out) {
+        int cores = r.json("env.json", RunEnvironment.class).cores();
+        double[] p = pairs.numbers("load1"), s = ready.numbers("load1");
+        out.put("load_pairs", Md.f1(Stats.median(p)) + " (" + Md.f1(min(p)) + "–" + Md.f1(max(p)) + ")");
+        out.put("load_ready", Md.f1(Stats.median(s)) + " (" + Md.f1(min(s)) + "–" + Md.f1(max(s)) + ")");
+        out.put("cores", Integer.toString(cores));
+        double busiest = Math.max(Stats.median(p), Stats.median(s));
+        out.put("load_verdict", busiest > cores
+                ? "more runnable tasks than CPUs: the machine was shared, and every figure here includes waiting for a CPU"
+                : "no more runnable tasks than CPUs on the median");
+    }
+
+    private static String range(double[] v) {
+        return Md.f0(min(v)) + "–" + Md.f0(max(v));
+    }
+
+    private static double min(double[] v) {
+        return v[Stats.best(v, false)];
+    }
+
+    private static double max(double[] v) {
+        return v[Stats.best(v, true)];
+    }
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# exp-cold-start: how much of the short run (make run-bench: 100 serial short connections from a
+# fresh echo-bench JVM to a fresh lt server JVM) is the JVMs starting cold. Five configurations,
+# ROUNDS fresh server + client pairs each, interleaved (each round in a rotated order):
+#   jdk17        server and client on JDK 17
+#   jdk25        server and client on JDK 25
+#   aot          server and client on JDK 25 with their AOT caches (make aot)
+#   warm-server  JDK 25; the server first serves 20,000 serial requests from another client JVM
+#   warm         JDK 25; the server warmed so, and the client warms itself by 20,000 (--warmup)
+# then the time from exec (of bin/lab-server) to the ready line for lt, for mp with 4 workers on
+# the server CPU and for mp with 4 workers on every CPU, on JDK 17, JDK 25 and JDK 25 + AOT;
+# then which classes lab-server (until ready) and echo-bench (one request) load, and from where.
+# Server on CPU 0, clients on CPU 1. About 5 minutes.
+#
+# Writes to experiments/results/cold-start/:
+#   serial-CONFIG-R.json   echo-bench's report of round R's 100 requests (server CPU included)
+#   pairs.csv              config,round,client_wall_ms,load1: the client JVM from exec to exit
+#   ready.csv              server,config,round,ready_ms,load1
+#   classes.csv            app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated
+#                          (from_cache: the JDK's CDS archive, or the AOT cache; generated: lambdas, proxies)
+#   aot.txt                the caches: size, the JDK they belong to, picocli's class file version
+#   aot-skipped.csv        app,reason,classes,picocli: what each cache leaves out, and why
+set -euo pipefail
+NAME=cold-start
+EXP_PORT=${EXP_PORT:-29400}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+ROUNDS=${ROUNDS:-5} REQUESTS=${REQUESTS:-100} WARMUP=${WARMUP:-20000}
+
+JDK25=$JAVA_HOME
+JDK17=$(jdk_home_of 17)
+if [ "$JDK_FEATURE" -lt 25 ] || [ -z "$JDK17" ]; then
+  echo "error: exp-cold-start compares JDK 17 with JDK 25: it needs both (built on $JDK_LABEL; JDK 17: ${JDK17:-none})" >&2
+  exit 1
+fi
+make -s aot
+{
+  du -b target/aot/lab-server.aot target/aot/echo-bench.aot | awk '{printf "%s %d bytes\n", $2, $1}'
+  echo "jdk: $("$JDK25/bin/java" -version 2>&1 | sed -n 1p)"
+  # a class file's major version is its bytes 6-7 (49: Java 5)
+  echo "picocli class file version: $(unzip -p lab-servers/target/lab-servers.jar picocli/CommandLine.class \
+    | od -An -j6 -N2 -tu1 | awk '{print $1 * 256 + $2}')"
+} >"$RESULTS/aot.txt"
+# the classes each training run loaded that its cache leaves out, by the JVM's reason (the
+# training JVM's own lines: mp's workers, prefixed [wN], recorded for nothing)
+echo "app,reason,classes,picocli" >"$RESULTS/aot-skipped.csv"
+for app in lab-server echo-bench; do
+  sed -n 's/^\[[0-9.]*s\]\[warning\]\[aot *\] Skipping \([^:]*\): \(.*\)$/\1,\2/p' "target/aot/$app-training.log" \
+    | sort -u | awk -F, -v app="$app" '{ n[$2]++; if ($1 ~ /^picocli\//) p[$2]++ }
+      END { for (r in n) printf "%s,%s,%d,%d\n", app, r, n[r], p[r] }' | sort >>"$RESULTS/aot-skipped.csv"
+done
+
+# with CONFIG CMD...: CMD with the JDK and cache of CONFIG (jdk17: JDK 17; aot: AOT=1; else JDK 25).
+with() {
+  local config=$1
+  shift
+  case $config in
+    jdk17) JAVA_HOME=$JDK17 "$@" ;;
+    aot) AOT=1 "$@" ;;
+    *) JAVA_HOME=$JDK25 "$@" ;;
+  esac
+}
+
+load1() {
+  cut -d' ' -f1 /proc/loadavg
+}
+
+# ms_since T0: milliseconds from $EPOCHREALTIME value T0 until now.
+ms_since() {
+  awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", (b - a) * 1000 }'
+}
+
+# pair CONFIG ROUND: a fresh server, (a warm-up), a fresh client's 100 requests, the server stopped.
+pair() {
+  local config=$1 round=$2 load t0 warm=()
+  load=$(load1)
+  with "$config" start_server lt "$EXP_PORT"
+  if [ "$config" = warm-server ] || [ "$config" = warm ]; then
+    client_pin "$ROOT/bin/echo-bench" --requests "$WARMUP" "127.0.0.1:$EXP_PORT" >/dev/null || true
+  fi
+  [ "$config" = warm ] && warm=(--warmup "$WARMUP")
+  t0=$EPOCHREALTIME
+  with "$config" echo_bench "${warm[@]}" --requests "$REQUESTS" --json "$RESULTS/serial-$config-$round.json" \
+    | grep -E '^(mean|errors)' || true
+  echo "$config,$round,$(ms_since "$t0"),$load" >>"$RESULTS/pairs.csv"
+  stop_keep_log "$RESULTS/server-$config-$round.log"
+}
+
+CONFIGS=(jdk17 jdk25 aot warm-server warm)
+echo "config,round,client_wall_ms,load1" >"$RESULTS/pairs.csv"
+for r in $(seq "$ROUNDS"); do
+  for i in "${!CONFIGS[@]}"; do
+    config=${CONFIGS[$(((i + r) % ${#CONFIGS[@]}))]}
+    echo "== round $r: $config"
+    pair "$config" "$r"
+  done
+done
+
+# ready_ms CPUS ARCH [OPTIONS...]: sets READY_MS, the ms from exec of bin/lab-server on CPUS
+# until its ready line, read line by line through a FIFO so that it is seen the moment it comes.
+ready_ms() {
+  local cpus=$1 fifo t0 line fd
+  shift
+  fifo=$(mktemp -u "${TMPDIR:-/tmp}/niolab-ready.XXXXXX")
+  mkfifo "$fifo"
+  READY_MS=
+  t0=$EPOCHREALTIME
+  taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1 &
+  SERVER_PID=$!
+  exec {fd}<"$fifo"
+  while IFS= read -r -t 60 -u "$fd" line; do
+    if [[ $line == listening* ]]; then
+      READY_MS=$(ms_since "$t0")
+      break
+    fi
+  done
+  stop_server quiet
+  exec {fd}<&-
+  rm -f "$fifo"
+  [ -n "$READY_MS" ] || { echo "error: lab-server $* did not get ready" >&2; return 1; }
+}
+
+all_cpus=0-$(($(nproc) - 1))
+echo "server,config,round,ready_ms,load1" >"$RESULTS/ready.csv"
+for r in $(seq "$ROUNDS"); do
+  for config in jdk17 jdk25 aot; do
+    for server in lt mp mp-all-cpus; do
+      case $server in
+        lt) cpus=$SERVER_CPU args=(lt) ;;
+        mp) cpus=$SERVER_CPU args=(mp --workers 4) ;;
+        mp-all-cpus) cpus=$all_cpus args=(mp --workers 4) ;;
+      esac
+      load=$(load1)
+      with "$config" ready_ms "$cpus" "${args[@]}"
+      echo "== round $r: $server on $config ready in $READY_MS ms"
+      echo "$server,$config,$r,$READY_MS,$load" >>"$RESULTS/ready.csv"
+    done
+  done
+done
+
+# census APP CONFIG LOG: one classes.csv row from a -Xlog:class+load log.
+census() {
+  awk -v app="$1" -v config="$2" '
+    { n++ }
+    / source: shared objects file/ { cache++; next }
+    / source: jrt:/ { image++; next }
+    / source: (jar|file):/ { jar++; if ($2 ~ /^picocli\./) picocli++; next }
+    { generated++ }
+    END { printf "%s,%s,%d,%d,%d,%d,%d,%d\n", app, config, n, cache, image, jar, picocli, generated }' "$3"
+}
+
+echo "app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated" >"$RESULTS/classes.csv"
+classlog=$(mktemp "${TMPDIR:-/tmp}/niolab-classes.XXXXXX")
+for config in jdk17 jdk25 aot; do
+  # the log as it is at the ready line: what starting took, not stopping
+  JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" start_server lt "$EXP_PORT"
+  census lab-server "$config" "$classlog" >>"$RESULTS/classes.csv"
+  stop_server quiet
+  start_server lt "$EXP_PORT"
+  BENCH_JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" \
+    "$ROOT/bin/echo-bench" --requests 1 "127.0.0.1:$EXP_PORT" >/dev/null
+  stop_server quiet
+  census echo-bench "$config" "$classlog" >>"$RESULTS/classes.csv"
+done
+rm -f "$classlog"
+report
