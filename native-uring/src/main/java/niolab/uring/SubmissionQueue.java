@@ -124,6 +124,20 @@ public final class SubmissionQueue {
         selectBuffer(sqe, bufferGroup);
     }
 
+    /**
+     * {@link #prepareRecvMultishot(int, int, long)} that ends by itself once it has received
+     * {@code byteLimit} bytes (6.17; sqe->optlen): the CQE that reaches the limit comes without
+     * {@link IoUringConstants#IORING_CQE_F_MORE}. The limit is checked after each recv, and a
+     * recv fills up to a whole buffer, so the total may pass it by less than one buffer.
+     * This is how a loop bounds what a connection can have received and not yet answered
+     * without cancelling, which comes too late: the kernel may post many CQEs before a
+     * cancel is submitted. An older kernel fails the SQE with -EINVAL.
+     */
+    public void prepareRecvMultishot(int fd, int bufferGroup, int byteLimit, long userData) {
+        prepareRecvMultishot(fd, bufferGroup, userData);
+        sqes.set(JAVA_INT, lastSqe + SQE_OPTLEN, byteLimit);
+    }
+
     private void selectBuffer(long sqe, int bufferGroup) {
         sqes.set(JAVA_BYTE, sqe + SQE_FLAGS, (byte) IOSQE_BUFFER_SELECT);
         sqes.set(JAVA_SHORT, sqe + SQE_BUF_INDEX, (short) bufferGroup);
