@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import niolab.server.ServerOptions;
 import niolab.server.ServerRunner;
+import niolab.server.uring.UringCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,7 +18,7 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 @Command(name = "mp", mixinStandardHelpOptions = true,
-        description = {"A master supervising N worker JVMs (lt or et) that share one port with SO_REUSEPORT.",
+        description = {"A master supervising N worker JVMs (lt, et or uring) that share one port with SO_REUSEPORT.",
                 "The kernel spreads new connections among the workers by hash; a worker that dies is restarted;"
                 + " SIGTERM stops them all and prints the counters of each and their sum.",
                 "Worker output is relayed prefixed [w1], [w2], ...; the workers get this JVM's options"
@@ -28,6 +29,7 @@ import picocli.CommandLine.Spec;
 public final class MpCommand implements Callable<Integer> {
     /** Options the master sets on each worker itself. */
     private static final Set<String> NOT_FORWARDED = Set.of("--host", "--port", "--reuse-port");
+    private static final Set<String> WORKER_ARCHS = Set.of("lt", "et", "uring");
 
     @Mixin
     ServerOptions options;
@@ -36,7 +38,7 @@ public final class MpCommand implements Callable<Integer> {
     int workers;
 
     @Option(names = "--worker-arch", defaultValue = "lt",
-            description = "Event loop each worker runs: lt or et (default: ${DEFAULT-VALUE}).")
+            description = "Event loop each worker runs: lt, et or uring (uring in its default mode) (default: ${DEFAULT-VALUE}).")
     String workerArch;
 
     @Option(names = "--migrate",
@@ -52,8 +54,13 @@ public final class MpCommand implements Callable<Integer> {
         if (workers < 1 || workers > 256) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, not " + workers);
         }
-        if (!workerArch.equals("lt") && !workerArch.equals("et")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt or et, not '" + workerArch + "'");
+        if (!WORKER_ARCHS.contains(workerArch)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt, et or uring, not '" + workerArch + "'");
+        }
+        // The workers run this very JVM: say now, once, if it cannot run them.
+        if (workerArch.equals("uring")) {
+            int unusable = UringCommand.checkPlatform(System.err);
+            if (unusable != 0) return unusable;
         }
         return ServerRunner.run(new MultiProcessMaster(options, workers, workerArch, migrate, forwardedOptions()), options);
     }

@@ -310,6 +310,10 @@ public final class MultiProcessMaster implements EventLoopServer {
 
     /** What the workers' counters call their wait. */
     String waitName() {
-        return "et".equals(workerArch) ? "epoll_waits" : "selects";
+        switch (workerArch) {
+            case "et": return "epoll_waits";
+            case "uring": return "enters";
+            default: return "selects";
+        }
     }
 }
