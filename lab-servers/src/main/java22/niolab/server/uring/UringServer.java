@@ -442,9 +442,9 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
         }
     }
 
-    /** {@code uring, echo, bufring}: the mode is what the numbers depend on. */
+    /** {@code uring bufring, echo}: the mode is what the numbers depend on. */
     @Override
     public String label() {
-        return super.label() + ", " + mode;
+        return "uring " + mode + ", " + options.protocol;
     }
 }

@@ -63,6 +63,8 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess launch(List<String> prefix, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(javaBinary().toString());
+        // JNA and FFM without the warning JDK 22+ prints on their first native call; JDK 17 accepts the flag too.
+        cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(MAIN);
