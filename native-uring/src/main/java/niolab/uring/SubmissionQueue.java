@@ -204,8 +204,9 @@ public final class SubmissionQueue {
 
     /**
      * Chains the SQE prepared last to the next one (IOSQE_IO_LINK): the next starts only after
-     * this one succeeded, else it completes with -ECANCELED (a short send or recv counts as a
-     * failure). A send linked to the connection's next recv is backpressure without a round trip.
+     * this one succeeded, else it completes with -ECANCELED. A short send or recv is a success
+     * unless it was asked for with MSG_WAITALL ({@link #prepareSend} is not): a recv linked
+     * behind a send may start after a short one, into memory the rest still has to leave from.
      */
     public void linkNext() {
         addFlags(IOSQE_IO_LINK);

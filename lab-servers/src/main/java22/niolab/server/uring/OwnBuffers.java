@@ -10,9 +10,13 @@ import niolab.uring.SubmissionQueue;
  * {@code --uring-mode basic}: each connection receives into a buffer of its own (the id of a
  * buffer is the slot of its connection), one recv at a time. The buffer is the kernel's from
  * the recv's submission to its completion, so it stays tied up while the connection is idle:
- * N connections cost N buffers. Backpressure is exact: no recv while anything is unanswered,
- * and the recv is linked behind the send that answers the last byte ({@code IOSQE_IO_LINK}),
- * so it starts the moment that send is done, without a trip through the loop.
+ * N connections cost N buffers. Backpressure is exact: no recv while anything is unanswered.
+ *
+ * <p>The recv is armed when the send's completion has been seen, not linked behind the send
+ * ({@code IOSQE_IO_LINK}): a short send does not break a link (only one with MSG_WAITALL
+ * would), so a linked recv could overwrite the bytes still to be sent. It costs no extra
+ * io_uring_enter: the send completes inline, so the enter that submits it returns at once
+ * either way, and the next one submits the recv and waits.
  */
 final class OwnBuffers extends RecvBuffers {
     private final Arena arena;
@@ -27,28 +31,13 @@ final class OwnBuffers extends RecvBuffers {
     @Override
     boolean arm(UringConnection c, long userData) {
         if (c.heldHead >= 0 || c.sending) return false;
-        armNow(c, userData);
-        return true;
-    }
-
-    /**
-     * Linked (IOSQE_IO_LINK) to the send just prepared, the recv starts once the send is done; a
-     * short send counts as a failure and cancels it, so the loop re-arms after the rest is sent.
-     */
-    @Override
-    boolean armAfterSend(UringConnection c, long userData) {
-        sq.linkNext();
-        armNow(c, userData);
-        return true;
-    }
-
-    private void armNow(UringConnection c, long userData) {
         if (buffers[c.slot] == null) {
             // Once per slot, the first time it is used: slots are reused, so are their buffers.
             buffers[c.slot] = arena.allocate(capacity, 64);
             views[c.slot] = buffers[c.slot].asByteBuffer();
         }
         sq.prepareRecv(c.fd, buffers[c.slot].address(), capacity, userData);
+        return true;
     }
 
     @Override

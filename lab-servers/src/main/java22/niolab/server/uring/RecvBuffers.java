@@ -55,14 +55,6 @@ abstract class RecvBuffers implements AutoCloseable {
     /** The server is done with buffer {@code id}: the kernel may fill it again. */
     abstract void giveBack(int id);
 
-    /**
-     * A send that answers all {@code c} holds was just prepared: basic links the next recv
-     * behind it and returns true; the multishot modes keep their recv armed and return false.
-     */
-    boolean armAfterSend(UringConnection c, long userData) {
-        return false;
-    }
-
     /** Kernels without the recv byte limit: the armed recv of {@code c} must be cancelled, it holds enough. */
     boolean mustCancel(UringConnection c) {
         return false;

@@ -16,8 +16,7 @@ public final class UringEchoServer extends UringServer {
 
     @Override
     protected void respond(UringConnection c) {
-        int length = input.heldLength(c);
-        send(c, input.heldAddress(c), length, length == c.heldBytes);
+        send(c, input.heldAddress(c), input.heldLength(c));
     }
 
     /** A short send is not an error in a completion model either: the rest goes next. */

@@ -52,13 +52,13 @@ public final class UringHttpServer extends UringServer {
             return;
         }
         c.response = response;
-        send(c, responses.address(response), out.position(), !c.moreToAnswer && c.heldHead < 0);
+        send(c, responses.address(response), out.position());
     }
 
     @Override
     protected void sent(UringConnection c, int n) {
         if (n < c.sendLength) {
-            send(c, c.sendAddress + n, c.sendLength - n, !c.moreToAnswer && c.heldHead < 0);
+            send(c, c.sendAddress + n, c.sendLength - n);
             return;
         }
         responses.giveBack(c.response);

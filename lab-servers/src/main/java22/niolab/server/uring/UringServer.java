@@ -237,7 +237,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
             counters.inc(NO_BUFFERS);
             starve(c);
         } else if (res != -Errno.ECANCELED && !c.closing) {
-            fail(c); // ECONNRESET, ETIMEDOUT...; ECANCELED is our cancel, or a short send breaking the link
+            fail(c); // ECONNRESET, ETIMEDOUT...; ECANCELED is our own cancel
         }
         settle(c);
     }
@@ -311,19 +311,12 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     protected void released(UringConnection c) {
     }
 
-    /**
-     * Sends {@code length} bytes at {@code address}, which must stay untouched until the send
-     * completes. {@code answersAll}: after it, {@code c} holds nothing unanswered, so in basic
-     * mode the next recv is linked behind it.
-     */
-    protected final void send(UringConnection c, long address, int length, boolean answersAll) {
+    /** Sends {@code length} bytes at {@code address}, which must stay untouched until the send completes. */
+    protected final void send(UringConnection c, long address, int length) {
         sq.prepareSend(c.fd, address, length, UserData.of(SEND, 0, c.slot));
         c.sending = true;
         c.sendAddress = address;
         c.sendLength = length;
-        if (answersAll && !c.recvArmed && !c.peerClosed && !c.closeAfterSend) {
-            c.recvArmed = input.armAfterSend(c, UserData.of(RECV, 0, c.slot));
-        }
     }
 
     protected final void fail(UringConnection c) {
