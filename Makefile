@@ -35,7 +35,7 @@ run-bench-et: all ## Serial echo-bench (RUNS=3 N=100) against the ET (epoll via 
 run-bench-mp: all ## The same against mp: WORKERS=4 lt worker JVMs sharing the port (SO_REUSEPORT)
 	@bash scripts/run-bench.sh mp
 
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http uring
 
 experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about 30 min)
 
