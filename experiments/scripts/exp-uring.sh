@@ -3,10 +3,12 @@
 # is built, Netty's io_uring transport (netty-uring): keep-alive echo at 1, 50 and 1000
 # connections and pipelined HTTP /ping (50 connections, depth 16). Per cell a fresh server on
 # CPU 0, echo-bench on CPU 1 (one thread): WARMUP, then DURATION measured; ROUNDS interleaved
-# rounds, medians. Recorded per cell: requests/s, p99, server CPU per request (/proc ticks),
-# syscalls per request (the server's own counters: io_uring_enter calls; epoll_wait, read and
-# send calls for et), completions per io_uring_enter, context switches per request
-# (/proc/PID/task/*/status). Needs JDK 22+ (JAVA_HOME). About 10 minutes with the defaults.
+# rounds, medians. Recorded per cell: requests/s, p99, server CPU per request (/proc ticks of
+# the whole JVM, and of the loop thread alone, user and system: the JIT's compiler threads
+# share the core and are still busy for seconds after a start, more so for FFM code), syscalls
+# per request (the server's own counters: io_uring_enter calls; epoll_wait, read, send and
+# accept calls for et), completions per io_uring_enter, context switches per request
+# (/proc/PID/task/*/status). Needs JDK 22+ (JAVA_HOME). About 15 minutes with the defaults.
 NAME=uring
 if [ -n "${JAVA_HOME:-}" ]; then PATH=$JAVA_HOME/bin:$PATH; fi # bin/lab-server, echo-bench and env.json: one JDK
 jdk=$(java -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/{print $2}')
@@ -15,7 +17,7 @@ if [ "${jdk%%.*}" -lt 22 ]; then
   exit 2
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-WARMUP=${WARMUP:-5s}
+WARMUP=${WARMUP:-10s}
 DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-3}
 WORKLOADS=${WORKLOADS:-"echo-1 echo-50 echo-1000 http-pipeline"}
@@ -54,6 +56,21 @@ load_args() {
   esac
 }
 
+# loop_tid PID: the thread running the event loop of a single-loop lab server: the Java main
+# thread, the one task named "java" besides the launcher's (empty when there is none).
+loop_tid() {
+  local t
+  for t in /proc/"$1"/task/*; do
+    [ "${t##*/}" != "$1" ] && [ "$(cat "$t/comm" 2>/dev/null)" = java ] && { echo "${t##*/}"; return; }
+  done
+}
+
+# loop_ticks PID TID: user and system clock ticks of thread TID so far ("0 0" without one).
+loop_ticks() {
+  if [ -n "$2" ] && [ -r "/proc/$1/task/$2/stat" ]; then sed 's/^.*) //' "/proc/$1/task/$2/stat" | awk '{print $12, $13}'
+  else echo "0 0"; fi
+}
+
 # ctx_switches PID: voluntary and non-voluntary context switches summed over its threads.
 ctx_switches() {
   cat /proc/"$1"/task/*/status 2>/dev/null |
@@ -71,7 +88,7 @@ counter() {
 }
 
 samples=$RESULTS/samples.csv
-echo "round,server,workload,requests_per_s,p99_us,server_cpu_us_per_req,errors,requests,syscalls_per_req,completions_per_enter,ctx_switches_per_req,nonvoluntary_per_req" >"$samples"
+echo "round,server,workload,requests_per_s,p99_us,server_cpu_us_per_req,loop_user_us_per_req,loop_sys_us_per_req,errors,requests,syscalls_per_req,completions_per_enter,ctx_switches_per_req,nonvoluntary_per_req" >"$samples"
 for round in $(seq "$ROUNDS"); do
   for w in $WORKLOADS; do
     for s in $SERVERS; do
@@ -80,11 +97,14 @@ for round in $(seq "$ROUNDS"); do
       start_server "${cmd[0]}" "$EXP_PORT" "${cmd[@]:1}"
       # shellcheck disable=SC2046
       echo_bench $(load_args "$w") --threads 1 --duration "$WARMUP" --max-error-rate 1 --csv "$RESULTS/raw/$tag-warmup.csv" >/dev/null
+      tid=$(loop_tid "$SERVER_PID")
       read -r v0 n0 < <(ctx_switches "$SERVER_PID")
+      read -r u0 k0 < <(loop_ticks "$SERVER_PID" "$tid")
       # shellcheck disable=SC2046
       echo_bench $(load_args "$w") --threads 1 --duration "$DURATION" --max-error-rate 1 \
         --csv "$RESULTS/raw/$tag.csv" --json "$RESULTS/raw/$tag.json" >/dev/null
       read -r v1 n1 < <(ctx_switches "$SERVER_PID")
+      read -r u1 k1 < <(loop_ticks "$SERVER_PID" "$tid")
       stop_keep_log "$RESULTS/raw/$tag.log"
 
       measured=$(csv_field "$RESULTS/raw/$tag.csv" requests)
@@ -103,11 +123,13 @@ for round in $(seq "$ROUNDS"); do
       awk -v r="$round" -v s="$s" -v w="$w" -v qps="$(csv_field "$RESULTS/raw/$tag.csv" qps)" \
         -v p99="$(csv_field "$RESULTS/raw/$tag.csv" p99_us)" -v cpu="$(csv_field "$RESULTS/raw/$tag.csv" server_cpu_us_per_req)" \
         -v err="$(csv_field "$RESULTS/raw/$tag.csv" errors)" -v n="$measured" -v total="$total" -v sys="$syscalls" \
-        -v pe="$per_enter" -v dv=$((v1 - v0)) -v dn=$((n1 - n0)) 'BEGIN{
-          per_req = ""; ctx = ""; nonvol = ""
+        -v pe="$per_enter" -v dv=$((v1 - v0)) -v dn=$((n1 - n0)) -v du=$((u1 - u0)) -v dk=$((k1 - k0)) \
+        -v tick_us=$((1000000 / $(getconf CLK_TCK))) -v has_loop="$tid" 'BEGIN{
+          per_req = ""; ctx = ""; nonvol = ""; lu = ""; lk = ""
           if (sys != "" && total > 0) per_req = sprintf("%.3f", sys / total)
           if (n > 0) { ctx = sprintf("%.4f", (dv + dn) / n); nonvol = sprintf("%.4f", dn / n) }
-          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, w, qps, p99, cpu, err, n, per_req, pe, ctx, nonvol
+          if (n > 0 && has_loop != "") { lu = sprintf("%.3f", du * tick_us / n); lk = sprintf("%.3f", dk * tick_us / n) }
+          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, w, qps, p99, cpu, lu, lk, err, n, per_req, pe, ctx, nonvol
         }' >>"$samples"
       echo "round $round: $s $w done" >&2
     done
