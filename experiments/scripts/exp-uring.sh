@@ -7,7 +7,7 @@
 # the whole JVM, and of the loop thread alone, user and system: the JIT's compiler threads
 # share the core and are still busy for seconds after a start, more so for FFM code), syscalls
 # per request (the server's own counters: io_uring_enter calls; epoll_wait, read, send and
-# accept calls for et), completions per io_uring_enter, context switches per request
+# accept calls for et), SQEs per request, completions per io_uring_enter, context switches per request
 # (/proc/PID/task/*/status). Needs JDK 22+ (JAVA_HOME). About 15 minutes with the defaults.
 NAME=uring
 if [ -n "${JAVA_HOME:-}" ]; then PATH=$JAVA_HOME/bin:$PATH; fi # bin/lab-server, echo-bench and env.json: one JDK
@@ -88,7 +88,7 @@ counter() {
 }
 
 samples=$RESULTS/samples.csv
-echo "round,server,workload,requests_per_s,p99_us,server_cpu_us_per_req,loop_user_us_per_req,loop_sys_us_per_req,errors,requests,syscalls_per_req,completions_per_enter,ctx_switches_per_req,nonvoluntary_per_req" >"$samples"
+echo "round,server,workload,requests_per_s,p99_us,server_cpu_us_per_req,loop_user_us_per_req,loop_sys_us_per_req,errors,requests,syscalls_per_req,sqes_per_req,completions_per_enter,ctx_switches_per_req,nonvoluntary_per_req" >"$samples"
 for round in $(seq "$ROUNDS"); do
   for w in $WORKLOADS; do
     for s in $SERVERS; do
@@ -111,25 +111,25 @@ for round in $(seq "$ROUNDS"); do
       total=$((measured + $(csv_field "$RESULTS/raw/$tag-warmup.csv" requests)))
       log=$RESULTS/raw/$tag.log
       # The server's own counts over its whole life (warm-up and measured run, one workload).
+      syscalls='' per_enter='' sqes=''
       if [[ $s == uring-* ]]; then
         syscalls=$(counter "$log" enters)
+        sqes=$(counter "$log" submissions)
         per_enter=$(awk -v e="$(counter "$log" events)" -v n="$syscalls" 'BEGIN{if (n > 0) printf "%.2f", e / n}')
       elif [ "$s" = et ]; then
         syscalls=$(($(counter "$log" epoll_waits) + $(counter "$log" reads) + $(counter "$log" writes) + $(counter "$log" accepts)))
-        per_enter=''
-      else
-        syscalls='' per_enter=''
       fi
       awk -v r="$round" -v s="$s" -v w="$w" -v qps="$(csv_field "$RESULTS/raw/$tag.csv" qps)" \
         -v p99="$(csv_field "$RESULTS/raw/$tag.csv" p99_us)" -v cpu="$(csv_field "$RESULTS/raw/$tag.csv" server_cpu_us_per_req)" \
-        -v err="$(csv_field "$RESULTS/raw/$tag.csv" errors)" -v n="$measured" -v total="$total" -v sys="$syscalls" \
+        -v err="$(csv_field "$RESULTS/raw/$tag.csv" errors)" -v n="$measured" -v total="$total" -v sys="$syscalls" -v sqes="$sqes" \
         -v pe="$per_enter" -v dv=$((v1 - v0)) -v dn=$((n1 - n0)) -v du=$((u1 - u0)) -v dk=$((k1 - k0)) \
         -v tick_us=$((1000000 / $(getconf CLK_TCK))) -v has_loop="$tid" 'BEGIN{
-          per_req = ""; ctx = ""; nonvol = ""; lu = ""; lk = ""
+          per_req = ""; sqe_per_req = ""; ctx = ""; nonvol = ""; lu = ""; lk = ""
           if (sys != "" && total > 0) per_req = sprintf("%.3f", sys / total)
+          if (sqes != "" && total > 0) sqe_per_req = sprintf("%.3f", sqes / total)
           if (n > 0) { ctx = sprintf("%.4f", (dv + dn) / n); nonvol = sprintf("%.4f", dn / n) }
           if (n > 0 && has_loop != "") { lu = sprintf("%.3f", du * tick_us / n); lk = sprintf("%.3f", dk * tick_us / n) }
-          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, w, qps, p99, cpu, lu, lk, err, n, per_req, pe, ctx, nonvol
+          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, w, qps, p99, cpu, lu, lk, err, n, per_req, sqe_per_req, pe, ctx, nonvol
         }' >>"$samples"
       echo "round $round: $s $w done" >&2
     done
