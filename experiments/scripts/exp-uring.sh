@@ -87,6 +87,7 @@ counter() {
   { grep '^counters:' "$1" || true; } | tail -1 | tr ' ' '\n' | awk -F= -v k="$2" '$1==k{print $2}'
 }
 
+printf 'warmup,duration,rounds\n%s,%s,%s\n' "$WARMUP" "$DURATION" "$ROUNDS" >"$RESULTS/settings.csv"
 samples=$RESULTS/samples.csv
 echo "round,server,workload,requests_per_s,p99_us,server_cpu_us_per_req,loop_user_us_per_req,loop_sys_us_per_req,errors,requests,syscalls_per_req,sqes_per_req,completions_per_enter,ctx_switches_per_req,nonvoluntary_per_req" >"$samples"
 for round in $(seq "$ROUNDS"); do
