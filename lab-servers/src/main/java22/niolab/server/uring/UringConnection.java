@@ -3,11 +3,8 @@ package niolab.server.uring;
 import niolab.server.proto.HttpConnection;
 
 /**
- * One connection's state, in a slot of the loop's table. A completion names its slot in its
- * user_data. The slot goes back to the free list only once the kernel has completed every
- * request of the connection (a closed socket's cancelled recv still completes), so a
- * completion always finds its own connection and never a newer one in the same slot.
- * Slots are reused, so accepting allocates nothing once the loop has warmed up.
+ * One connection's state, in a slot of the loop's {@link ConnectionSlots}, reused by the
+ * connections that get the same slot later.
  */
 final class UringConnection {
     /** Index in the loop's table; what a completion's user_data names. */

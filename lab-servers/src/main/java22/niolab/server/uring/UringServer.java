@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import niolab.epoll.Errno;
 import niolab.epoll.ErrnoException;
@@ -77,10 +76,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     protected RecvBuffers input;
     private IoUring ring;
     private CompletionQueue cq;
-    private UringConnection[] connections = new UringConnection[0];
-    private int[] freeSlots = new int[0];
-    private int freeCount;
-    private int slotsInUse;
+    private ConnectionSlots connections;
     /** Connections whose recv found no free buffer, linked through nextStarved. */
     private UringConnection starved;
     private int listenFd = -1;
@@ -129,6 +125,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
             case MULTISHOT -> new ProvidedBuffers(sq, arena, bufferSize, capabilities.recvByteLimit());
             case BUFRING -> RingBuffers.register(ring, bufferSize, capabilities.recvByteLimit());
         };
+        connections = new ConnectionSlots(input);
         wakeTarget = arena.allocate(8);
         armWake();
         armAccept();
@@ -150,8 +147,8 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     @Override
     public final void onCompletion(long userData, int res, int flags) {
         switch (UserData.op(userData)) {
-            case RECV -> received(connections[UserData.fd(userData)], res, flags);
-            case SEND -> sendDone(connections[UserData.fd(userData)], res);
+            case RECV -> received(connections.get(UserData.fd(userData)), res, flags);
+            case SEND -> sendDone(connections.get(UserData.fd(userData)), res);
             case ACCEPT -> accepted(res, flags);
             case WAKE -> woken(res);
             default -> { } // QUIET: a close, cancel or give-back failed; nothing is left to undo
@@ -188,24 +185,9 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     private void open(int fd) {
         opened();
         Sockets.setFlag(fd, LibC.IPPROTO_TCP, LibC.TCP_NODELAY); // as lt and et; a failure only costs latency
-        if (freeCount == 0) growSlots();
-        slotsInUse++;
-        UringConnection c = connections[freeSlots[--freeCount]];
+        UringConnection c = connections.take();
         c.open(fd, idle.sweeps);
         armRecv(c);
-    }
-
-    /** Cold: the first time this many connections are open at once. Low slots are taken first. */
-    private void growSlots() {
-        int n = connections.length;
-        int grown = Math.max(64, 2 * n);
-        connections = Arrays.copyOf(connections, grown);
-        freeSlots = Arrays.copyOf(freeSlots, grown);
-        for (int slot = grown - 1; slot >= n; slot--) {
-            connections[slot] = new UringConnection(slot);
-            freeSlots[freeCount++] = slot;
-        }
-        input.slotsGrew(grown);
     }
 
     /** Arms the recv of {@code c} unless one is armed, nothing more is wanted, or backpressure says wait. */
@@ -345,16 +327,13 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     private void freeSlot(UringConnection c) {
         input.releaseAll(c);
         released(c);
-        c.fd = -1;
-        c.closing = false;
-        freeSlots[freeCount++] = c.slot;
-        slotsInUse--;
+        connections.giveBack(c);
     }
 
     @Override
     protected int closeIdleConnections() {
         int closed = 0;
-        for (UringConnection c : connections) {
+        for (UringConnection c : connections.all()) {
             if (!c.isOpen() || !idle.isIdle(c.lastActive)) continue;
             close(c);
             closed++;
@@ -398,8 +377,10 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     @Override
     protected void closeEverything() {
         quiescing = true;
-        for (UringConnection c : connections) {
-            if (c.isOpen()) close(c);
+        if (connections != null) {
+            for (UringConnection c : connections.all()) {
+                if (c.isOpen()) close(c);
+            }
         }
         closeListener();
         if (ring != null) {
@@ -426,7 +407,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     private void awaitQuiet() {
         long deadline = System.nanoTime() + QUIESCE_NANOS;
         try {
-            while ((slotsInUse > 0 || accepting || wakeArmed) && System.nanoTime() - deadline < 0) {
+            while ((connections != null && connections.inUse > 0 || accepting || wakeArmed) && System.nanoTime() - deadline < 0) {
                 ring.submitAndWait(1, QUIESCE_SLICE_NANOS);
                 cq.forEach(this);
             }
