@@ -27,6 +27,8 @@ public enum Counter {
     LIVE(true, "live"),
     /** Submission-queue entries handed to the kernel (io_uring). */
     SUBMISSIONS(true, "submissions"),
+    /** Receives that ended because every provided buffer was in use (io_uring: -ENOBUFS); re-armed when one comes back. */
+    NO_BUFFERS(true, "no_buffers"),
     /** Wake-ups of a loop by another thread (a backend pool handing an answer back). */
     WAKEUPS(true, "wakeups"),
     /**

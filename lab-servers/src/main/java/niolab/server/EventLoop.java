@@ -64,6 +64,7 @@ public abstract class EventLoop implements EventLoopServer {
     @Override
     public final void run() throws IOException {
         try {
+            openOnLoopThread();
             while (running) {
                 waitAndDispatch(idle.waitMillis(acceptBackoff.waitMillis()));
                 runDueTimers();
@@ -92,6 +93,14 @@ public abstract class EventLoop implements EventLoopServer {
         closeListener();
         long deadline = System.nanoTime() + DRAIN_GRACE_NANOS;
         while (counters.get(LIVE) > 0 && deadline - System.nanoTime() > 0) waitAndDispatch(DRAIN_WAIT_MS);
+    }
+
+    /**
+     * Opens what must belong to the thread that runs the loop, once, before the first wait:
+     * an io_uring ring with SINGLE_ISSUER refuses submissions from any other thread, and
+     * {@link #bind()} may run on another one ({@code --loops}, in-process tests).
+     */
+    protected void openOnLoopThread() throws IOException {
     }
 
     /**

@@ -6,6 +6,7 @@ import niolab.server.bio.BioCommand;
 import niolab.server.et.EtCommand;
 import niolab.server.lt.LtCommand;
 import niolab.server.mp.MpCommand;
+import niolab.server.uring.UringCommand;
 import niolab.server.vt.VtCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,13 +20,14 @@ import picocli.CommandLine.Model.UsageMessageSpec;
  *   lab-server et --port 9988            # single-thread epoll through JNA (edge-triggered)
  *   lab-server vt --port 9988            # a virtual thread per connection, blocking I/O (JDK 21+)
  *   lab-server bio --port 9988           # a platform thread per connection, blocking I/O (the course's day 1)
+ *   lab-server uring --port 9988         # single-thread io_uring through FFM (completion-based, JDK 22+)
  *   lab-server mp --workers 4            # 4 lt worker JVMs sharing the port (SO_REUSEPORT)
  *   kill -TERM $pid                      # graceful stop; the counters are printed on exit
  * </pre>
  */
 @Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
         description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
-        subcommands = {LtCommand.class, EtCommand.class, VtCommand.class, MpCommand.class, BioCommand.class},
+        subcommands = {LtCommand.class, EtCommand.class, VtCommand.class, UringCommand.class, MpCommand.class, BioCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
                 "2:bad flags, or a JDK too old for the architecture"})

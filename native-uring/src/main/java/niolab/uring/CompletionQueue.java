@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static niolab.uring.IoUringConstants.IORING_CQE_BUFFER_SHIFT;
 import static niolab.uring.IoUringConstants.IORING_CQE_F_BUFFER;
 import static niolab.uring.IoUringConstants.IORING_CQE_F_MORE;
+import static niolab.uring.IoUringConstants.IORING_CQE_F_SOCK_NONEMPTY;
 import static niolab.uring.IoUringStructs.*;
 
 import java.lang.foreign.MemorySegment;
@@ -100,6 +101,15 @@ public final class CompletionQueue {
     /** The request that posted these flags stays armed and will post more (multishot accept, recv). */
     public static boolean hasMore(int flags) {
         return (flags & IORING_CQE_F_MORE) != 0;
+    }
+
+    /**
+     * The socket still has more after this completion (IORING_CQE_F_SOCK_NONEMPTY): for a recv,
+     * more bytes; for an accept (6.10), more connections in the backlog, so a completion
+     * without it tells that the backlog has been drained.
+     */
+    public static boolean socketNonEmpty(int flags) {
+        return (flags & IORING_CQE_F_SOCK_NONEMPTY) != 0;
     }
 
     /** The completion's data went into a provided buffer: its id is {@link #bufferId}. */

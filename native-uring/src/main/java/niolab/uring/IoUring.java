@@ -166,9 +166,25 @@ public final class IoUring implements AutoCloseable {
         return enter(toSubmit, minComplete, flags, 0, 0);
     }
 
+    /**
+     * The hot call captures no errno (capturing allocates until the JIT has compiled the call
+     * site). A failure is rare (a timed wait that ran out, a signal, a full CQ) and nothing was
+     * submitted then: the call is made again, capturing errno, and without waiting, to tell why.
+     */
     private int enter(int toSubmit, int minComplete, int flags, long arg, long argSize) throws ErrnoException {
         enterCalls++;
-        int r = calls.enter(ringFd, toSubmit, minComplete, flags, arg, argSize);
+        int r = calls.enterNoErrno(ringFd, toSubmit, minComplete, flags, arg, argSize);
+        if (r < 0) {
+            enterCalls++;
+            if ((flags & IORING_ENTER_GETEVENTS) != 0) {
+                waitTimeout.set(JAVA_LONG, TIMESPEC_SEC, 0L);
+                waitTimeout.set(JAVA_LONG, TIMESPEC_NSEC, 0L);
+                flags |= IORING_ENTER_EXT_ARG;
+                arg = waitArg.address();
+                argSize = IO_URING_GETEVENTS_ARG.byteSize();
+            }
+            r = calls.enter(ringFd, toSubmit, minComplete, flags, arg, argSize);
+        }
         if (r >= 0) {
             submittedSqes += r;
             return r;

@@ -153,6 +153,8 @@ public final class IoUringStructs {
     static final long SQE_BUF_INDEX = offset(IO_URING_SQE, "buf_index");
     static final long SQE_PERSONALITY = offset(IO_URING_SQE, "personality");
     static final long SQE_SPLICE_FD_IN = offset(IO_URING_SQE, "splice_fd_in");
+    /** The same 32 bits as splice_fd_in, read as optlen by a multishot recv (its byte limit). */
+    static final long SQE_OPTLEN = SQE_SPLICE_FD_IN;
     static final long SQE_ADDR3 = offset(IO_URING_SQE, "addr3");
     static final long SQE_PAD2 = offset(IO_URING_SQE, "pad2");
 

@@ -124,6 +124,20 @@ public final class SubmissionQueue {
         selectBuffer(sqe, bufferGroup);
     }
 
+    /**
+     * {@link #prepareRecvMultishot(int, int, long)} that ends by itself once it has received
+     * {@code byteLimit} bytes (6.17; sqe->optlen): the CQE that reaches the limit comes without
+     * {@link IoUringConstants#IORING_CQE_F_MORE}. The limit is checked after each recv, and a
+     * recv fills up to a whole buffer, so the total may pass it by less than one buffer.
+     * This is how a loop bounds what a connection can have received and not yet answered
+     * without cancelling, which comes too late: the kernel may post many CQEs before a
+     * cancel is submitted. An older kernel fails the SQE with -EINVAL.
+     */
+    public void prepareRecvMultishot(int fd, int bufferGroup, int byteLimit, long userData) {
+        prepareRecvMultishot(fd, bufferGroup, userData);
+        sqes.set(JAVA_INT, lastSqe + SQE_OPTLEN, byteLimit);
+    }
+
     private void selectBuffer(long sqe, int bufferGroup) {
         sqes.set(JAVA_BYTE, sqe + SQE_FLAGS, (byte) IOSQE_BUFFER_SELECT);
         sqes.set(JAVA_SHORT, sqe + SQE_BUF_INDEX, (short) bufferGroup);
@@ -190,8 +204,9 @@ public final class SubmissionQueue {
 
     /**
      * Chains the SQE prepared last to the next one (IOSQE_IO_LINK): the next starts only after
-     * this one succeeded, else it completes with -ECANCELED (a short send or recv counts as a
-     * failure). A send linked to the connection's next recv is backpressure without a round trip.
+     * this one succeeded, else it completes with -ECANCELED. A short send or recv is a success
+     * unless it was asked for with MSG_WAITALL ({@link #prepareSend} is not): a recv linked
+     * behind a send may start after a short one, into memory the rest still has to leave from.
      */
     public void linkNext() {
         addFlags(IOSQE_IO_LINK);

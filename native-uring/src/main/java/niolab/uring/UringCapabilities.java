@@ -15,10 +15,11 @@ import static niolab.uring.IoUringConstants.describeSetupFlags;
  * @param probe           the opcodes IORING_REGISTER_PROBE reported
  * @param multishotAccept ACCEPT with IORING_ACCEPT_MULTISHOT (5.19)
  * @param multishotRecv   RECV with IORING_RECV_MULTISHOT (6.0)
+ * @param recvByteLimit   a multishot recv that ends after a byte limit (sqe->optlen, 6.17)
  * @param bufferRing      IORING_REGISTER_PBUF_RING (5.19)
  */
 public record UringCapabilities(String kernel, int setupFlags, int features, UringProbe probe,
-        boolean multishotAccept, boolean multishotRecv, boolean bufferRing) {
+        boolean multishotAccept, boolean multishotRecv, boolean recvByteLimit, boolean bufferRing) {
 
     /** Buffers given by SQE (IORING_OP_PROVIDE_BUFFERS, 5.7), the older way to feed buffer selection. */
     public boolean provideBuffers() {
@@ -32,6 +33,7 @@ public record UringCapabilities(String kernel, int setupFlags, int features, Uri
                 + "; features " + describeFeatures(features)
                 + "; multishot accept " + yesNo(multishotAccept)
                 + ", multishot recv " + yesNo(multishotRecv)
+                + " (byte limit " + yesNo(recvByteLimit) + ")"
                 + ", buffer ring " + yesNo(bufferRing)
                 + ", provide buffers " + yesNo(provideBuffers())
                 + "; " + probe;

@@ -163,22 +163,25 @@ public final class UringSupport {
             try (ring) {
                 int[] multishot = tryMultishot(ring);
                 return new UringCapabilities(System.getProperty("os.version"), ring.setupFlags(), ring.features(),
-                        UringProbe.of(ring), multishot[0] != -Errno.EINVAL, multishot[1] != -Errno.EINVAL, tryBufferRing(ring));
+                        UringProbe.of(ring), multishot[0] != -Errno.EINVAL, multishot[1] != -Errno.EINVAL,
+                        multishot[2] != -Errno.EINVAL, tryBufferRing(ring));
             }
         }
         return null;
     }
 
     /**
-     * Multishot accept and recv aimed at the ring's own fd, which is no socket: a kernel that
-     * knows the flag fails at issue (-ENOTSOCK), one that does not rejects the SQE (-EINVAL).
-     * Returns both results (-EINVAL also if no completion came).
+     * Multishot accept, multishot recv and multishot recv with a byte limit, aimed at the ring's
+     * own fd, which is no socket: a kernel that knows the flag (or field) fails at issue
+     * (-ENOTSOCK), one that does not rejects the SQE (-EINVAL). Returns the three results
+     * (-EINVAL also if no completion came).
      */
     private static int[] tryMultishot(IoUring ring) throws ErrnoException {
-        int[] results = {-Errno.EINVAL, -Errno.EINVAL};
+        int[] results = {-Errno.EINVAL, -Errno.EINVAL, -Errno.EINVAL};
         ring.sq().prepareAcceptMultishot(ring.fd(), 0);
         ring.sq().prepareRecvMultishot(ring.fd(), 0, 1);
-        ring.submitAndWait(2, TRIAL_WAIT_NANOS);
+        ring.sq().prepareRecvMultishot(ring.fd(), 0, 4096, 2);
+        ring.submitAndWait(3, TRIAL_WAIT_NANOS);
         ring.cq().forEach((userData, res, flags) -> results[(int) userData] = res);
         return results;
     }

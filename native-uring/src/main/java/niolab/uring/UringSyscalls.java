@@ -49,6 +49,13 @@ final class UringSyscalls {
     private static final MethodHandle SYSCALL6 = downcall("syscall",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO);
+    /**
+     * The same call without errno, for io_uring_enter on the hot path: until C2 has compiled a
+     * call site, a capturing downcall allocates a slice of the capture segment per call.
+     */
+    private static final MethodHandle SYSCALL6_NO_ERRNO = downcall("syscall",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
     private static final MethodHandle MMAP = downcall("mmap",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG), CAPTURE_ERRNO);
     private static final MethodHandle MUNMAP = downcall("munmap",
@@ -71,6 +78,19 @@ final class UringSyscalls {
     /** io_uring_enter(2): the number of SQEs consumed, or -errno. */
     int enter(int ringFd, int toSubmit, int minComplete, int flags, long arg, long argSize) {
         return (int) syscall(NR_IO_URING_ENTER, ringFd, toSubmit, minComplete, flags, arg, argSize);
+    }
+
+    /**
+     * io_uring_enter(2) without errno: the number of SQEs consumed, or -1 when it failed, for
+     * a reason only {@link #enter} can tell. Allocates nothing, compiled or not.
+     */
+    int enterNoErrno(int ringFd, int toSubmit, int minComplete, int flags, long arg, long argSize) {
+        try {
+            return (int) (long) SYSCALL6_NO_ERRNO.invokeExact(NR_IO_URING_ENTER, (long) ringFd, (long) toSubmit,
+                    (long) minComplete, (long) flags, arg, argSize);
+        } catch (Throwable t) {
+            throw downcallFailed(t);
+        }
     }
 
     /** io_uring_register(2): an opcode-specific result, or -errno. */

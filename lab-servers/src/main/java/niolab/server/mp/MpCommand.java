@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import niolab.server.Mistakes;
 import niolab.server.ServerOptions;
 import niolab.server.ServerRunner;
+import niolab.server.uring.UringCommand;
 import niolab.server.vt.VtCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,7 +20,7 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 @Command(name = "mp", mixinStandardHelpOptions = true,
-        description = {"A master supervising N worker JVMs (lt, et or vt) that share one port with SO_REUSEPORT.",
+        description = {"A master supervising N worker JVMs (lt, et, vt or uring) that share one port with SO_REUSEPORT.",
                 "The kernel spreads new connections among the workers by hash; a worker that dies is restarted;"
                 + " SIGTERM stops them all and prints the counters of each and their sum.",
                 "Worker output is relayed prefixed [w1], [w2], ...; the workers get this JVM's options"
@@ -30,6 +31,7 @@ import picocli.CommandLine.Spec;
 public final class MpCommand implements Callable<Integer> {
     /** Options the master sets on each worker itself. */
     private static final Set<String> NOT_FORWARDED = Set.of("--host", "--port", "--reuse-port");
+    private static final Set<String> WORKER_ARCHS = Set.of("lt", "et", "vt", "uring");
 
     @Mixin
     ServerOptions options;
@@ -38,7 +40,7 @@ public final class MpCommand implements Callable<Integer> {
     int workers;
 
     @Option(names = "--worker-arch", defaultValue = "lt",
-            description = "Server each worker runs: lt, et or vt (default: ${DEFAULT-VALUE}).")
+            description = "Server each worker runs: lt, et, vt or uring (uring in its default mode) (default: ${DEFAULT-VALUE}).")
     String workerArch;
 
     @Option(names = "--binding", description = "With --worker-arch et: how its loops call libc, jna or ffm (JDK 22+).")
@@ -57,8 +59,13 @@ public final class MpCommand implements Callable<Integer> {
         if (workers < 1 || workers > 256) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, not " + workers);
         }
-        if (!workerArch.equals("lt") && !workerArch.equals("et") && !workerArch.equals("vt")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt, et or vt, not '" + workerArch + "'");
+        if (!WORKER_ARCHS.contains(workerArch)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt, et, vt or uring, not '" + workerArch + "'");
+        }
+        // The workers run this very JVM: say now, once, if it cannot run them.
+        if (workerArch.equals("uring")) {
+            int unusable = UringCommand.checkPlatform(System.err);
+            if (unusable != 0) return unusable;
         }
         String unavailable = workerArch.equals("vt") ? VtCommand.unavailable() : null;
         if (unavailable != null) {

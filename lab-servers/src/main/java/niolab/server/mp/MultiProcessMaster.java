@@ -338,6 +338,11 @@ public final class MultiProcessMaster implements EventLoopServer {
 
     /** What the workers' counters call their wait. */
     String waitName() {
-        return "et".equals(workerArch) ? "epoll_waits" : "vt".equals(workerArch) ? "waits" : "selects";
+        switch (workerArch) {
+            case "et": return "epoll_waits";
+            case "uring": return "enters";
+            case "vt": return "waits";
+            default: return "selects";
+        }
     }
 }

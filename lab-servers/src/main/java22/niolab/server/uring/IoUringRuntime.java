@@ -1,0 +1,45 @@
+package niolab.server.uring;
+
+import niolab.server.EventLoopServer;
+import niolab.server.Protocol;
+import niolab.server.ServerOptions;
+import niolab.uring.UringCapabilities;
+import niolab.uring.UringSupport;
+
+/** {@link UringRuntime} on JDK 22+: what {@link UringSupport} found, and the servers. Loaded by name by {@link UringCommand}. */
+public final class IoUringRuntime implements UringRuntime {
+    @Override
+    public String unavailableReason() {
+        return UringSupport.check();
+    }
+
+    /** bufring, else multishot, else basic: each step needs what the one before it needs. */
+    @Override
+    public UringMode bestMode() {
+        if (unsupportedReason(UringMode.BUFRING) == null) return UringMode.BUFRING;
+        if (unsupportedReason(UringMode.MULTISHOT) == null) return UringMode.MULTISHOT;
+        return UringMode.BASIC;
+    }
+
+    @Override
+    public String unsupportedReason(UringMode mode) {
+        UringCapabilities caps = UringSupport.capabilities();
+        if (mode == UringMode.BASIC) return null;
+        if (!caps.multishotAccept() || !caps.multishotRecv()) {
+            return "--uring-mode " + mode + " needs multishot accept and recv (Linux 6.0+); this is Linux " + caps.kernel();
+        }
+        if (mode == UringMode.MULTISHOT && !caps.provideBuffers()) {
+            return "--uring-mode multishot needs IORING_OP_PROVIDE_BUFFERS, which this kernel lacks";
+        }
+        if (mode == UringMode.BUFRING && !caps.bufferRing()) {
+            return "--uring-mode bufring needs buffer rings (Linux 5.19+), which this kernel refused";
+        }
+        return null;
+    }
+
+    @Override
+    public EventLoopServer newServer(ServerOptions options, UringMode mode) {
+        UringCapabilities caps = UringSupport.capabilities();
+        return options.protocol == Protocol.HTTP ? new UringHttpServer(options, mode, caps) : new UringEchoServer(options, mode, caps);
+    }
+}

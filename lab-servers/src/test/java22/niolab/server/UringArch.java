@@ -1,0 +1,26 @@
+package niolab.server;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import niolab.uring.UringSupport;
+
+/**
+ * The command lines of the uring contract tests. Each suite calls {@code arch()} before it
+ * starts anything, so the assumption here skips the suite, with the reason, on a machine
+ * where io_uring is unavailable (no kernel support, disabled by sysctl or seccomp).
+ *
+ * <p>The echo, HTTP and allocation suites run in all three modes; the fault suite, about a
+ * minute under load per server, runs in the default mode only (bufring on Linux 6.17+).
+ */
+final class UringArch {
+    private UringArch() {
+    }
+
+    /** {@code args} as the command line, if io_uring is usable here. */
+    static List<String> of(String... args) {
+        String reason = UringSupport.check();
+        assumeTrue(reason == null, "io_uring unavailable: " + reason);
+        return List.of(args);
+    }
+}

@@ -1,0 +1,10 @@
+package niolab.server;
+
+import java.util.List;
+
+class UringBasicHttpContractTest extends HttpContractTest {
+    @Override
+    protected List<String> arch() {
+        return UringArch.of("uring", "--uring-mode", "basic");
+    }
+}

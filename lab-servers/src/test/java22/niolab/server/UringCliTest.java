@@ -1,0 +1,69 @@
+package niolab.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import niolab.server.testing.Echo;
+import niolab.server.testing.ServerProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code lab-server uring} from the command line: the ready line names the mode, errors are one line. */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class UringCliTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"basic", "multishot", "bufring"})
+    void readyLineNamesTheModeAndTheCountersShowTheRing(String mode) throws Exception {
+        try (ServerProcess p = ServerProcess.start(UringArch.of("uring", "--uring-mode", mode).toArray(new String[0]))) {
+            assertThat(p.label()).isEqualTo("uring " + mode + ", echo");
+            byte[] payload = Echo.random(100, 1);
+            assertThat(Echo.roundTrip(p.address(), payload, 100, 1)).isEqualTo(payload);
+            assertThat(p.terminate(20)).isZero();
+            assertThat(p.output()).contains("counters: accepts=1 ").contains("bytes_in=100 bytes_out=100")
+                    .containsPattern(" enters=[1-9]").containsPattern(" submissions=[1-9]").contains(" no_buffers=0");
+        }
+    }
+
+    @Test
+    void theDefaultModeIsTheBestThisKernelSupports() throws Exception {
+        try (ServerProcess p = ServerProcess.start(UringArch.of("uring").toArray(new String[0]))) {
+            assertThat(p.label()).as("Linux 6.17+ offers all of it").matches("uring (bufring|multishot|basic), echo");
+        }
+    }
+
+    @Test
+    void anUnknownModeGivesUsageAndExitTwo() throws Exception {
+        try (ServerProcess p = ServerProcess.launch(List.of(), List.of("uring", "--uring-mode", "sqpoll"))) {
+            assertThat(p.awaitExit(30)).isEqualTo(2);
+            assertThat(p.output()).contains("'sqpoll' is not a uring mode (basic, multishot or bufring)").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void portInUseIsOneLineAndExitOne() throws Exception {
+        UringArch.of();
+        try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            try (ServerProcess p = ServerProcess.launch(List.of(), List.of("uring", "--port", Integer.toString(port)))) {
+                assertThat(p.awaitExit(30)).isEqualTo(1);
+                assertThat(p.output().trim()).isEqualTo("error: 127.0.0.1:" + port + " is already in use");
+            }
+        }
+    }
+
+    @Test
+    void mpRunsUringWorkers() throws Exception {
+        try (ServerProcess p = ServerProcess.start(UringArch.of("mp", "--workers", "2", "--worker-arch", "uring").toArray(new String[0]))) {
+            assertThat(p.label()).matches("mp: 2 x uring \\w+, echo");
+            byte[] payload = Echo.random(100, 2);
+            assertThat(Echo.roundTrip(p.address(), payload, 100, 2)).isEqualTo(payload);
+            assertThat(p.terminate(30)).isZero();
+            assertThat(p.output()).containsPattern("(?m)^counters: accepts=1 .* enters=[1-9]");
+        }
+    }
+}
