@@ -1,7 +1,6 @@
 package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -94,17 +93,6 @@ public abstract class ServerCliTest {
         try (ServerProcess p = launch("--no-such-flag")) {
             assertThat(p.awaitExit(30)).isEqualTo(2);
             assertThat(p.output()).contains("Unknown option: '--no-such-flag'").contains("Usage:").doesNotContain("Exception");
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"uring", "mp --worker-arch uring"})
-    void uringOnAJdkOlderThan22IsOneLineAndExitTwo(String command) throws Exception {
-        int jdk = Runtime.version().feature();
-        assumeTrue(jdk < 22, "this JVM runs uring");
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of(command.split(" ")))) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output().trim()).isEqualTo("error: uring needs JDK 22 or newer (this JVM is " + jdk + ")");
         }
     }
 
