@@ -10,7 +10,14 @@
 # accept calls for et), SQEs per request, completions per io_uring_enter, context switches per request
 # (/proc/PID/task/*/status). Needs JDK 22+ (JAVA_HOME). About 15 minutes with the defaults.
 NAME=uring
-if [ -n "${JAVA_HOME:-}" ]; then PATH=$JAVA_HOME/bin:$PATH; fi # bin/lab-server, echo-bench and env.json: one JDK
+# One JDK for bin/lab-server, echo-bench and env.json: scripts/jdk.sh picks the one the jars
+# were built with (or JAVA_HOME); without it, JAVA_HOME or the java on the PATH.
+jdk_sh=$(dirname "${BASH_SOURCE[0]}")/../../scripts/jdk.sh
+if [ -f "$jdk_sh" ]; then
+  source "$jdk_sh" built
+elif [ -n "${JAVA_HOME:-}" ]; then
+  PATH=$JAVA_HOME/bin:$PATH
+fi
 jdk=$(java -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/{print $2}')
 if [ "${jdk%%.*}" -lt 22 ]; then
   echo "error: exp-uring needs JDK 22 or newer (java here is $jdk): JAVA_HOME=/path/to/jdk-22+ make exp-uring" >&2
@@ -152,3 +159,4 @@ awk -F, 'NR == 1 { for (i = 4; i <= NF; i++) name[i] = $i; last = NF; next }
   "$samples" >"$RESULTS/summary.csv"
 column -s, -t "$RESULTS/summary.csv" | tee "$RESULTS/table.txt"
 echo "kernel $(cat "$RESULTS/kernel.txt"); $(cat "$RESULTS/uring-support.txt")"
+report
