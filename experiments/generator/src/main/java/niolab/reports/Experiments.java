@@ -33,12 +33,11 @@ public final class Experiments {
             new TimeWaitExperiment(),
             new HttpExperiment(),
             new NetworkExperiment(),
-
             new MistakesExperiment(),
             new BackendExperiment(),
-
             new ColdStartExperiment(),
-            new FfiExperiment());
+            new FfiExperiment(),
+            new UringExperiment());
 
     private Experiments() {
     }
