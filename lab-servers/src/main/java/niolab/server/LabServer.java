@@ -65,8 +65,20 @@ public final class LabServer implements Runnable {
 
     private static int checkThenRun(CommandLine.ParseResult parsed) {
         check(parsed);
+        CommandLine.ParseResult server = parsed.subcommand();
+        // lt, et and mp check their mistakes themselves (mp against its workers); the others have none.
+        if (server != null && !MISTAKES_CHECKED_BY_COMMAND.contains(server.commandSpec().name())) {
+            for (CommandLine.Model.CommandSpec mixin : server.commandSpec().mixins().values()) {
+                if (mixin.userObject() instanceof ServerOptions
+                        && Mistakes.refused((ServerOptions) mixin.userObject(), server.commandSpec().name())) {
+                    return 2;
+                }
+            }
+        }
         return new CommandLine.RunLast().execute(parsed);
     }
+
+    private static final java.util.Set<String> MISTAKES_CHECKED_BY_COMMAND = java.util.Set.of("lt", "et", "mp");
 
     /** Options that depend on each other ({@code --backend} needs {@code --protocol http}) are checked once all are parsed. */
     private static void check(CommandLine.ParseResult parsed) {

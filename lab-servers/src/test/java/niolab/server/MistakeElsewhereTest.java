@@ -1,0 +1,23 @@
+package niolab.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import niolab.server.testing.ServerProcess;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code --mistake} on a server it does not break: one line and exit 2, before anything starts. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class MistakeElsewhereTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"bio", "vt", "uring"})
+    void aMistakeOnAServerItDoesNotBreakIsOneLineAndExitTwo(String arch) throws Exception {
+        try (ServerProcess p = ServerProcess.launch(List.of(), List.of(arch, "--mistake", "nagle", "--port", "0"))) {
+            assertThat(p.awaitExit(30)).isEqualTo(2);
+            assertThat(p.output().trim()).isEqualTo("error: --mistake nagle breaks lt and et, not " + arch + " (--help lists the mistakes)");
+        }
+    }
+}
