@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 public abstract class FaultContractTest {
     /**
-     * 1 GiB over 200 connections, as the issue asks (about 10 to 15 s per architecture on a busy
+     * 1 GiB over 200 connections, enough to cycle every buffer many times (about 10 to 15 s per architecture on a busy
      * 2-core machine: every byte crosses the server twice and is checked). A slower machine can
      * scale it down with {@code -Dfaults.load.mib=256}.
      */
