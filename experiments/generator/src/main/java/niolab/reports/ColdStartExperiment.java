@@ -168,6 +168,8 @@ public final class ColdStartExperiment implements Experiment {
         out.put("lab_aot_from_jar", lab.get("from_jar"));
         out.put("lab_aot_picocli", lab.get("from_jar_picocli"));
         out.put("lab_jdk25_from_jar", labPlain.get("from_jar"));
+        out.put("lab_classes_aot", lab.get("classes"));
+        out.put("lab_classes_jdk25", labPlain.get("classes"));
     }
 
     private static String label(String config) {
