@@ -103,7 +103,7 @@ public final class HttpPing {
         // STUB: int r = p.parse(in);
         // STUB: if (r == HttpRequestParser.NEED_MORE) return 0;
         // STUB: boolean close = r != HttpRequestParser.REQUEST || !p.keepAlive();
-        // STUB: out.put(r == HttpRequestParser.REQUEST ? response(p, close) : r == HttpRequestParser.BAD_REQUEST ? BAD_REQUEST : HEAD_TOO_LARGE);
+        // STUB: out.put(r == HttpRequestParser.REQUEST ? response(p, close, false) : r == HttpRequestParser.BAD_REQUEST ? BAD_REQUEST : HEAD_TOO_LARGE);
         // STUB: in.position(in.limit());
         // STUB: return close ? CLOSE : 0;
         while (true) {
