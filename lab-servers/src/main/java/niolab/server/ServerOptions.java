@@ -86,13 +86,13 @@ public final class ServerOptions {
      */
     void check() {
         if (backend == null) return;
-        if (arch().equals("vt") || arch().equals("bio")) {
-            throw new ParameterException(spec.commandLine(), "--backend is for lt, et and mp (their loops call it)");
+        if (arch().equals("bio")) {
+            throw new ParameterException(spec.commandLine(), "--backend is for lt, et, vt and mp (bio has none)");
         }
         if (protocol != Protocol.HTTP) {
             throw new ParameterException(spec.commandLine(), "--backend needs --protocol http (GET /healthz is what calls it)");
         }
-        String problem = backend.problem();
+        String problem = backend.problem(arch());
         if (problem != null) throw new ParameterException(spec.commandLine(), problem);
     }
 

@@ -29,11 +29,14 @@ class BackendCliTest {
     @CsvSource(delimiter = '|', value = {
         "lt --backend redis://127.0.0.1:6379                                   | --backend needs --protocol http",
         "lt --protocol http --backend http://127.0.0.1:6379                    | 'http://127.0.0.1:6379' is not redis://HOST:PORT",
-        "et --protocol http --backend redis://127.0.0.1 --backend-mode sideways | 'sideways' is not a backend mode (loop, pool or blocking)",
+        "et --protocol http --backend redis://127.0.0.1 --backend-mode sideways | 'sideways' is not a backend mode (loop, pool, blocking or thread)",
         "lt --protocol http --backend-mode pool                                 | Missing required argument(s): --backend=redis://HOST:PORT",
         "lt --protocol http --backend redis://127.0.0.1 --backend-threads 0     | --backend-threads must be between 1 and 1024, not 0",
         "et --protocol http --backend redis://127.0.0.1 --backend-timeout 0s    | --backend-timeout must be positive",
-        "bio --protocol http --backend redis://127.0.0.1                        | --backend is for lt, et and mp"})
+        "lt --protocol http --backend redis://127.0.0.1 --backend-mode thread   | (a virtual thread per connection); lt has loop, pool and blocking",
+        "vt --protocol http --backend redis://127.0.0.1 --backend-mode pool     | own virtual thread: --backend-mode thread, not pool",
+        "vt --backend redis://127.0.0.1                                        | --backend needs --protocol http",
+        "bio --protocol http --backend redis://127.0.0.1                        | --backend is for lt, et, vt and mp (bio has none)"})
     void badBackendFlagsAreOneLineAndExitTwo(String args, String message) throws Exception {
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of(args.trim().split(" +")))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);

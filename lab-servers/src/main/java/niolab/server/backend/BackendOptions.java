@@ -30,10 +30,12 @@ public final class BackendOptions {
             description = "Redis behind GET /healthz (two GETs per request); --protocol http only.")
     public Address address;
 
-    @Option(names = "--backend-mode", defaultValue = "loop", paramLabel = "loop|pool|blocking", converter = ModeConverter.class,
-            description = "How the loop calls Redis: loop (a non-blocking client on the event loop, pipelined), pool"
+    /** Null until {@link #problem} sets the default: it depends on the architecture. */
+    @Option(names = "--backend-mode", paramLabel = "loop|pool|blocking|thread", converter = ModeConverter.class,
+            description = "How the server calls Redis: loop (a non-blocking client on the event loop, pipelined), pool"
                     + " (Jedis in --backend-threads threads, the loop woken with the answer) or blocking (Jedis on the"
-                    + " loop thread: the mistake, on purpose) (default: ${DEFAULT-VALUE}).")
+                    + " loop thread: the mistake, on purpose); vt: thread (Jedis on each connection's own virtual"
+                    + " thread) (default: loop; vt: thread).")
     public BackendMode mode;
 
     @Option(names = "--backend-timeout", defaultValue = "1s", converter = Durations.class,
@@ -41,7 +43,8 @@ public final class BackendOptions {
     public Duration timeout;
 
     @Option(names = "--backend-threads", defaultValue = "8",
-            description = "Threads and pooled connections of --backend-mode pool (default: ${DEFAULT-VALUE}).")
+            description = "Threads and pooled connections of --backend-mode pool; on vt, the pooled connections its"
+                    + " connection threads share (default: ${DEFAULT-VALUE}).")
     public int threads;
 
     /** What the ready line adds: {@code backend loop}. */
@@ -49,8 +52,19 @@ public final class BackendOptions {
         return "backend " + mode;
     }
 
-    /** The problem with these values, for a bad-flags message; null if there is none. */
-    public String problem() {
+    /**
+     * The problem with these values on {@code arch}, for a bad-flags message; null if there is
+     * none. Sets the posture left out to the architecture's default first.
+     */
+    public String problem(String arch) {
+        boolean vt = arch.equals("vt");
+        if (mode == null) mode = vt ? BackendMode.THREAD : BackendMode.LOOP;
+        if (vt && mode != BackendMode.THREAD) {
+            return "vt calls Redis from each connection's own virtual thread: --backend-mode thread, not " + mode;
+        }
+        if (mode == BackendMode.THREAD && !vt && !arch.equals("mp")) {
+            return "--backend-mode thread is vt's (a virtual thread per connection); " + arch + " has loop, pool and blocking";
+        }
         if (timeout.isZero() || timeout.isNegative()) return "--backend-timeout must be positive";
         if (timeout.toMillis() > Integer.MAX_VALUE) return "--backend-timeout is too long";
         if (threads < 1 || threads > 1024) return "--backend-threads must be between 1 and 1024, not " + threads;
@@ -89,14 +103,14 @@ public final class BackendOptions {
         }
     }
 
-    /** {@code loop}, {@code pool} or {@code blocking}, in any case. */
+    /** {@code loop}, {@code pool}, {@code blocking} or {@code thread}, in any case. */
     public static final class ModeConverter implements ITypeConverter<BackendMode> {
         @Override
         public BackendMode convert(String value) {
             try {
                 return BackendMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("'" + value + "' is not a backend mode (loop, pool or blocking)");
+                throw new TypeConversionException("'" + value + "' is not a backend mode (loop, pool, blocking or thread)");
             }
         }
     }

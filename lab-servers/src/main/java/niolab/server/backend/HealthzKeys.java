@@ -2,10 +2,12 @@ package niolab.server.backend;
 
 import java.nio.charset.StandardCharsets;
 import niolab.server.proto.Healthz;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
 
 /**
  * The two Redis keys behind {@code /healthz}, one per {@link Healthz#FIELDS field}
@@ -45,6 +47,20 @@ final class HealthzKeys {
     static DefaultJedisClientConfig clientConfig(int timeoutMs) {
         return DefaultJedisClientConfig.builder().connectionTimeoutMillis(timeoutMs).socketTimeoutMillis(timeoutMs)
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
+    }
+
+    /**
+     * {@code --backend-threads} pooled connections with {@link #clientConfig}; a borrower waits
+     * for a free one at most {@code --backend-timeout}.
+     */
+    static JedisPool pool(BackendOptions options) {
+        GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
+        config.setMaxTotal(options.threads);
+        config.setMaxIdle(options.threads);
+        config.setMaxWait(options.timeout);
+        config.setJmxEnabled(false);
+        return new JedisPool(config, new HostAndPort(options.address.host(), options.address.port()),
+                clientConfig(options.timeoutMillis()));
     }
 
     private static byte[] ascii(String s) {

@@ -15,8 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import niolab.server.Counters;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.exceptions.JedisException;
@@ -45,12 +43,7 @@ final class PoolBackend<W> extends AbstractBackend<W> {
     PoolBackend(BackendOptions options, String logName, PrintStream log, Counters counters, Waiters<W> loop, Runnable wakeUp) {
         super(options, logName, log, counters, loop);
         this.wakeUp = wakeUp;
-        GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
-        config.setMaxTotal(options.threads);
-        config.setMaxIdle(options.threads);
-        config.setJmxEnabled(false);
-        this.pool = new JedisPool(config, new HostAndPort(options.address.host(), options.address.port()),
-                HealthzKeys.clientConfig(options.timeoutMillis()));
+        this.pool = HealthzKeys.pool(options); // a connection per thread: none ever waits for one
         AtomicInteger n = new AtomicInteger();
         this.threads = new ThreadPoolExecutor(options.threads, options.threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, logName + "-backend-" + n.incrementAndGet());

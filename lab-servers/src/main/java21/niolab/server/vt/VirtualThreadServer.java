@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import niolab.server.AcceptBackoff;
+import niolab.server.Counter;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
 import niolab.server.IdleSweep;
@@ -85,7 +86,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     private static final String ARCH = "vt";
 
     protected final ServerOptions options;
-    private final PrintStream log = System.err;
+    protected final PrintStream log = System.err;
     private final AcceptBackoff acceptBackoff = new AcceptBackoff(ARCH, log);
     /** Owned by the sweeper thread; {@link #sweepClock} publishes its clock to the connections. */
     private final IdleSweep idle;
@@ -131,7 +132,17 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         } finally {
             if (sweeper != null) sweeper.interrupt();
             closeEverything();
+            closed();
         }
+    }
+
+    /** After every connection's thread has finished: what a subclass closes last (its backend). */
+    protected void closed() {
+    }
+
+    /** Declares counters rows beyond the common ones (a backend's), printed even while still zero. */
+    protected final void declare(Counter... rows) {
+        acceptorCounters.addAll(new Counters("waits", rows));
     }
 
     private void acceptUntilStopped() {
@@ -338,7 +349,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
 
     @Override
     public final String label() {
-        return ARCH + ", " + options.protocol;
+        return ARCH + ", " + options.protocolLabel();
     }
 
     /**
