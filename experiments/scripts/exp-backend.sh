@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # exp-backend: GET /ping (memory only) and GET /healthz (two Redis GETs) on lt and et, for each
-# backend posture (loop, pool, blocking), keep-alive at CONNECTIONS connections. The servers AND
+# backend posture (loop, pool, blocking), and on vt (thread: Jedis on each connection's virtual
+# thread), keep-alive at CONNECTIONS connections. The servers AND
 # redis-server are pinned to SERVER_CPU (Redis shares the server's core, as the gateway seeds'
 # did), echo-bench to CLIENT_CPU. Then redis-benchmark GET against the same Redis, without
 # (-P 1) and with pipelining (-P DEPTH), as the ceiling of what that core can do.
 #
-# All six servers start first and stay up (idle ones sleep in their wait); ROUNDS rounds go
+# All seven servers start first and stay up (idle ones sleep in their wait); ROUNDS rounds go
 # through every server and path in turn. CPU per request: the server's from echo-bench
 # (--server-pid: /proc ticks of its process), Redis's from /proc ticks around each run.
 #
@@ -27,8 +28,8 @@ for tool in redis-server redis-benchmark redis-cli taskset; do
 done
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 DURATION=${DURATION:-3s} WARMUP=${WARMUP:-1s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
-ARCHS="lt et"
-MODES="loop pool blocking"
+# arch-posture: every posture of the event loops, and vt's one.
+SERVERS="lt-loop lt-pool lt-blocking et-loop et-pool et-blocking vt-thread"
 PATHS="/ping /healthz"
 mkdir -p "$RESULTS/raw"
 
@@ -83,36 +84,31 @@ start_redis
 redis-server --version >"$RESULTS/redis-version.txt"
 
 i=0
-for a in $ARCHS; do
-  for m in $MODES; do
-    k=$a-$m
-    PORT[$k]=$((EXP_PORT + i))
-    i=$((i + 1))
-    start_server "$a" "${PORT[$k]}" --protocol http --backend "redis://127.0.0.1:$REDIS_PORT" --backend-mode "$m"
-    PID[$k]=$SERVER_PID LOG[$k]=$SERVER_LOG
-    SERVER_PID= SERVER_LOG=
-    grep '^listening on' "${LOG[$k]}"
-  done
+for k in $SERVERS; do
+  PORT[$k]=$((EXP_PORT + i))
+  i=$((i + 1))
+  start_server "${k%-*}" "${PORT[$k]}" --protocol http --backend "redis://127.0.0.1:$REDIS_PORT" --backend-mode "${k#*-}"
+  PID[$k]=$SERVER_PID LOG[$k]=$SERVER_LOG
+  SERVER_PID= SERVER_LOG=
+  grep '^listening on' "${LOG[$k]}"
 done
 
 echo "arch,mode,path,round,requests_per_s,p99_us,server_cpu_us_per_req,redis_cpu_us_per_req,errors" >"$RESULTS/samples.csv"
 for r in $(seq "$ROUNDS"); do
-  for a in $ARCHS; do
-    for m in $MODES; do
-      k=$a-$m
-      for p in $PATHS; do
-        tag=$k-${p#/}-r$r
-        before=$(ticks "$REDIS_PID")
-        client_pin "$ROOT/bin/echo-bench" --protocol http --path "$p" -c "$CONNECTIONS" --keepalive --threads 1 \
-          --duration "$DURATION" --warmup "$WARMUP" --server-pid "${PID[$k]}" --max-error-rate 1 \
-          --csv "$RESULTS/raw/echo-bench-$tag.csv" "127.0.0.1:${PORT[$k]}" >"$RESULTS/raw/echo-bench-$tag.txt" || true
-        after=$(ticks "$REDIS_PID")
-        awk -F, -v a="$a" -v m="$m" -v p="$p" -v r="$r" -v t=$((after - before)) 'NR==1{for(i=1;i<=NF;i++) c[$i]=i; next}
-          {printf "%s,%s,%s,%s,%s,%s,%s,%.2f,%s\n", a, m, p, r, $c["qps"], $c["p99_us"], $c["server_cpu_us_per_req"],
-           ($c["requests"] > 0 ? t * 1e6 / 100 / $c["requests"] : 0), $c["errors"]}' \
-          "$RESULTS/raw/echo-bench-$tag.csv" >>"$RESULTS/samples.csv"
-        echo "round $r: $k $p done" >&2
-      done
+  for k in $SERVERS; do
+    a=${k%-*} m=${k#*-}
+    for p in $PATHS; do
+      tag=$k-${p#/}-r$r
+      before=$(ticks "$REDIS_PID")
+      client_pin "$ROOT/bin/echo-bench" --protocol http --path "$p" -c "$CONNECTIONS" --keepalive --threads 1 \
+        --duration "$DURATION" --warmup "$WARMUP" --server-pid "${PID[$k]}" --max-error-rate 1 \
+        --csv "$RESULTS/raw/echo-bench-$tag.csv" "127.0.0.1:${PORT[$k]}" >"$RESULTS/raw/echo-bench-$tag.txt" || true
+      after=$(ticks "$REDIS_PID")
+      awk -F, -v a="$a" -v m="$m" -v p="$p" -v r="$r" -v t=$((after - before)) 'NR==1{for(i=1;i<=NF;i++) c[$i]=i; next}
+        {printf "%s,%s,%s,%s,%s,%s,%s,%.2f,%s\n", a, m, p, r, $c["qps"], $c["p99_us"], $c["server_cpu_us_per_req"],
+         ($c["requests"] > 0 ? t * 1e6 / 100 / $c["requests"] : 0), $c["errors"]}' \
+        "$RESULTS/raw/echo-bench-$tag.csv" >>"$RESULTS/samples.csv"
+      echo "round $r: $k $p done" >&2
     done
   done
 done

@@ -6,16 +6,31 @@ import java.util.Map;
 
 /**
  * exp-backend: {@code /ping} (memory only) and {@code /healthz} (two Redis GETs) on lt and et
- * for each backend posture (loop, pool, blocking), with Redis on the server's core; the
- * servers' counters (round trips, wake-ups); redis-benchmark GET as the ceiling; the lab's
- * claims about the postures checked on the run.
+ * for each backend posture (loop, pool, blocking) and on vt (thread), with Redis on the
+ * server's core; the servers' counters (round trips, wake-ups); redis-benchmark GET as the
+ * ceiling; the lab's claims about the postures checked on the run.
  */
 public final class BackendExperiment implements Experiment {
+    /** The event loops, each run in every posture of {@link #MODES}. */
     private static final String[] ARCHS = {"lt", "et"};
     private static final String[] MODES = {"loop", "pool", "blocking"};
+    /** Every server of the run: an event loop in a posture, or vt in its one. */
+    private static final List<Server> SERVERS = servers();
     private static final String[] PATHS = {"/ping", "/healthz"};
     /** GETs per /healthz: what turns a /healthz rate into a Redis command rate. */
     private static final int GETS = 2;
+
+    private record Server(String arch, String mode) {
+    }
+
+    private static List<Server> servers() {
+        List<Server> all = new ArrayList<>();
+        for (String a : ARCHS) {
+            for (String m : MODES) all.add(new Server(a, m));
+        }
+        all.add(new Server("vt", "thread"));
+        return List.copyOf(all);
+    }
 
     @Override
     public String name() {
@@ -36,6 +51,7 @@ public final class BackendExperiment implements Experiment {
         double noise = noise(samples);
         out.put("noise", Md.f0(noise * 100) + "%");
         out.put("postures_table", posturesTable(samples, out));
+        out.put("vt_table", vtTable(samples, out));
         out.put("core_table", coreTable(samples, out));
         out.put("dilution_table", dilutionTable(samples, out));
         ceiling(r, samples, s.get("depth"), out);
@@ -57,14 +73,14 @@ public final class BackendExperiment implements Experiment {
     /** One row per architecture and posture: medians over the rounds, and the range of the rate. */
     private static String pathTable(Csv samples, String path) {
         List<List<String>> rows = new ArrayList<>();
-        for (String a : ARCHS) {
-            for (String m : MODES) {
-                double[] v = rate(samples, a, m, path);
-                rows.add(List.of(a, m, Md.f0(Stats.median(v)), Md.f0(v[Stats.best(v, false)]) + " – " + Md.f0(v[Stats.best(v, true)]),
-                        Md.f0(median(samples, "p99_us", a, m, path)), Md.f1(median(samples, "server_cpu_us_per_req", a, m, path)),
-                        Md.f1(median(samples, "redis_cpu_us_per_req", a, m, path)),
-                        Md.f0(Stats.sum(samples.numbers("errors", "arch", a, "mode", m, "path", path)))));
-            }
+        for (Server s : SERVERS) {
+            String a = s.arch();
+            String m = s.mode();
+            double[] v = rate(samples, a, m, path);
+            rows.add(List.of(a, m, Md.f0(Stats.median(v)), Md.f0(v[Stats.best(v, false)]) + " – " + Md.f0(v[Stats.best(v, true)]),
+                    Md.f0(median(samples, "p99_us", a, m, path)), Md.f1(median(samples, "server_cpu_us_per_req", a, m, path)),
+                    Md.f1(median(samples, "redis_cpu_us_per_req", a, m, path)),
+                    Md.f0(Stats.sum(samples.numbers("errors", "arch", a, "mode", m, "path", path)))));
         }
         return Md.table(List.of("arch", "posture", "req/s (median)", "range over rounds", "p99 µs", "server CPU µs/req",
                 "Redis CPU µs/req", "errors"), rows);
@@ -73,14 +89,12 @@ public final class BackendExperiment implements Experiment {
     /** What each server counted over the whole run (warm-ups included): the ratios are what matter. */
     private static String countersTable(Results r) {
         List<List<String>> rows = new ArrayList<>();
-        for (String a : ARCHS) {
-            for (String m : MODES) {
-                ServerCounters c = r.counters("counters-" + a + "-" + m + ".txt");
-                double calls = c.get("backend_calls");
-                double trips = c.get("backend_round_trips");
-                rows.add(List.of(a, m, Md.f0(calls), Md.f2(trips / calls), Md.f2(GETS * calls / trips),
-                        m.equals("pool") ? Md.f2(c.get("wakeups") / calls) : "–", Md.f0(c.get("backend_failures"))));
-            }
+        for (Server s : SERVERS) {
+            ServerCounters c = r.counters("counters-" + s.arch() + "-" + s.mode() + ".txt");
+            double calls = c.get("backend_calls");
+            double trips = c.get("backend_round_trips");
+            rows.add(List.of(s.arch(), s.mode(), Md.f0(calls), Md.f2(trips / calls), Md.f2(GETS * calls / trips),
+                    s.mode().equals("pool") ? Md.f2(c.get("wakeups") / calls) : "–", Md.f0(c.get("backend_failures"))));
         }
         return Md.table(List.of("arch", "posture", "backend calls", "round trips per /healthz", "GETs per round trip",
                 "wake-ups per hand-off", "503/504 answers"), rows);
@@ -89,10 +103,8 @@ public final class BackendExperiment implements Experiment {
     /** Median over every point of the rate's (max − min) / median across rounds: the run-to-run noise. */
     private static double noise(Csv samples) {
         List<Double> spreads = new ArrayList<>();
-        for (String a : ARCHS) {
-            for (String m : MODES) {
-                for (String p : PATHS) spreads.add(Stats.relativeSpread(rate(samples, a, m, p)));
-            }
+        for (Server s : SERVERS) {
+            for (String p : PATHS) spreads.add(Stats.relativeSpread(rate(samples, s.arch(), s.mode(), p)));
         }
         double[] v = new double[spreads.size()];
         for (int i = 0; i < v.length; i++) v[i] = spreads.get(i);
@@ -116,6 +128,29 @@ public final class BackendExperiment implements Experiment {
     }
 
     /**
+     * vt's posture against every event-loop posture on /healthz, in rate and in core time: the
+     * blocking client on a virtual thread, beside the same client on the loop or in a pool, and
+     * beside the loop's own pipelining client.
+     */
+    private static String vtTable(Csv samples, Report out) {
+        double vt = Stats.median(rate(samples, "vt", "thread", "/healthz"));
+        double vtCore = coreMicros(samples, "vt", "thread");
+        List<List<String>> rows = new ArrayList<>();
+        StringBuilder summary = new StringBuilder();
+        for (String a : ARCHS) {
+            for (String m : MODES) {
+                double v = Stats.median(rate(samples, a, m, "/healthz"));
+                double core = coreMicros(samples, a, m);
+                rows.add(List.of(a, m, Md.f0(v), Md.f2(vt / v), Md.f1(core), Md.f2(vtCore / core)));
+                if (a.equals("lt")) summary.append(summary.length() == 0 ? "" : ", ").append(Md.f2(vt / v)).append("× lt ").append(m);
+            }
+        }
+        out.put("vt_healthz", Md.f0(vt)).put("vt_summary", summary.toString());
+        return Md.table(List.of("arch", "posture", "/healthz req/s", "vt thread / this", "core µs per /healthz",
+                "vt thread's core time / this"), rows);
+    }
+
+    /**
      * What a /healthz costs the shared core: the server's CPU plus Redis's, and how many such
      * requests one core could serve if nothing else ran on it. Unlike a rate, this holds on a
      * busy machine: the work per request does not depend on who else runs.
@@ -123,16 +158,19 @@ public final class BackendExperiment implements Experiment {
     private static String coreTable(Csv samples, Report out) {
         List<List<String>> rows = new ArrayList<>();
         StringBuilder summary = new StringBuilder();
-        for (String a : ARCHS) {
-            double loop = coreMicros(samples, a, "loop");
-            summary.append(summary.length() == 0 ? "" : "; ").append(a).append(':');
-            for (String m : MODES) {
-                double core = coreMicros(samples, a, m);
-                summary.append(m.equals("loop") ? " " : ", ").append(m).append(' ').append(Md.f1(core)).append(" µs");
-                rows.add(List.of(a, m, Md.f1(median(samples, "server_cpu_us_per_req", a, m, "/healthz")),
-                        Md.f1(median(samples, "redis_cpu_us_per_req", a, m, "/healthz")), Md.f1(core), Md.f0(1e6 / core),
-                        Md.f2(core / loop)));
-            }
+        String arch = null;
+        for (Server s : SERVERS) {
+            String a = s.arch();
+            String m = s.mode();
+            boolean first = !a.equals(arch);
+            if (first) summary.append(arch == null ? "" : "; ").append(a).append(':');
+            arch = a;
+            double core = coreMicros(samples, a, m);
+            summary.append(first ? " " : ", ").append(m).append(' ').append(Md.f1(core)).append(" µs");
+            // vt has no loop posture: its comparison is the table of its own.
+            String vsLoop = a.equals("vt") ? "–" : Md.f2(core / coreMicros(samples, a, "loop"));
+            rows.add(List.of(a, m, Md.f1(median(samples, "server_cpu_us_per_req", a, m, "/healthz")),
+                    Md.f1(median(samples, "redis_cpu_us_per_req", a, m, "/healthz")), Md.f1(core), Md.f0(1e6 / core), vsLoop));
         }
         out.put("core_summary", summary.toString());
         return Md.table(List.of("arch", "posture", "server CPU µs", "Redis CPU µs", "core µs per /healthz",
@@ -147,29 +185,37 @@ public final class BackendExperiment implements Experiment {
     /** The gap between the architectures on /ping and on /healthz, per posture: how much the backend dilutes it. */
     private static String dilutionTable(Csv samples, Report out) {
         List<List<String>> rows = new ArrayList<>();
-        for (String m : MODES) {
-            double ping = ratio(samples, m, "/ping");
-            double healthz = ratio(samples, m, "/healthz");
-            rows.add(List.of(m, Md.f2(ping), Md.f2(healthz), Md.pct(Math.abs(ping - 1) * 100), Md.pct(Math.abs(healthz - 1) * 100)));
-        }
+        for (String m : MODES) rows.add(gapRow("et / lt, " + m, samples, "et", m, "lt", m));
+        rows.add(gapRow("vt thread / lt pool", samples, "vt", "thread", "lt", "pool"));
+        rows.add(gapRow("vt thread / lt loop", samples, "vt", "thread", "lt", "loop"));
         double share = Stats.median(rate(samples, "lt", "loop", "/healthz")) / Stats.median(rate(samples, "lt", "loop", "/ping"));
         out.put("loop_healthz_share", Md.f2(share));
-        double[] busy = new double[ARCHS.length * MODES.length];
+        double[] busy = new double[SERVERS.size()];
         int k = 0;
-        for (String a : ARCHS) {
-            for (String m : MODES) {
-                busy[k++] = Stats.median(rate(samples, a, m, "/ping")) * median(samples, "server_cpu_us_per_req", a, m, "/ping") / 1e6;
-            }
+        for (Server s : SERVERS) {
+            busy[k++] = Stats.median(rate(samples, s.arch(), s.mode(), "/ping"))
+                    * median(samples, "server_cpu_us_per_req", s.arch(), s.mode(), "/ping") / 1e6;
         }
         out.put("ping_server_busy", Md.f0(Stats.median(busy) * 100) + "%");
         out.put("dilution_summary", "et / lt " + Md.f2(ratio(samples, "loop", "/ping")) + " on /ping, "
                 + Md.f2(ratio(samples, "loop", "/healthz")) + " on /healthz");
-        return Md.table(List.of("posture", "et / lt on /ping", "et / lt on /healthz", "gap on /ping", "gap on /healthz"), rows);
+        return Md.table(List.of("servers", "rate ratio on /ping", "rate ratio on /healthz", "gap on /ping", "gap on /healthz"), rows);
+    }
+
+    /** One server's median rate over another's, on /ping and on /healthz, and the gaps they make. */
+    private static List<String> gapRow(String label, Csv samples, String arch, String mode, String otherArch, String otherMode) {
+        double ping = ratio(samples, arch, mode, otherArch, otherMode, "/ping");
+        double healthz = ratio(samples, arch, mode, otherArch, otherMode, "/healthz");
+        return List.of(label, Md.f2(ping), Md.f2(healthz), Md.pct(Math.abs(ping - 1) * 100), Md.pct(Math.abs(healthz - 1) * 100));
     }
 
     /** et's median rate over lt's. */
     private static double ratio(Csv samples, String mode, String path) {
-        return Stats.median(rate(samples, "et", mode, path)) / Stats.median(rate(samples, "lt", mode, path));
+        return ratio(samples, "et", mode, "lt", mode, path);
+    }
+
+    private static double ratio(Csv samples, String arch, String mode, String otherArch, String otherMode, String path) {
+        return Stats.median(rate(samples, arch, mode, path)) / Stats.median(rate(samples, otherArch, otherMode, path));
     }
 
     /** redis-benchmark GET on the same Redis, alone on its core, and how close the loop posture comes. */
