@@ -3,6 +3,7 @@ package niolab.server;
 import static niolab.server.testing.Http.ascii;
 import static niolab.server.testing.Http.get;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +26,7 @@ import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.PacedEchoLoad;
 import niolab.server.testing.Proc;
+import niolab.server.testing.RedisServer;
 import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -109,6 +111,68 @@ class VtNoPinningTest {
     }
 
     /**
+     * Nor does {@code --backend}: 40 clients ask {@code /healthz} of a server whose 8 pooled
+     * Redis connections their threads share, so the threads park in Jedis's reads and in the
+     * pool's wait for a free connection; then Redis goes down and comes back, and the pool makes
+     * its connections again. From JDK 24 only: on 21 to 23 commons-pool waits for a connection
+     * being made in {@code Object.wait} under a monitor, which pins there (ThreadBackend says so).
+     */
+    @Test
+    void healthzOnTheConnectionThreadsPinsNoCarrier() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 24, "a monitor pins a virtual thread before JDK 24");
+        Path jfr = dir.resolve("backend.jfr");
+        try (RedisServer redis = RedisServer.start();
+             ServerProcess p = ServerProcess.startWithJvmOptions(recordingTo(jfr), "vt", "--protocol", "http", "--backend", redis.uri())) {
+            healthzLoad(p.address(), 200);
+            redis.stop();
+            healthzLoad(p.address(), 503);
+            redis.restart();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (healthz(p.address()) != 200 && System.nanoTime() < deadline) Thread.sleep(100);
+            healthzLoad(p.address(), 200);
+            assertThat(p.terminate(30)).as(p.output()).isZero();
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        System.out.printf("vt, http, backend thread: %d pinned events recorded%n", count(events, PINNED));
+        assertThat(describe(events, PINNED, VtNoPinningTest::notTheJdksOwn)).as("pinned events").isEmpty();
+    }
+
+    /** 40 keep-alive clients at once, 25 {@code /healthz} each, every answer {@code status}. */
+    private static void healthzLoad(InetSocketAddress address, int status) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(40);
+        try {
+            for (Future<?> f : keepAliveClients(pool, address, "/healthz", 25, status)) f.get(90, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** 40 keep-alive clients on {@code pool}, each asking {@code path} {@code requests} times, every answer {@code status}. */
+    private static List<Future<?>> keepAliveClients(ExecutorService pool, InetSocketAddress address, String path, int requests,
+            int status) {
+        List<Future<?>> done = new ArrayList<>();
+        for (int c = 0; c < 40; c++) {
+            done.add(pool.submit(() -> {
+                try (Socket s = Echo.connect(address)) {
+                    for (int i = 0; i < requests; i++) {
+                        s.getOutputStream().write(ascii(get(path)));
+                        assertThat(Http.read(s.getInputStream()).status()).isEqualTo(status);
+                    }
+                }
+                return null;
+            }));
+        }
+        return done;
+    }
+
+    private static int healthz(InetSocketAddress address) throws IOException {
+        try (Socket s = Echo.connect(address)) {
+            s.getOutputStream().write(ascii(get("/healthz")));
+            return Http.read(s.getInputStream()).status();
+        }
+    }
+
+    /**
      * What the JDK pins on its own, which no server code can cause or avoid: its poller's
      * virtual threads waiting for the poller's class to finish initializing as the server starts
      * (JDK 22+), or any thread waiting once, the first time two threads need it together, for
@@ -164,18 +228,7 @@ class VtNoPinningTest {
     private static void httpLoad(InetSocketAddress address) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < 40; c++) {
-                done.add(pool.submit(() -> {
-                    try (Socket s = Echo.connect(address)) {
-                        for (int i = 0; i < 200; i++) {
-                            s.getOutputStream().write(ascii(get("/ping")));
-                            assertThat(Http.read(s.getInputStream()).status()).isEqualTo(200);
-                        }
-                    }
-                    return null;
-                }));
-            }
+            List<Future<?>> done = keepAliveClients(pool, address, "/ping", 200, 200);
             try (Socket late = Echo.slowReader(address)) {
                 int n = 40_000;
                 Thread writer = new Thread(() -> writeQuietly(late, ascii(get("/ping").repeat(n))), "pipeliner");

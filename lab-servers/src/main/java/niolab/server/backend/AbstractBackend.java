@@ -20,7 +20,7 @@ import redis.clients.jedis.exceptions.JedisException;
 abstract class AbstractBackend<W> implements Backend<W> {
     static final long FIRST_RETRY_MS = 100;
     static final long LONGEST_RETRY_MS = 1000;
-    private static final String WHILE_DOWN = "/healthz answers 503 until it is back, retrying at least every 1000 ms";
+    static final String WHILE_DOWN = "/healthz answers 503 until it is back, retrying at least every 1000 ms";
 
     final BackendOptions options;
     final Counters counters;

@@ -39,17 +39,17 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Pinning: Jedis 8's connection, its streams and its protocol code hold no monitor
  * ({@code javap} shows no {@code monitorenter} and no synchronized method there), and its
  * socket is a {@code java.net.Socket}, whose JDK implementation locks with ReentrantLocks: a
- * virtual thread reading a reply parks. commons-pool2 waits in {@code Object.wait} under a
- * monitor only while the pool is full of connections still being made (at start, after an
- * outage), which pins the carrier on JDK 21 to 23; from JDK 24 (JEP 491) monitors no longer pin.
+ * virtual thread reading a reply parks. commons-pool2's monitors guard a few field updates,
+ * never I/O, except one: it waits in {@code Object.wait} under a monitor while the pool is full
+ * of connections still being made (at start, after an outage), which pins the carrier on JDK
+ * 21 to 23. From JDK 24 (JEP 491) a monitor no longer pins.
  *
- * <p>The outage {@link Episode} is shared by every connection thread, so a lock guards it. While
- * Redis is down, the thread that finds the retry due asks again, and the others answer 503 at
- * once meanwhile: a thousand connections do not make a thousand reconnects.
+ * <p>The outage {@link Episode} is shared by every connection thread, so a lock guards it, taken
+ * only while Redis is down or when a request finds it gone. While Redis is down, the thread that
+ * finds the retry due asks again and the others answer 503 at once: a thousand connections do
+ * not make a thousand reconnects.
  */
 public final class ThreadBackend {
-    private static final String WHILE_DOWN = "/healthz answers 503 until it is back, retrying at least every 1000 ms";
-
     private final BackendOptions options;
     private final JedisPool pool;
     private final String where;
@@ -58,6 +58,11 @@ public final class ThreadBackend {
     private final Episode episode;
     /** Guarded by {@link #lock}: a thread is asking a Redis that was down. */
     private boolean probing;
+    /**
+     * The episode's {@code failing()}, written under the lock, read without it: while Redis is
+     * up, a request takes no lock at all, so the connection threads do not queue on one.
+     */
+    private volatile boolean down;
 
     public ThreadBackend(BackendOptions options, String logName, PrintStream log) {
         this.options = options;
@@ -83,7 +88,8 @@ public final class ThreadBackend {
         } catch (JedisException e) {
             lock.lock();
             try {
-                episode.failed(where, AbstractBackend.reason(e), WHILE_DOWN);
+                episode.failed(where, AbstractBackend.reason(e), AbstractBackend.WHILE_DOWN);
+                down = true;
             } finally {
                 lock.unlock();
             }
@@ -144,6 +150,7 @@ public final class ThreadBackend {
 
     /** Whether to ask Redis: always while it is up; while down, one thread when the retry is due. */
     private boolean mayAsk() {
+        if (!down) return true;
         lock.lock();
         try {
             if (!episode.failing()) return true;
@@ -157,11 +164,13 @@ public final class ThreadBackend {
 
     /** An ask ended: an outage begins or goes on (one line when it begins), or an answer ends it. */
     private void ended(JedisGets gets) {
+        if (!down && !gets.outage) return; // up, and still up: the common case, without the lock
         lock.lock();
         try {
             probing = false;
-            if (gets.outage) episode.failed(where, gets.reason, WHILE_DOWN);
+            if (gets.outage) episode.failed(where, gets.reason, AbstractBackend.WHILE_DOWN);
             else if (gets.status == Healthz.Answer.OK) episode.over();
+            down = episode.failing();
         } finally {
             lock.unlock();
         }
