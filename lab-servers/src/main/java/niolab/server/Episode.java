@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  *   // after each wait:     if (episode.retryDue()) try again
  *   // an attempt worked:   episode.over()
  * </pre>
- * Used by one thread, the loop's.
+ * Used by one thread at a time: the loop's, or any under a lock ({@code ThreadBackend}'s).
  */
 public final class Episode {
     private String name;

@@ -28,8 +28,10 @@ public final class Backends {
                 return new RedisPipeline<>(options, logName, log, counters, loop, loopTransport);
             case POOL:
                 return new PoolBackend<>(options, logName, log, counters, loop, wakeUp);
-            default:
+            case BLOCKING:
                 return new BlockingBackend<>(options, logName, log, counters, loop);
+            default: // THREAD: vt's, refused on the loops as a bad flag before they start
+                throw new IllegalArgumentException("an event loop has no --backend-mode " + options.mode);
         }
     }
 }

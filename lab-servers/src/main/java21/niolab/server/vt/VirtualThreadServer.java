@@ -76,7 +76,8 @@ import niolab.server.ServerOptions;
  * What the connections run first is run once before the first accept (the HTTP classes by
  * {@link VirtualThreadHttpServer}, the JDK's socket code by {@link #exerciseJdkIo}), since a
  * class initializer running on a virtual thread pins it, and makes any other virtual thread
- * that needs the class wait pinned.
+ * that needs the class wait pinned. With {@code --backend}, Jedis and its pool are called on
+ * the connections' threads too: {@code ThreadBackend} says what in them could pin, and on which JDKs.
  * {@code VtNoPinningTest} records {@code jdk.VirtualThreadPinned} through a run to keep it so.
  */
 public abstract class VirtualThreadServer implements EventLoopServer {
