@@ -131,6 +131,14 @@ public final class HttpRequestParser {
                 i = limit;
                 break;
             }
+            if (decidesNothing(s)) {
+                // Most of a head is bytes no rule looks at one by one (the Host value, a User-Agent,
+                // a name or path no known one can still be): one tight loop, not a step per byte.
+                int end = skip(in, s, i, Math.min(limit, i + MAX_HEAD_BYTES - headBytes));
+                headBytes += end - i;
+                i = end;
+                if (i == limit) break;
+            }
             if (++headBytes > MAX_HEAD_BYTES) {
                 r = fail(HEAD_TOO_LARGE);
                 break;
@@ -145,6 +153,36 @@ public final class HttpRequestParser {
         state = s;
         in.position(i);
         return r;
+    }
+
+    /**
+     * In state {@code s}, the next bytes can change nothing but the head's size until one that
+     * {@link #step} must see: a value's end (or a byte no value may hold) when no rule reads
+     * this field, a name's colon once no known name fits, a path's end once no known path fits
+     * or its query began. (The name's and path's lengths then matter no more: nothing matches.)
+     */
+    private boolean decidesNothing(int s) {
+        return s == VALUE ? field == NONE : s == NAME ? candidates == 0 : s == TARGET && (match != 0 || candidates == 0);
+    }
+
+    /** Where, from {@code i} up to {@code end}, the first byte is that {@link #step} must see in state {@code s}. */
+    private static int skip(ByteBuffer in, int s, int i, int end) {
+        if (s == VALUE) {
+            while (i < end) {
+                int b = in.get(i) & 0xFF;
+                if (b < SP ? b != HT : b == 0x7F) break; // CR, LF, or a control byte: step decides
+                i++;
+            }
+        } else if (s == NAME) {
+            while (i < end && TCHAR[in.get(i) & 0xFF]) i++;
+        } else {
+            while (i < end) {
+                int b = in.get(i) & 0xFF;
+                if (b <= SP || b >= 0x7F) break; // the SP before the version, or a byte no target may hold
+                i++;
+            }
+        }
+        return i;
     }
 
     /**
@@ -326,21 +364,14 @@ public final class HttpRequestParser {
 
     /** Drops the candidates whose byte at {@code index} is not {@code b}, ignoring ASCII case. */
     private static int narrow(byte[][] words, int candidates, int index, int b) {
-        int lower = b | 0x20; // folds A-Z onto a-z; no other byte that reaches here folds onto a letter or '-'
-        for (int k = 0; k < words.length; k++) {
-            if ((candidates & (1 << k)) != 0 && (index >= words[k].length || words[k][index] != lower)) {
-                candidates &= ~(1 << k);
-            }
-        }
-        return candidates;
+        return narrowExactly(words, candidates, index, b | 0x20); // folds A-Z onto a-z; no other byte that reaches here folds onto a letter or '-'
     }
 
-    /** {@link #narrow} for paths: byte for byte, case counts. */
+    /** {@link #narrow} for paths: byte for byte, case counts. Visits only the words still in the running. */
     private static int narrowExactly(byte[][] words, int candidates, int index, int b) {
-        for (int k = 0; k < words.length; k++) {
-            if ((candidates & (1 << k)) != 0 && (index >= words[k].length || words[k][index] != b)) {
-                candidates &= ~(1 << k);
-            }
+        for (int left = candidates; left != 0; left &= left - 1) {
+            int k = Integer.numberOfTrailingZeros(left);
+            if (index >= words[k].length || words[k][index] != b) candidates &= ~(1 << k);
         }
         return candidates;
     }
