@@ -7,6 +7,7 @@ import static niolab.server.Counter.LIVE;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,14 +23,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * The timers are the {@link AcceptBackoff} retry (an accept-failure episode) and the
  * {@link IdleSweep} ({@code --idle-timeout}); with neither running the wait blocks with no
- * timeout at all. The base also keeps the {@link Counters} and the count of live connections,
- * which the drain waits on.
+ * timeout at all. A {@link LoopDuty} (a backend) may shorten each wait and runs after it. The
+ * base also keeps the {@link Counters} and the count of live connections, which the drain waits on.
  *
- * <p>What a subclass writes: {@link #waitAndDispatch} (select, epoll_wait, io_uring_enter and
- * the dispatch of what it returns; accepting, reading and writing are called from there),
- * {@link #resumeAccepting}, {@link #closeListener}, {@link #closeIdleConnections},
- * {@link #closeEverything} and {@link #wakeUp}, over its own connection table. It calls
- * {@link #opened()} and {@link #closed()} as connections come and go.
+ * <p>What a subclass writes: {@link #listen} (open the listener, add it to what the loop waits
+ * on), {@link #waitAndDispatch} (select, epoll_wait, io_uring_enter and the dispatch of what it
+ * returns; accepting, reading and writing are called from there), {@link #resumeAccepting},
+ * {@link #closeListener}, {@link #closeIdleConnections}, {@link #closeEverything} and
+ * {@link #wakeUp}, over its own connection table. It calls {@link #opened()} and
+ * {@link #closed()} as connections come and go.
  */
 public abstract class EventLoop implements EventLoopServer {
     /** The wait's timeout when no timer is running: block until an event. */
@@ -48,6 +50,8 @@ public abstract class EventLoop implements EventLoopServer {
     /** What starts this loop's log lines: the architecture, or one loop of several. */
     private String logName;
     private volatile boolean running = true;
+    /** What runs around each wait besides the connections: {@link LoopDuty#NONE}, or a backend. */
+    private LoopDuty duty = LoopDuty.NONE;
     /** MISTAKE herd: the loops polling one listener, shared by all of them; null while the listener is this loop's own. */
     private AtomicInteger listenerUsers;
 
@@ -62,17 +66,34 @@ public abstract class EventLoop implements EventLoopServer {
     }
 
     @Override
+    public final InetSocketAddress bind() throws IOException {
+        InetSocketAddress bound = listen();
+        duty.start();
+        return bound;
+    }
+
+    @Override
     public final void run() throws IOException {
         try {
             openOnLoopThread();
             while (running) {
-                waitAndDispatch(idle.waitMillis(acceptBackoff.waitMillis()));
+                waitOnce(idle.waitMillis(acceptBackoff.waitMillis()));
                 runDueTimers();
             }
             drain();
         } finally {
-            closeEverything();
+            try {
+                duty.close();
+            } finally {
+                closeEverything();
+            }
         }
+    }
+
+    /** One wait and its events, bounded also by the duty, which then does its part. */
+    private void waitOnce(long timeoutMs) throws IOException {
+        waitAndDispatch(duty.boundWait(timeoutMs));
+        duty.afterWait();
     }
 
     private void runDueTimers() {
@@ -92,8 +113,20 @@ public abstract class EventLoop implements EventLoopServer {
     private void drain() throws IOException {
         closeListener();
         long deadline = System.nanoTime() + DRAIN_GRACE_NANOS;
-        while (counters.get(LIVE) > 0 && deadline - System.nanoTime() > 0) waitAndDispatch(DRAIN_WAIT_MS);
+        while (counters.get(LIVE) > 0 && deadline - System.nanoTime() > 0) waitOnce(DRAIN_WAIT_MS);
     }
+
+    /**
+     * Makes {@code duty} this loop's (one at most): started after {@link #listen}, run around
+     * each wait, closed before {@link #closeEverything}. Call it from the constructor; returns it.
+     */
+    protected final <D extends LoopDuty> D addDuty(D duty) {
+        this.duty = duty;
+        return duty;
+    }
+
+    /** Opens the listening socket and adds it to what the loop waits on; returns the bound address. */
+    protected abstract InetSocketAddress listen() throws IOException;
 
     /**
      * Opens what must belong to the thread that runs the loop, once, before the first wait:

@@ -6,20 +6,26 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import niolab.epoll.ErrnoException;
 import niolab.epoll.Sockets;
+import niolab.epoll.Syscalls;
 
-/** The listening socket of a loop that works on raw fds (et, uring), opened as {@link ServerOptions} say. */
+/**
+ * The listening socket of a loop on raw fds (et, uring), opened one way for both; the twin of
+ * {@link NioListener}, with the same options.
+ */
 public final class RawListener {
     private RawListener() {
     }
 
     /**
-     * A non-blocking listening socket's fd. A failed bind becomes a {@link BindException}, which
-     * {@link ServerRunner} turns into the same one-line errors as lt's.
+     * A non-blocking, close-on-exec socket bound to {@code --host}:{@code --port} with
+     * {@code --backlog}, SO_REUSEADDR set, and SO_REUSEPORT with {@code --reuse-port}; its fd,
+     * opened through {@code sys}. A failed bind becomes a {@link BindException}, which
+     * {@link ServerRunner} turns into the same one-line errors as {@link NioListener}'s.
      */
-    public static int open(ServerOptions options) throws IOException {
+    public static int open(Syscalls sys, ServerOptions options) throws IOException {
         InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(options.host), options.port);
         try {
-            return Sockets.listen(at, options.backlog, options.reusePort);
+            return Sockets.listen(sys, at, options.backlog, options.reusePort);
         } catch (ErrnoException e) {
             if (!e.call().equals("bind")) throw e;
             BindException b = new BindException(e.getMessage());

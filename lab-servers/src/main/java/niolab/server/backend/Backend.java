@@ -1,6 +1,7 @@
 package niolab.server.backend;
 
 import java.nio.ByteBuffer;
+import niolab.server.LoopDuty;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -16,14 +17,12 @@ import niolab.server.proto.HttpConnection;
  *   // after each wait:          backend.afterWait()              send the batch, answers back, timeouts, reconnects
  *   // closing:                  backend.close()
  * </pre>
- * The three postures ({@link BackendMode}) differ only behind these five calls.
+ * The three postures ({@link BackendMode}) differ only behind these five calls. The loop
+ * makes one, {@code call}; its skeleton makes the other four, a {@link LoopDuty}'s.
  */
-public interface Backend<W> {
+public interface Backend<W> extends LoopDuty {
     /** {@link #call}: the request waits; its answer will come through {@link Waiters#resume}. */
     int PARKED = -1;
-
-    /** Seeds the keys and connects; a Redis that is down starts an episode (one line), not a failure to start. */
-    void start();
 
     /**
      * {@code /healthz} for {@code waiter}, whose connection state is {@code http} and whose
@@ -35,13 +34,9 @@ public interface Backend<W> {
     long waitMillis();
 
     /** The loop's own wait timeout {@code loopMs} (-1: none), shortened to {@link #waitMillis} if that is sooner. */
+    @Override
     default long boundWait(long loopMs) {
         long own = waitMillis();
         return own < 0 || (loopMs >= 0 && loopMs < own) ? loopMs : own;
     }
-
-    /** After each wait of the loop, on its thread. */
-    void afterWait();
-
-    void close();
 }

@@ -14,12 +14,10 @@ import static niolab.server.Counter.WRITES;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,6 +26,7 @@ import java.util.Set;
 import niolab.server.AcceptBackoff;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
+import niolab.server.NioListener;
 import niolab.server.Protocol;
 import niolab.server.ServerOptions;
 import niolab.server.proto.HttpConnection;
@@ -80,10 +79,7 @@ public final class BlockingServer implements EventLoopServer {
 
     @Override
     public InetSocketAddress bind() throws IOException {
-        listener = new ServerSocket();
-        listener.setReuseAddress(true);
-        if (options.reusePort) listener.setOption(StandardSocketOptions.SO_REUSEPORT, true);
-        listener.bind(new InetSocketAddress(InetAddress.getByName(options.host), options.port), options.backlog);
+        listener = NioListener.open(options).socket(); // java.net's face of the channel: accept() returns a blocking Socket
         return (InetSocketAddress) listener.getLocalSocketAddress();
     }
 

@@ -8,10 +8,7 @@ import static niolab.epoll.Linux.EPOLLIN;
 import static niolab.epoll.Linux.EPOLLOUT;
 import static niolab.epoll.Linux.EPOLLRDHUP;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import niolab.epoll.ErrnoException;
 import niolab.epoll.NativeBuffer;
 import niolab.epoll.Syscalls;
 import niolab.server.ServerOptions;
@@ -59,25 +56,9 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
         this.writeMemory = NativeBuffer.allocate(sys, outSize);
         this.writeBuffer = writeMemory.address();
         this.out = writeMemory.view();
-        this.backend = options.backend == null ? null : Backends.open(options.backend, options.arch(), log, counters, this,
-                new EpollRedisTransport(sys, this::watch), this::wakeUp);
-    }
-
-    @Override
-    public InetSocketAddress bind() throws IOException {
-        InetSocketAddress bound = super.bind();
-        if (backend != null) backend.start();
-        return bound;
-    }
-
-    @Override
-    protected void waitAndDispatch(long timeoutMs) throws ErrnoException {
-        if (backend == null) {
-            super.waitAndDispatch(timeoutMs);
-            return;
-        }
-        super.waitAndDispatch(backend.boundWait(timeoutMs));
-        backend.afterWait();
+        // The skeleton starts it, runs it around each epoll_wait and closes it (a LoopDuty).
+        this.backend = options.backend == null ? null : addDuty(Backends.open(options.backend, options.arch(), log,
+                counters, this, new EpollRedisTransport(sys, this::watch), this::wakeUp));
     }
 
     @Override
@@ -192,7 +173,6 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
 
     @Override
     protected void closeEverything() {
-        if (backend != null) backend.close();
         super.closeEverything();
         writeMemory.close();
     }

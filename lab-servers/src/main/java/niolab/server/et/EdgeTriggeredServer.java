@@ -18,8 +18,6 @@ import static niolab.server.Counter.WRITES;
 import static niolab.server.Counter.WRITES_EAGAIN;
 
 import java.io.IOException;
-import java.net.BindException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import niolab.epoll.Epoll;
@@ -32,6 +30,7 @@ import niolab.epoll.Sockets;
 import niolab.epoll.Syscalls;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
+import niolab.server.RawListener;
 import niolab.server.ServerOptions;
 
 /**
@@ -97,17 +96,8 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     }
 
     @Override
-    public InetSocketAddress bind() throws IOException {
-        InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(options.host), options.port);
-        try {
-            listenFd = Sockets.listen(sys, at, options.backlog, options.reusePort);
-        } catch (ErrnoException e) {
-            if (!e.call().equals("bind")) throw e;
-            // ServerRunner turns a BindException into the same one-line errors as lt's.
-            BindException b = new BindException(e.getMessage());
-            b.initCause(e);
-            throw b;
-        }
+    protected InetSocketAddress listen() throws IOException {
+        listenFd = RawListener.open(sys, options);
         openEpoll();
         return Sockets.localAddress(sys, listenFd);
     }

@@ -4,7 +4,6 @@ import static niolab.server.Counter.PARTIAL_WRITES;
 import static niolab.server.Counter.RESETS;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -44,15 +43,9 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
         this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
         this.writeBuffer = ByteBuffer.allocateDirect(Math.max(options.bufferSize,
                 Math.max(HttpPing.MAX_RESPONSE_BYTES, Healthz.MAX_RESPONSE_BYTES)));
-        this.backend = options.backend == null ? null : Backends.open(options.backend, options.arch(), log, counters, this,
-                new NioRedisTransport(this::watch), this::wakeUp);
-    }
-
-    @Override
-    public InetSocketAddress bind() throws IOException {
-        InetSocketAddress bound = super.bind();
-        if (backend != null) backend.start();
-        return bound;
+        // The skeleton starts it, runs it around each select and closes it (a LoopDuty).
+        this.backend = options.backend == null ? null : addDuty(Backends.open(options.backend, options.arch(), log,
+                counters, this, new NioRedisTransport(this::watch), this::wakeUp));
     }
 
     @Override
@@ -60,16 +53,6 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
         LtConnection c = new LtConnection(idle.sweeps);
         c.http = new HttpConnection(); // a few ints of parser state; its buffers come only if needed
         return c;
-    }
-
-    @Override
-    protected void waitAndDispatch(long timeoutMs) throws IOException {
-        if (backend == null) {
-            super.waitAndDispatch(timeoutMs);
-            return;
-        }
-        super.waitAndDispatch(backend.boundWait(timeoutMs));
-        backend.afterWait();
     }
 
     @Override
@@ -176,11 +159,5 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
             counters.inc(RESETS);
             close(key);
         }
-    }
-
-    @Override
-    protected void closeEverything() {
-        if (backend != null) backend.close();
-        super.closeEverything();
     }
 }

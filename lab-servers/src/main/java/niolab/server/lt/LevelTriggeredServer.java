@@ -13,9 +13,7 @@ import static niolab.server.Counter.WRITES;
 import static niolab.server.Counter.WRITES_EAGAIN;
 
 import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -25,11 +23,11 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.channels.UnresolvedAddressException;
 import java.util.Iterator;
 import java.util.function.Consumer;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
+import niolab.server.NioListener;
 import niolab.server.ServerOptions;
 
 /**
@@ -89,16 +87,8 @@ public abstract class LevelTriggeredServer extends EventLoop {
     }
 
     @Override
-    public InetSocketAddress bind() throws IOException {
-        InetSocketAddress local = new InetSocketAddress(options.host, options.port);
-        if (local.isUnresolved()) throw new UnresolvedAddressException();
-        // The socket family follows the address: left to itself the JDK opens a dual-stack
-        // AF_INET6 socket even for 127.0.0.1, and SO_REUSEPORT groups only sockets of one family.
-        listener = ServerSocketChannel.open(local.getAddress() instanceof Inet4Address
-                ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6);
-        listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-        if (options.reusePort) listener.setOption(StandardSocketOptions.SO_REUSEPORT, true);
-        listener.bind(local, options.backlog);
+    protected InetSocketAddress listen() throws IOException {
+        listener = NioListener.open(options);
         listener.configureBlocking(false);
         listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
         return (InetSocketAddress) listener.getLocalAddress();

@@ -3,18 +3,15 @@ package niolab.server.mp;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
-import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
+import niolab.server.NioListener;
 import niolab.server.ServerOptions;
 
 /**
@@ -114,12 +111,7 @@ public final class MultiProcessMaster implements EventLoopServer {
      * to start one after the other until the master gives up.
      */
     private static void probe(InetAddress address, int port) throws IOException {
-        try (ServerSocketChannel ch = ServerSocketChannel.open(address instanceof Inet4Address
-                ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6)) {
-            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
-            ch.bind(new InetSocketAddress(address, port), 1);
-        }
+        NioListener.open(new InetSocketAddress(address, port), 1, true).close();
     }
 
     /** Supervises until stopped; then stops the workers and prints each one's counters. */

@@ -31,7 +31,7 @@ import niolab.server.Counter;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
 import niolab.server.IdleSweep;
-import niolab.server.Listeners;
+import niolab.server.NioListener;
 import niolab.server.Protocol;
 import niolab.server.ServerOptions;
 
@@ -119,7 +119,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
 
     @Override
     public InetSocketAddress bind() throws IOException {
-        listener = Listeners.open(options); // blocking: the acceptor waits in accept()
+        listener = NioListener.open(options); // blocking: the acceptor waits in accept()
         return (InetSocketAddress) listener.getLocalAddress();
     }
 

@@ -19,6 +19,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import niolab.epoll.Bindings;
 import niolab.epoll.Errno;
 import niolab.epoll.ErrnoException;
 import niolab.epoll.LibC;
@@ -105,8 +106,8 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     }
 
     @Override
-    public InetSocketAddress bind() throws IOException {
-        listenFd = RawListener.open(options);
+    protected InetSocketAddress listen() throws IOException {
+        listenFd = RawListener.open(Bindings.jna(), options);
         synchronized (this) {
             wakeFd = ErrnoException.check("eventfd", LibC.eventfd(0, LibC.EFD_NONBLOCK | LibC.EFD_CLOEXEC));
         }
