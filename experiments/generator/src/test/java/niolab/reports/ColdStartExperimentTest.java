@@ -28,4 +28,48 @@ class ColdStartExperimentTest {
         assertThat(ratios(900, 1000, 1400, 1500, 6000).values.get("aot_target")).isEqualTo("misses the target of 1.5×");
         assertThat(ratios(900, 1000, 900, 1500, 6000).values.get("aot_verdict")).contains("did not speed");
     }
+
+    @Test
+    void picocliIsSaidCachedOnlyWhenItsClassesAreNewerThanJava5() {
+        Report old = new Report();
+        ColdStartExperiment.picocli(49, old);
+        assertThat(old.values.get("picocli_verdict")).isEqualTo("picocli's classes stay out of the cache");
+        Report rebuilt = new Report();
+        ColdStartExperiment.picocli(61, rebuilt);
+        assertThat(rebuilt.values.get("picocli_verdict")).isEqualTo("picocli's classes are in the cache");
+    }
+
+    @Test
+    void readyTimesAreGivenPerWorkerCountAndTheTargetIsThePoolOfFour() {
+        StringBuilder csv = new StringBuilder("server,workers,config,round,ready_ms,cpu_ms,load1\n");
+        for (String config : ColdStartExperiment.READY_CONFIGS) {
+            csv.append("lt,1,").append(config).append(",1,500,300,1\n");
+            csv.append("mp,2,").append(config).append(",1,600,700,1\n");
+            csv.append("mp-all-cpus,2,").append(config).append(",1,550,700,1\n");
+            csv.append("mp,4,").append(config).append(",1,900,1300,1\n");
+            csv.append("mp-all-cpus,4,").append(config).append(",1,700,1300,1\n");
+        }
+        Report out = new Report();
+        ColdStartExperiment.ready(Csv.parse(csv.toString(), "ready.csv"), out);
+        assertThat(out.values.get("ready_table")).contains("mp, 2 workers (CPU of the server)").contains("mp, 4 workers (every CPU)");
+        assertThat(out.values.get("ready_cpu_table")).contains("| 1300 |");
+        assertThat(out.values.get("mp_by_workers")).isEqualTo("2 workers: 600 ms (700 ms of CPU); 4 workers: 900 ms (1300 ms of CPU)");
+        assertThat(out.values.get("mp_target_mp")).isEqualTo("misses the target of 800 ms");
+        assertThat(out.values.get("mp_target_mp_all_cpus")).isEqualTo("meets the target of 800 ms");
+    }
+
+    @Test
+    void resultsWithoutTheWorkersColumnWerePoolsOfFour() {
+        StringBuilder csv = new StringBuilder("server,config,round,ready_ms,load1\n");
+        for (String config : ColdStartExperiment.READY_CONFIGS) {
+            csv.append("lt,").append(config).append(",1,500,1\n");
+            csv.append("mp,").append(config).append(",1,3000,1\n");
+            csv.append("mp-all-cpus,").append(config).append(",1,2000,1\n");
+        }
+        Report out = new Report();
+        ColdStartExperiment.ready(Csv.parse(csv.toString(), "ready.csv"), out);
+        assertThat(out.values.get("ready_table")).contains("mp, 4 workers (CPU of the server)");
+        assertThat(out.values.get("ready_mp_aot")).isEqualTo("3000 ms");
+        assertThat(out.values.get("ready_cpu_table")).contains("–");
+    }
 }
