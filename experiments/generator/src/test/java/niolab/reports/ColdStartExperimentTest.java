@@ -39,18 +39,21 @@ class ColdStartExperimentTest {
         assertThat(rebuilt.values.get("picocli_verdict")).isEqualTo("picocli's classes are in the cache");
     }
 
-    @Test
-    void readyTimesAreGivenPerWorkerCountAndTheTargetIsThePoolOfFour() {
-        StringBuilder csv = new StringBuilder("server,workers,config,round,ready_ms,cpu_ms,load1\n");
+    /** ColdStartExperiment.ready of a ready.csv whose rows (each with {@code %s} for the configuration) repeat for every one. */
+    private static Report ready(String header, String... rowsPerConfig) {
+        StringBuilder csv = new StringBuilder(header).append('\n');
         for (String config : ColdStartExperiment.READY_CONFIGS) {
-            csv.append("lt,1,").append(config).append(",1,500,300,1\n");
-            csv.append("mp,2,").append(config).append(",1,600,700,1\n");
-            csv.append("mp-all-cpus,2,").append(config).append(",1,550,700,1\n");
-            csv.append("mp,4,").append(config).append(",1,900,1300,1\n");
-            csv.append("mp-all-cpus,4,").append(config).append(",1,700,1300,1\n");
+            for (String row : rowsPerConfig) csv.append(String.format(row, config)).append('\n');
         }
         Report out = new Report();
         ColdStartExperiment.ready(Csv.parse(csv.toString(), "ready.csv"), out);
+        return out;
+    }
+
+    @Test
+    void readyTimesAreGivenPerWorkerCountAndTheTargetIsThePoolOfFour() {
+        Report out = ready("server,workers,config,round,ready_ms,cpu_ms,load1", "lt,1,%s,1,500,300,1", "mp,2,%s,1,600,700,1",
+                "mp-all-cpus,2,%s,1,550,700,1", "mp,4,%s,1,900,1300,1", "mp-all-cpus,4,%s,1,700,1300,1");
         assertThat(out.values.get("ready_table")).contains("mp, 2 workers (CPU of the server)").contains("mp, 4 workers (every CPU)");
         assertThat(out.values.get("ready_cpu_table")).contains("| 1300 |");
         assertThat(out.values.get("mp_by_workers")).isEqualTo("2 workers: 600 ms (700 ms of CPU); 4 workers: 900 ms (1300 ms of CPU)");
@@ -60,14 +63,7 @@ class ColdStartExperimentTest {
 
     @Test
     void resultsWithoutTheWorkersColumnWerePoolsOfFour() {
-        StringBuilder csv = new StringBuilder("server,config,round,ready_ms,load1\n");
-        for (String config : ColdStartExperiment.READY_CONFIGS) {
-            csv.append("lt,").append(config).append(",1,500,1\n");
-            csv.append("mp,").append(config).append(",1,3000,1\n");
-            csv.append("mp-all-cpus,").append(config).append(",1,2000,1\n");
-        }
-        Report out = new Report();
-        ColdStartExperiment.ready(Csv.parse(csv.toString(), "ready.csv"), out);
+        Report out = ready("server,config,round,ready_ms,load1", "lt,%s,1,500,1", "mp,%s,1,3000,1", "mp-all-cpus,%s,1,2000,1");
         assertThat(out.values.get("ready_table")).contains("mp, 4 workers (CPU of the server)");
         assertThat(out.values.get("ready_mp_aot")).isEqualTo("3000 ms");
         assertThat(out.values.get("ready_cpu_table")).contains("–");
