@@ -7,15 +7,17 @@
 #   aot          server and client on JDK 25 with their AOT caches (make aot)
 #   warm-server  JDK 25; the server first serves 20,000 serial requests from another client JVM
 #   warm         JDK 25; the server warmed so, and the client warms itself by 20,000 (--warmup)
-# then the time from exec (of bin/lab-server) to the ready line for lt, for mp with 4 workers on
-# the server CPU and for mp with 4 workers on every CPU, on JDK 17, JDK 25 and JDK 25 + AOT;
-# then which classes lab-server (until ready) and echo-bench (one request) load, and from where.
-# Server on CPU 0, clients on CPU 1. About 5 minutes.
+# then the time from exec (of bin/lab-server) to the ready line, and the CPU spent by then, for
+# lt, and for mp with each worker count of MP_WORKERS on the server CPU and on every CPU, on
+# JDK 17, JDK 25 and JDK 25 + AOT; then which classes lab-server (until ready) and echo-bench
+# (one request) load, and from where. Server on CPU 0, clients on CPU 1. About 8 minutes.
+# A short run that still exercises every step: ROUNDS=1 WARMUP=2000 MP_WORKERS=4.
 #
 # Writes to experiments/results/cold-start/:
 #   serial-CONFIG-R.json   echo-bench's report of round R's 100 requests (server CPU included)
 #   pairs.csv              config,round,client_wall_ms,load1: the client JVM from exec to exit
-#   ready.csv              server,config,round,ready_ms,load1
+#   ready.csv              server,workers,config,round,ready_ms,cpu_ms,load1 (cpu_ms: the server
+#                          and its workers, from exec to the ready line, in 10 ms ticks)
 #   classes.csv            app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated
 #                          (from_cache: the JDK's CDS archive, or the AOT cache; generated: lambdas, proxies)
 #   aot.txt                the caches: size, the JDK they belong to, picocli's class file version
@@ -25,6 +27,8 @@ NAME=cold-start
 EXP_PORT=${EXP_PORT:-29400}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROUNDS=${ROUNDS:-5} REQUESTS=${REQUESTS:-100} WARMUP=${WARMUP:-20000}
+# the mp pool sizes whose ready time is measured
+MP_WORKERS=${MP_WORKERS:-1 2 4}
 
 JDK25=$JAVA_HOME
 JDK17=$(jdk_home_of 17)
@@ -96,7 +100,8 @@ for r in $(seq "$ROUNDS"); do
 done
 
 # ready_ms CPUS ARCH [OPTIONS...]: sets READY_MS, the ms from exec of bin/lab-server on CPUS
-# until its ready line, read line by line through a FIFO so that it is seen the moment it comes.
+# until its ready line, read line by line through a FIFO so that it is seen the moment it comes,
+# and READY_CPU_MS, the CPU the server and its workers had used by then.
 ready_ms() {
   local cpus=$1 fifo t0 line fd
   shift
@@ -110,6 +115,7 @@ ready_ms() {
   while IFS= read -r -t 60 -u "$fd" line; do
     if [[ $line == listening* ]]; then
       READY_MS=$(ms_since "$t0")
+      READY_CPU_MS=$(($(cpu_ticks "$SERVER_PID") * 10))
       break
     fi
   done
@@ -120,19 +126,23 @@ ready_ms() {
 }
 
 all_cpus=0-$(($(nproc) - 1))
-echo "server,config,round,ready_ms,load1" >"$RESULTS/ready.csv"
+# ready_row SERVER WORKERS CONFIG ROUND CPUS ARGS...: one start measured, one ready.csv row.
+ready_row() {
+  local server=$1 workers=$2 config=$3 round=$4 cpus=$5 load
+  shift 5
+  load=$(load1)
+  with "$config" ready_ms "$cpus" "$@"
+  echo "== round $round: $server ($workers) on $config ready in $READY_MS ms, $READY_CPU_MS ms of CPU"
+  echo "$server,$workers,$config,$round,$READY_MS,$READY_CPU_MS,$load" >>"$RESULTS/ready.csv"
+}
+
+echo "server,workers,config,round,ready_ms,cpu_ms,load1" >"$RESULTS/ready.csv"
 for r in $(seq "$ROUNDS"); do
   for config in jdk17 jdk25 aot; do
-    for server in lt mp mp-all-cpus; do
-      case $server in
-        lt) cpus=$SERVER_CPU args=(lt) ;;
-        mp) cpus=$SERVER_CPU args=(mp --workers 4) ;;
-        mp-all-cpus) cpus=$all_cpus args=(mp --workers 4) ;;
-      esac
-      load=$(load1)
-      with "$config" ready_ms "$cpus" "${args[@]}"
-      echo "== round $r: $server on $config ready in $READY_MS ms"
-      echo "$server,$config,$r,$READY_MS,$load" >>"$RESULTS/ready.csv"
+    ready_row lt 1 "$config" "$r" "$SERVER_CPU" lt
+    for n in $MP_WORKERS; do
+      ready_row mp "$n" "$config" "$r" "$SERVER_CPU" mp --workers "$n"
+      ready_row mp-all-cpus "$n" "$config" "$r" "$all_cpus" mp --workers "$n"
     done
   done
 done

@@ -66,7 +66,7 @@ public final class LabServerTraining {
     /** Whether this build's lab-server takes these options (et's --binding came later than the rest). */
     private static boolean accepts(String... args) {
         try {
-            new CommandLine(new LabServer()).parseArgs(args);
+            LabServer.commandLine(args).parseArgs(args);
             return true;
         } catch (CommandLine.ParameterException e) {
             return false;
@@ -80,7 +80,7 @@ public final class LabServerTraining {
         full[args.length] = "--port";
         full[args.length + 1] = Integer.toString(port);
         int[] exit = {-1};
-        Thread server = new Thread(() -> exit[0] = new CommandLine(new LabServer()).execute(full), "training-server");
+        Thread server = new Thread(() -> exit[0] = LabServer.commandLine(full).execute(full), "training-server");
         server.start();
         awaitListening(port, server);
         boolean http = Arrays.asList(args).contains("http");

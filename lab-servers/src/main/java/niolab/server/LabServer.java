@@ -27,11 +27,13 @@ import picocli.CommandLine.Model.UsageMessageSpec;
  */
 @Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
         description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
-        subcommands = {LtCommand.class, EtCommand.class, VtCommand.class, UringCommand.class, MpCommand.class, BioCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
                 "2:bad flags, or a JDK too old for the architecture"})
 public final class LabServer implements Runnable {
+    /** The architectures, as help lists them. */
+    private static final List<String> ARCHS = List.of("lt", "et", "vt", "uring", "mp", "bio");
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -42,16 +44,28 @@ public final class LabServer implements Runnable {
 
     /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
     public static EventLoopServer newServer(String... args) {
-        CommandLine.ParseResult parsed = commandLine().parseArgs(args);
+        CommandLine.ParseResult parsed = commandLine(args).parseArgs(args);
         check(parsed);
         return ((ServerFactory) parsed.subcommand().commandSpec().userObject()).newServer();
     }
 
-    /** The command line, with each architecture's {@code --help} ending in the mistakes it can make, one line each. */
-    static CommandLine commandLine() {
+    /**
+     * The command line for {@code args}, with each architecture's {@code --help} ending in the
+     * mistakes it can make, one line each. When {@code args} start with an architecture, only
+     * that one's command is built: picocli reads every command's annotations by reflection, and
+     * the five others would cost a start (each of an mp pool's workers too) about 100 ms of CPU
+     * for nothing. Anything else ({@code --help}, a typo) gets them all, to list or suggest.
+     */
+    public static CommandLine commandLine(String... args) {
         CommandLine cl = new CommandLine(new LabServer());
+        String first = args.length > 0 ? args[0] : "";
+        for (String arch : ARCHS) {
+            if (arch.equals(first) || !ARCHS.contains(first)) cl.addSubcommand(newCommand(arch));
+        }
         for (String arch : List.of("lt", "et", "mp")) {
-            UsageMessageSpec usage = cl.getSubcommands().get(arch).getCommandSpec().usageMessage();
+            CommandLine sub = cl.getSubcommands().get(arch);
+            if (sub == null) continue;
+            UsageMessageSpec usage = sub.getCommandSpec().usageMessage();
             List<String> footer = new ArrayList<>(List.of(usage.footer()));
             footer.addAll(List.of(Mistake.helpLines(arch)));
             usage.footer(footer.toArray(new String[0]));
@@ -59,8 +73,19 @@ public final class LabServer implements Runnable {
         return cl;
     }
 
+    private static Object newCommand(String arch) {
+        switch (arch) {
+            case "lt": return new LtCommand();
+            case "et": return new EtCommand();
+            case "vt": return new VtCommand();
+            case "uring": return new UringCommand();
+            case "mp": return new MpCommand();
+            default: return new BioCommand();
+        }
+    }
+
     public static void main(String[] args) {
-        System.exit(commandLine().setExecutionStrategy(LabServer::checkThenRun).execute(args));
+        System.exit(commandLine(args).setExecutionStrategy(LabServer::checkThenRun).execute(args));
     }
 
     private static int checkThenRun(CommandLine.ParseResult parsed) {

@@ -213,7 +213,7 @@ class MistakesTest {
 
     /** What {@link Mistakes#check} says of a command line (mp: of its workers' architecture). */
     private static String refusal(String... args) {
-        picocli.CommandLine.ParseResult parsed = LabServer.commandLine().parseArgs(args);
+        picocli.CommandLine.ParseResult parsed = LabServer.commandLine(args).parseArgs(args);
         ServerOptions options = (ServerOptions) parsed.subcommand().commandSpec().mixins().get("options").userObject();
         String arch = args[0].equals("mp") ? args[Arrays.asList(args).indexOf("--worker-arch") + 1] : args[0];
         return Mistakes.check(options, arch);

@@ -28,4 +28,44 @@ class ColdStartExperimentTest {
         assertThat(ratios(900, 1000, 1400, 1500, 6000).values.get("aot_target")).isEqualTo("misses the target of 1.5×");
         assertThat(ratios(900, 1000, 900, 1500, 6000).values.get("aot_verdict")).contains("did not speed");
     }
+
+    @Test
+    void picocliIsSaidCachedOnlyWhenItsClassesAreNewerThanJava5() {
+        Report old = new Report();
+        ColdStartExperiment.picocli(49, old);
+        assertThat(old.values.get("picocli_verdict")).isEqualTo("picocli's classes stay out of the cache");
+        Report rebuilt = new Report();
+        ColdStartExperiment.picocli(61, rebuilt);
+        assertThat(rebuilt.values.get("picocli_verdict")).isEqualTo("picocli's classes are in the cache");
+    }
+
+    /** ColdStartExperiment.ready of a ready.csv whose rows (each with {@code %s} for the configuration) repeat for every one. */
+    private static Report ready(String header, String... rowsPerConfig) {
+        StringBuilder csv = new StringBuilder(header).append('\n');
+        for (String config : ColdStartExperiment.READY_CONFIGS) {
+            for (String row : rowsPerConfig) csv.append(String.format(row, config)).append('\n');
+        }
+        Report out = new Report();
+        ColdStartExperiment.ready(Csv.parse(csv.toString(), "ready.csv"), out);
+        return out;
+    }
+
+    @Test
+    void readyTimesAreGivenPerWorkerCountAndTheTargetIsThePoolOfFour() {
+        Report out = ready("server,workers,config,round,ready_ms,cpu_ms,load1", "lt,1,%s,1,500,300,1", "mp,2,%s,1,600,700,1",
+                "mp-all-cpus,2,%s,1,550,700,1", "mp,4,%s,1,900,1300,1", "mp-all-cpus,4,%s,1,700,1300,1");
+        assertThat(out.values.get("ready_table")).contains("mp, 2 workers (CPU of the server)").contains("mp, 4 workers (every CPU)");
+        assertThat(out.values.get("ready_cpu_table")).contains("| 1300 |");
+        assertThat(out.values.get("mp_by_workers")).isEqualTo("2 workers: 600 ms (700 ms of CPU); 4 workers: 900 ms (1300 ms of CPU)");
+        assertThat(out.values.get("mp_target_mp")).isEqualTo("misses the target of 800 ms");
+        assertThat(out.values.get("mp_target_mp_all_cpus")).isEqualTo("meets the target of 800 ms");
+    }
+
+    @Test
+    void resultsWithoutTheWorkersColumnWerePoolsOfFour() {
+        Report out = ready("server,config,round,ready_ms,load1", "lt,%s,1,500,1", "mp,%s,1,3000,1", "mp-all-cpus,%s,1,2000,1");
+        assertThat(out.values.get("ready_table")).contains("mp, 4 workers (CPU of the server)");
+        assertThat(out.values.get("ready_mp_aot")).isEqualTo("3000 ms");
+        assertThat(out.values.get("ready_cpu_table")).contains("–");
+    }
 }
