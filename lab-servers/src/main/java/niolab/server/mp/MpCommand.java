@@ -24,8 +24,9 @@ import picocli.CommandLine.Spec;
                 "The kernel spreads new connections among the workers by hash; a worker that dies is restarted;"
                 + " SIGTERM stops them all and prints the counters of each and their sum.",
                 "Worker output is relayed prefixed [w1], [w2], ...; the workers get this JVM's options"
-                + " (-Xmx..., e.g. through JAVA_OPTS) and the server options below, and compile with C1 only"
-                + " unless those options choose (-XX:TieredStopAtLevel=4: C2 as well)."},
+                + " (-Xmx..., e.g. through JAVA_OPTS) and the server options below;"
+                + " -XX:TieredStopAtLevel=1 there starts a pool sooner (no C2 compiling the start-up on every worker)"
+                + " and gives up C2's code for the rest of the run."},
         footer = {"%n--migrate: when a worker's listener closes (it stops or dies), the connections waiting in its accept"
                 + " queue are reset, unless net.ipv4.tcp_migrate_req=1 (Linux 5.14+), in which case the kernel moves them"
                 + " to the surviving workers. The setting is system-wide and needs root: '" + MigrateSysctl.ENABLE + "'."})

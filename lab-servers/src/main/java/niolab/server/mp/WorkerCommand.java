@@ -14,15 +14,6 @@ import niolab.server.LabServer;
  */
 final class WorkerCommand {
     private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
-    /**
-     * Workers compile with C1 only. A pool's workers start at once, and during a start C2's
-     * thread burns about a quarter of a worker's CPU compiling the start-up path (picocli, class
-     * loading), competing with the other workers for the same cores; served echo and HTTP spend
-     * their time in the kernel, where C2 code buys nothing measurable (keep-alive echo and HTTP,
-     * 3 s after a 3 s warm-up: the same requests/s, less server CPU per request, C2 still
-     * compiling). A user's own JIT flags win: -XX:TieredStopAtLevel=4 gives a pool C2 back.
-     */
-    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
     private final List<String> jvm;
     private final String arch;
@@ -63,14 +54,6 @@ final class WorkerCommand {
         env.remove("JDK_JAVA_OPTIONS");
     }
 
-    /** Whether the master's JVM options already say how to compile (its workers then follow them). */
-    static boolean choosesJit(List<String> jvmOptions) {
-        for (String option : jvmOptions) {
-            if (option.startsWith("-XX:TieredStopAtLevel=") || option.endsWith("TieredCompilation") || option.equals("-Xint")) return true;
-        }
-        return false;
-    }
-
     private static List<String> thisJvm() {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command()
@@ -84,7 +67,6 @@ final class WorkerCommand {
         // An et worker loads JNA, whatever the master was started with: JDK 24+ warns on every
         // start unless native access is granted (JEP 472), a later JDK will refuse; 17 accepts it.
         if (!masterArgs.contains(NATIVE_ACCESS)) cmd.add(NATIVE_ACCESS);
-        if (!choosesJit(masterArgs)) cmd.add(C1_ONLY);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(LabServer.class.getName());
