@@ -59,6 +59,13 @@ server_args() {
   esac
 }
 
+# start_named NAME PORT [OPTIONS...]: start_server for a server of this experiment.
+start_named() {
+  local words
+  read -ra words <<<"$(server_args "$1")"
+  start_server "${words[0]}" "$2" "${words[@]:1}" "${@:3}"
+}
+
 # speaks NAME PROTOCOL: whether the server serves PROTOCOL (netty-http is HTTP only).
 speaks() {
   [ "$1" != netty-http ] || [ "$2" = http ]
@@ -121,8 +128,7 @@ echo "server,connections,failed,rss_kb" >"$RESULTS/idle.csv"
 failed_file=$(mktemp "${TMPDIR:-/tmp}/niolab-idle.XXXXXX")
 for s in $SERVERS; do
   speaks "$s" echo || continue
-  # shellcheck disable=SC2046
-  start_server $(server_args "$s") "$EXP_PORT" --backlog "$BACKLOG"
+  start_named "$s" "$EXP_PORT" --backlog "$BACKLOG"
   : >"$failed_file"
   hold_idle "$IDLE_CONNECTIONS" "$EXP_PORT" 120 >"$failed_file" &
   holder=$!
@@ -159,8 +165,7 @@ for s in $SERVERS; do
     key=$s-$protocol
     PORT[$key]=$((EXP_PORT + i))
     i=$((i + 1))
-    # shellcheck disable=SC2046
-    start_server $(server_args "$s") "${PORT[$key]}" --protocol "$protocol" --backlog "$BACKLOG"
+    start_named "$s" "${PORT[$key]}" --protocol "$protocol" --backlog "$BACKLOG"
     PID[$key]=$SERVER_PID LOG[$key]=$SERVER_LOG
     SERVER_PID= SERVER_LOG=
   done
