@@ -13,7 +13,7 @@
 # half of them and the client the rest (CLIENT_THREADS threads), and --loops / mp's workers
 # one per server core, at least 2 (LOOPS); on 2 cores, server on CPU 0, client on CPU 1. About 15
 # minutes with the defaults (DURATION=3s ROUNDS=3). Env knobs: DURATION, ROUNDS, SERVERS, LEVELS,
-# LOOPS, C10K_DURATION (8s: the runs at 5000 connections or more, which begin by opening them all,
+# LOOPS, C10K_DURATION (6s: the runs at 5000 connections or more, which begin by opening them all,
 # a few seconds on a busy core; no warm-up there), WARMUP (2s), EB_WARMUP (1s: echo-bench's own warm-up before each echo run),
 # IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
 #
@@ -34,7 +34,7 @@ if [ "$HALF" -ge 2 ]; then
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 DURATION=${DURATION:-3s} ROUNDS=${ROUNDS:-3} WARMUP=${WARMUP:-2s} EB_WARMUP=${EB_WARMUP:-1s}
-LEVELS=${LEVELS:-1 50 1000 10000} C10K_DURATION=${C10K_DURATION:-8s} IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-10000}
+LEVELS=${LEVELS:-1 50 1000 10000} C10K_DURATION=${C10K_DURATION:-6s} IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-10000}
 CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 LOOPS=${LOOPS:-$((HALF > 2 ? HALF : 2))} CLIENT_THREADS=${CLIENT_THREADS:-$((HALF > 1 ? HALF : 1))}
 export WORKERS=$LOOPS
@@ -71,6 +71,11 @@ speaks() {
   [ "$1" != netty-http ] || [ "$2" = http ]
 }
 
+# first_protocol NAME: echo, or http for a server that speaks only HTTP.
+first_protocol() {
+  if speaks "$1" echo; then echo echo; else echo http; fi
+}
+
 {
   echo "key,value"
   echo "duration,$DURATION"
@@ -96,10 +101,8 @@ for r in $(seq "$ROUNDS"); do
   for s in $SERVERS; do
     workers=()
     [ "$s" = mp ] && workers=(--workers "$WORKERS")
-    protocol=echo
-    speaks "$s" echo || protocol=http
     # shellcheck disable=SC2046
-    ready_ms "$SERVER_CPU" $(server_args "$s") "${workers[@]}" --protocol "$protocol"
+    ready_ms "$SERVER_CPU" $(server_args "$s") "${workers[@]}" --protocol "$(first_protocol "$s")"
     echo "== round $r: $s ready in $READY_MS ms"
     echo "$s,$r,$READY_MS" >>"$RESULTS/ready.csv"
   done
@@ -122,13 +125,12 @@ hold_idle() {
   exec sleep "$3"
 }
 
-# 2. memory at IDLE_CONNECTIONS idle connections: a fresh server each, its VmRSS once they are
-# all open and have been idle for a second
+# 2. memory at IDLE_CONNECTIONS idle connections: a fresh server each (in its first protocol:
+# silent connections never tell), its VmRSS once they are all open and have been idle for a second
 echo "server,connections,failed,rss_kb" >"$RESULTS/idle.csv"
 failed_file=$(mktemp "${TMPDIR:-/tmp}/niolab-idle.XXXXXX")
 for s in $SERVERS; do
-  speaks "$s" echo || continue
-  start_named "$s" "$EXP_PORT" --backlog "$BACKLOG"
+  start_named "$s" "$EXP_PORT" --protocol "$(first_protocol "$s")" --backlog "$BACKLOG"
   : >"$failed_file"
   hold_idle "$IDLE_CONNECTIONS" "$EXP_PORT" 120 >"$failed_file" &
   holder=$!

@@ -45,8 +45,7 @@ public final class ArchitecturesExperiment implements Experiment {
         settings(run, out);
         echoTables(run, out);
         pingTable(run, out);
-        cpuTable(run, out);
-        switchesTable(run, out);
+        perRequestTables(run, out);
         memoryTable(run, out);
         syscalls(r, out);
         evidence(run, out);
@@ -119,37 +118,39 @@ public final class ArchitecturesExperiment implements Experiment {
                 "CPU µs/req keep-alive", "CPU µs/req pipelined", "errors"), rows));
     }
 
-    /** Server CPU per request in each measure, and its ratio to the C reference's. */
-    private static void cpuTable(Run run, Report out) {
+    /**
+     * Per request in the four headline measures: server CPU (with its ratio to the C
+     * reference's), and context switches (voluntary + involuntary) beside events per wait from
+     * the counters.
+     */
+    private static void perRequestTables(Run run, Report out) {
         String[] measures = {"echo-ka-" + run.setting("connections"), SHORT, PING, PIPELINE};
-        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> cpuRows = new ArrayList<>(), switchRows = new ArrayList<>();
         for (String s : run.servers) {
-            List<String> row = new ArrayList<>(List.of(run.label(s)));
-            for (String m : measures) row.add(run.has(s, m) ? measured(run.cpu(s, m)) + " (" + measured(run.overC(s, m)) + "×)" : "–");
-            rows.add(row);
+            List<String> cpu = new ArrayList<>(List.of(run.label(s))), switches = new ArrayList<>(List.of(run.label(s)));
+            for (String m : measures) {
+                cpu.add(run.has(s, m) ? measured(run.cpu(s, m)) + " (" + measured(run.overC(s, m)) + "×)" : "–");
+                switches.add(run.has(s, m) ? measured3(run.switches(s, m)) : "–");
+            }
+            switches.add(events(run.r, s, "echo"));
+            switches.add(events(run.r, s, "http"));
+            cpuRows.add(cpu);
+            switchRows.add(switches);
         }
-        out.put("cpu_table", Md.table(List.of("server", "keep-alive echo, " + run.setting("connections") + " conns",
-                "short connections", "keep-alive /ping", "pipelined /ping"), rows));
-    }
-
-    /** Context switches per request (voluntary + involuntary) and events per wait from the counters. */
-    private static void switchesTable(Run run, Report out) {
-        String[] measures = {"echo-ka-" + run.setting("connections"), SHORT, PING, PIPELINE};
-        List<List<String>> rows = new ArrayList<>();
-        for (String s : run.servers) {
-            List<String> row = new ArrayList<>(List.of(run.label(s)));
-            for (String m : measures) row.add(run.has(s, m) ? measured(run.switches(s, m)) : "–");
-            row.add(events(run.r, s, "echo"));
-            row.add(events(run.r, s, "http"));
-            rows.add(row);
-        }
-        out.put("switches_table", Md.table(List.of("server", "keep-alive echo", "short connections", "keep-alive /ping",
-                "pipelined /ping", "events per wait, echo server", "events per wait, HTTP server"), rows));
+        String echoAt = "keep-alive echo, " + run.setting("connections") + " conns";
+        out.put("cpu_table", Md.table(List.of("server", echoAt, "short connections", "keep-alive /ping", "pipelined /ping"), cpuRows));
+        out.put("switches_table", Md.table(List.of("server", echoAt, "short connections", "keep-alive /ping", "pipelined /ping",
+                "events per wait, echo server", "events per wait, HTTP server"), switchRows));
     }
 
     /** Two decimals; "–" where nothing was served to divide by. */
     private static String measured(double v) {
         return Double.isFinite(v) ? Md.f2(v) : "–";
+    }
+
+    /** Three decimals, for counts per request well under one; "–" where nothing was served. */
+    private static String measured3(double v) {
+        return Double.isFinite(v) ? Md.f3(v) : "–";
     }
 
     /**
@@ -253,16 +254,7 @@ public final class ArchitecturesExperiment implements Experiment {
             }
         }
         double noise = run.noise();
-        List<List<String>> rows = new ArrayList<>();
-        int held = 0, close = 0;
-        for (Claim c : claims) {
-            rows.add(c.row(noise));
-            if (c.holds()) held++;
-            if (c.withinNoise(noise)) close++;
-        }
-        out.put("claims_table", Md.table(List.of("claim", "measured", "bound", "on this run"), rows));
-        out.put("claims_held", held + " of " + claims.size());
-        out.put("claims_close", Integer.toString(close));
+        Claim.report(claims, "measured", noise, out);
         out.put("noise", Md.f0(noise * 100) + "%");
     }
 

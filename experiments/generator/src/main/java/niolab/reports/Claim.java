@@ -1,5 +1,6 @@
 package niolab.reports;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,5 +21,23 @@ record Claim(String statement, double measured, double bound, boolean atLeast) {
     List<String> row(double noise) {
         return List.of(statement, Md.f2(measured), (atLeast ? "≥ " : "≤ ") + Md.f2(bound),
                 holds() ? "holds" : withinNoise(noise) ? "fails, within the noise" : "fails");
+    }
+
+    /**
+     * The claims as a report's table ({@code claims_table}, the figure's column headed
+     * {@code measuredHeader}) and tallies: {@code claims_held} ("3 of 5") and {@code claims_close}
+     * (the failures within the noise).
+     */
+    static void report(List<Claim> claims, String measuredHeader, double noise, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        int held = 0, close = 0;
+        for (Claim c : claims) {
+            rows.add(c.row(noise));
+            if (c.holds()) held++;
+            if (c.withinNoise(noise)) close++;
+        }
+        out.put("claims_table", Md.table(List.of("claim", measuredHeader, "bound", "on this run"), rows));
+        out.put("claims_held", held + " of " + claims.size());
+        out.put("claims_close", Integer.toString(close));
     }
 }

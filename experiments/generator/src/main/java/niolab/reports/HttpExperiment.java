@@ -78,16 +78,7 @@ public final class HttpExperiment implements Experiment {
             claims.add(c);
             if (c.holds()) rulerHeld++;
         }
-        List<List<String>> rows = new ArrayList<>();
-        int held = 0, close = 0;
-        for (Claim c : claims) {
-            rows.add(c.row(noise));
-            if (c.holds()) held++;
-            if (c.withinNoise(noise)) close++;
-        }
-        out.put("claims_table", Md.table(List.of("claim", "measured ratio", "bound", "on this run"), rows));
-        out.put("claims_held", held + " of " + claims.size());
-        out.put("claims_close", Integer.toString(close));
+        Claim.report(claims, "measured ratio", noise, out);
         out.put("ruler_held", rulerHeld + " of " + servers.length);
     }
 
