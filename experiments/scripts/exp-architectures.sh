@@ -18,7 +18,8 @@
 # IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
 #
 # Writes to experiments/results/architectures/:
-#   settings.csv               key,value: the knobs of this run
+#   settings.csv               key,value: the knobs of this run, and the 1-minute load average
+#                              at its start and end (other work on the machine shows there)
 #   ready.csv                  server,round,ready_ms
 #   idle.csv                   server,connections,failed,rss_kb: at IDLE_CONNECTIONS idle connections
 #   proc.csv                   server,measure,round,cpu_ticks,voluntary,nonvoluntary: deltas over a client run
@@ -92,6 +93,7 @@ first_protocol() {
   echo "servers,$SERVERS"
   echo "backlog,$BACKLOG"
   echo "nofile,$(ulimit -Sn)"
+  echo "load_at_start,$(cut -d' ' -f1 /proc/loadavg)"
 } >"$RESULTS/settings.csv"
 mkdir -p "$RESULTS/raw"
 
@@ -119,6 +121,7 @@ established() {
 hold_idle() {
   local i fd failed=0
   for ((i = 0; i < $1; i++)); do
+    # shellcheck disable=SC2034 # each descriptor stays open, unused: holding it is the point
     { exec {fd}<>"/dev/tcp/127.0.0.1/$2"; } 2>/dev/null || failed=$((failed + 1))
   done
   echo "$failed"
@@ -169,7 +172,7 @@ for s in $SERVERS; do
     i=$((i + 1))
     start_named "$s" "${PORT[$key]}" --protocol "$protocol" --backlog "$BACKLOG"
     PID[$key]=$SERVER_PID LOG[$key]=$SERVER_LOG
-    SERVER_PID= SERVER_LOG=
+    SERVER_PID='' SERVER_LOG=''
   done
 done
 
@@ -232,5 +235,6 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 stop_all
+echo "load_at_end,$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/settings.csv"
 report
 echo "results: $RESULTS; report: $ROOT/experiments/exp-$NAME.md"
