@@ -11,11 +11,11 @@
 #      context switches from /proc.
 # Loops, workers and pinning scale with the cores found: on 4 or more, the server gets the first
 # half of them and the client the rest (CLIENT_THREADS threads), and --loops / mp's workers
-# one per server core, at least 2 (LOOPS); on 2 cores, server on CPU 0, client on CPU 1. About 15
+# one per server core, at least 2 (LOOPS); on 2 cores, server on CPU 0, client on CPU 1. About 20
 # minutes with the defaults (DURATION=3s ROUNDS=3). Env knobs: DURATION, ROUNDS, SERVERS, LEVELS,
-# LOOPS, C10K_DURATION (6s: the runs at 5000 connections or more, which begin by opening them all,
-# a few seconds on a busy core; no warm-up there), WARMUP (2s), EB_WARMUP (1s: echo-bench's own warm-up before each echo run),
-# IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
+# LOOPS, C10K_DURATION (6s: the runs at 5000 connections or more, which begin by opening them
+# all, a few seconds on a busy core; no warm-up there), WARMUP (2s), EB_WARMUP (1s: echo-bench's
+# own warm-up before each echo run), IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
 #
 # Writes to experiments/results/architectures/:
 #   settings.csv               key,value: the knobs of this run, and the 1-minute load average
@@ -25,7 +25,8 @@
 #   proc.csv                   server,measure,round,cpu_ticks,voluntary,nonvoluntary: deltas over a client run
 #   wrk.csv                    server,measure,round,requests,requests_per_s,errors
 #   raw/SERVER-MEASURE-rR.json echo-bench's report of an echo run
-#   raw/wrk-SERVER-MEASURE-rR.txt, raw/server-SERVER-PROTOCOL.log (counters last)
+#   raw/wrk-SERVER-MEASURE-rR.txt, raw/server-SERVER-PROTOCOL.log and raw/server-idle-SERVER.log
+#                              (the servers' output, counters last)
 set -euo pipefail
 NAME=architectures
 EXP_PORT=${EXP_PORT:-29600}
