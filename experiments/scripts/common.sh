@@ -41,7 +41,8 @@ ms_since() {
 }
 
 # ready_ms CPUS ARCH [OPTIONS...]: sets READY_MS, the ms from exec of bin/lab-server on CPUS
-# until its ready line, read line by line through a FIFO so that it is seen the moment it comes.
+# until its ready line, read line by line through a FIFO so that it is seen the moment it comes,
+# and READY_CPU_MS, the CPU the server and its workers had used by then.
 ready_ms() {
   local cpus=$1 fifo t0 line fd
   shift
@@ -55,6 +56,7 @@ ready_ms() {
   while IFS= read -r -t 60 -u "$fd" line; do
     if [[ $line == listening* ]]; then
       READY_MS=$(ms_since "$t0")
+      READY_CPU_MS=$(($(cpu_ticks "$SERVER_PID") * 10))
       break
     fi
   done
