@@ -41,6 +41,13 @@ CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 LOOPS=${LOOPS:-$((HALF > 2 ? HALF : 2))} CLIENT_THREADS=${CLIENT_THREADS:-$((HALF > 1 ? HALF : 1))}
 export WORKERS=$LOOPS
 SERVERS=${SERVERS:-"lt et et-ffm vt lt-loops et-loops mp netty-nio netty-epoll netty-http c"}
+# vt needs JDK 21 and et --binding ffm JDK 22: a build on an older JDK runs without them
+kept=
+for s in $SERVERS; do
+  case $s in vt) need=21 ;; et-ffm) need=22 ;; *) need=0 ;; esac
+  if [ "$JDK_FEATURE" -ge "$need" ]; then kept="$kept $s"; else echo "note: $s needs JDK $need (built on $JDK_LABEL): left out" >&2; fi
+done
+SERVERS=${kept# }
 # the accept queue as deep as the kernel allows, so that 10,000 connects do not overflow it
 BACKLOG=$(cat /proc/sys/net/core/somaxconn)
 
