@@ -46,6 +46,8 @@ public final class HttpExperiment implements Experiment {
         claims(summary, servers, noise, out);
         redis(r, summary, servers, out);
         out.put("servers", String.join(", ", servers));
+        // wrk states its run's length on its first line: "Running 5s test @ ..."
+        out.put("duration", r.text("raw/wrk-" + servers[0] + "-keepalive-r1.txt").replaceAll("(?s)^Running (\\S+) test.*", "$1"));
         out.put("rounds", Integer.toString(samples.numbers("requests_per_s", "server", "lt", "mode", "keepalive", "tool", "wrk").length));
     }
 
