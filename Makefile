@@ -11,7 +11,7 @@ RUNS ?= 3
 WORKERS ?= 4
 # AOT=1: run-bench-* trains the AOT caches if needed (make aot) and runs server and client with them
 AOT ?=
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring architectures
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
 # The course's tools, run from source (java's source-file mode): no build needed before them.
@@ -57,7 +57,7 @@ run-bench-mp: all $(if $(filter 1,$(AOT)),aot) ## The same against mp: WORKERS=4
 aot: all ## JDK 25+: train the AOT caches of lab-server and echo-bench (target/aot/); AOT=1 runs use them
 	@bash scripts/aot-train.sh
 
-experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about 30 min)
+experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about an hour)
 
 # exp-NAME: run one experiment, regenerate experiments/exp-NAME.md (listed by make help)
 $(addprefix exp-,$(EXPERIMENTS)): exp-%: all

@@ -74,13 +74,36 @@ stop_server() {
   SERVER_LOG=
 }
 
+# tree_pids PID: PID and all its descendants (mp: the master and its workers), one a line.
+tree_pids() {
+  local kid
+  echo "$1"
+  for kid in $(ps -o pid= --ppid "$1" 2>/dev/null); do tree_pids "$kid"; done
+}
+
 # cpu_ticks PID: utime+stime (clock ticks, 100 per second) of PID and all its descendants,
 # from /proc (mp: the master and its workers).
 cpu_ticks() {
-  local total=0 kid
-  [ -r "/proc/$1/stat" ] && total=$(sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}')
-  for kid in $(ps -o pid= --ppid "$1" 2>/dev/null); do total=$((total + $(cpu_ticks "$kid"))); done
+  local total=0 p
+  for p in $(tree_pids "$1"); do
+    [ -r "/proc/$p/stat" ] && total=$((total + $(sed 's/^.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
+  done
   echo "$total"
+}
+
+# ctxt_switches PID: "VOLUNTARY NONVOLUNTARY" context switches of every thread of PID and its
+# descendants. Per thread (/proc/P/task/T/status): a process's own status counts its main
+# thread only, and a JVM's main thread just waits.
+ctxt_switches() {
+  local p
+  for p in $(tree_pids "$1"); do cat /proc/"$p"/task/*/status 2>/dev/null || true; done |
+    awk '/^voluntary_ctxt_switches/ {v += $2} /^nonvoluntary_ctxt_switches/ {n += $2} END {print v + 0, n + 0}'
+}
+
+# rss_kb PID: resident memory (VmRSS, kB) of PID and its descendants, summed.
+rss_kb() {
+  local p
+  for p in $(tree_pids "$1"); do cat "/proc/$p/status" 2>/dev/null || true; done | awk '/^VmRSS:/ {k += $2} END {print k + 0}'
 }
 
 # env_json: the environment of a run as JSON, what a reader needs to judge its numbers

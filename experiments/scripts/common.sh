@@ -34,3 +34,34 @@ stop_keep_log() {
 report() {
   java -jar "$ROOT/experiments/generator/target/experiment-reports.jar" "$ROOT/experiments" "$NAME"
 }
+
+# ms_since T0: milliseconds from $EPOCHREALTIME value T0 until now.
+ms_since() {
+  awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", (b - a) * 1000 }'
+}
+
+# ready_ms CPUS ARCH [OPTIONS...]: sets READY_MS, the ms from exec of bin/lab-server on CPUS
+# until its ready line, read line by line through a FIFO so that it is seen the moment it comes,
+# and READY_CPU_MS, the CPU the server and its workers had used by then.
+ready_ms() {
+  local cpus=$1 fifo t0 line fd
+  shift
+  fifo=$(mktemp -u "${TMPDIR:-/tmp}/niolab-ready.XXXXXX")
+  mkfifo "$fifo"
+  READY_MS=
+  t0=$EPOCHREALTIME
+  taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1 &
+  SERVER_PID=$!
+  exec {fd}<"$fifo"
+  while IFS= read -r -t 60 -u "$fd" line; do
+    if [[ $line == listening* ]]; then
+      READY_MS=$(ms_since "$t0")
+      READY_CPU_MS=$(($(cpu_ticks "$SERVER_PID") * 10))
+      break
+    fi
+  done
+  stop_server quiet
+  exec {fd}<&-
+  rm -f "$fifo"
+  [ -n "$READY_MS" ] || { echo "error: lab-server $* did not get ready" >&2; return 1; }
+}

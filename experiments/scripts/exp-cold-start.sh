@@ -68,11 +68,6 @@ load1() {
   cut -d' ' -f1 /proc/loadavg
 }
 
-# ms_since T0: milliseconds from $EPOCHREALTIME value T0 until now.
-ms_since() {
-  awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", (b - a) * 1000 }'
-}
-
 # pair CONFIG ROUND: a fresh server, (a warm-up), a fresh client's 100 requests, the server stopped.
 pair() {
   local config=$1 round=$2 load t0 warm=()
@@ -98,32 +93,6 @@ for r in $(seq "$ROUNDS"); do
     pair "$config" "$r"
   done
 done
-
-# ready_ms CPUS ARCH [OPTIONS...]: sets READY_MS, the ms from exec of bin/lab-server on CPUS
-# until its ready line, read line by line through a FIFO so that it is seen the moment it comes,
-# and READY_CPU_MS, the CPU the server and its workers had used by then.
-ready_ms() {
-  local cpus=$1 fifo t0 line fd
-  shift
-  fifo=$(mktemp -u "${TMPDIR:-/tmp}/niolab-ready.XXXXXX")
-  mkfifo "$fifo"
-  READY_MS=
-  t0=$EPOCHREALTIME
-  taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1 &
-  SERVER_PID=$!
-  exec {fd}<"$fifo"
-  while IFS= read -r -t 60 -u "$fd" line; do
-    if [[ $line == listening* ]]; then
-      READY_MS=$(ms_since "$t0")
-      READY_CPU_MS=$(($(cpu_ticks "$SERVER_PID") * 10))
-      break
-    fi
-  done
-  stop_server quiet
-  exec {fd}<&-
-  rm -f "$fifo"
-  [ -n "$READY_MS" ] || { echo "error: lab-server $* did not get ready" >&2; return 1; }
-}
 
 all_cpus=0-$(($(nproc) - 1))
 # ready_row SERVER WORKERS CONFIG ROUND CPUS ARGS...: one start measured, one ready.csv row.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# exp-http: HTTP GET /ping on lt, et, mp (2 workers), netty-nio and netty-epoll, driven by wrk
-# and echo-bench (keep-alive, Connection: close, pipelined depth 16): `make bench-http` with its
-# results kept here. Then redis-benchmark PING against redis-server on the same pinned core, as
-# the per-core ceiling of a mature single-threaded event loop. About 5 minutes.
+# exp-http: HTTP GET /ping on lt, et, mp (2 workers), netty-nio, netty-epoll, netty-uring and
+# netty-http (Netty's own HTTP codec), driven by wrk and echo-bench (keep-alive, Connection:
+# close, pipelined depth 16): `make bench-http` with its results kept here. Then redis-benchmark
+# PING against redis-server on the same pinned core, as the per-core ceiling of a mature
+# single-threaded event loop. About 15 minutes.
 set -euo pipefail
 NAME=http
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -37,7 +37,8 @@ public final class Experiments {
             new BackendExperiment(),
             new ColdStartExperiment(),
             new FfiExperiment(),
-            new UringExperiment());
+            new UringExperiment(),
+            new ArchitecturesExperiment());
 
     private Experiments() {
     }

@@ -18,7 +18,9 @@ import java.util.Locale;
  * </pre>
  */
 public final class SvgChart {
-    private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
+    /** Distinct up to eleven series (exp-architectures draws every server); then they repeat. */
+    private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+            "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000"};
     private static final int W = 720, H = 400, LEFT = 70, RIGHT = 150, TOP = 40, BOTTOM = 50;
 
     private final String title, xLabel, yLabel;

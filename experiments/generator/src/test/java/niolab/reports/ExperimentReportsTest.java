@@ -45,7 +45,7 @@ class ExperimentReportsTest {
             for (Path p : ExperimentReports.render(EXPERIMENTS, e).keySet()) rendered.add(p.toString());
         }
         // An empty registry, or a report nobody regenerates, must not pass as "all match".
-        assertThat(checked).contains("short-run", "long-run", "concurrency", "syscalls", "time-wait", "http", "mistakes", "backend", "cold-start", "ffi", "uring");
+        assertThat(checked).contains("short-run", "long-run", "concurrency", "syscalls", "time-wait", "http", "mistakes", "backend", "cold-start", "ffi", "uring", "architectures");
         assertThat(checked).containsExactlyInAnyOrderElementsOf(committedReports());
         assertThat(rendered).containsAll(committedCharts());
     }

@@ -1,0 +1,443 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * exp-architectures: every server side by side (experiments/scripts/exp-architectures.sh):
+ * keep-alive echo by connections, serial short connections, keep-alive and pipelined /ping,
+ * with the server's CPU and context switches per request, its memory at 10,000 idle
+ * connections and its time from exec to ready; the lab's claims checked on the run.
+ */
+public final class ArchitecturesExperiment implements Experiment {
+    /** Every server the script knows, in table order, with how the report names it ({@code {n}}: the loop count). */
+    private static final Map<String, String> LABELS = new LinkedHashMap<>();
+
+    static {
+        LABELS.put("lt", "lt");
+        LABELS.put("et", "et (JNA)");
+        LABELS.put("et-ffm", "et --binding ffm");
+        LABELS.put("vt", "vt");
+        LABELS.put("lt-loops", "lt --loops {n}");
+        LABELS.put("et-loops", "et --loops {n}");
+        LABELS.put("mp", "mp --workers {n}");
+        LABELS.put("netty-nio", "netty-nio");
+        LABELS.put("netty-epoll", "netty-epoll");
+        LABELS.put("netty-http", "netty-http");
+        LABELS.put("c", "C reference");
+    }
+
+    static final String SHORT = "echo-short", PING = "ping-keepalive", PIPELINE = "ping-pipeline";
+    /** exp-syscalls' architectures and workloads this report quotes. */
+    private static final String[] SYSCALL_ARCHS = {"lt", "et", "mp"};
+
+    @Override
+    public String name() {
+        return "architectures";
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        Run run = new Run(r);
+        out.put("env", r.environment());
+        settings(run, out);
+        echoTables(run, out);
+        pingTable(run, out);
+        perRequestTables(run, out);
+        memoryTable(run, out);
+        syscalls(r, out);
+        evidence(run, out);
+        claims(run, out);
+    }
+
+    private static void settings(Run run, Report out) {
+        for (String k : List.of("duration", "c10k_duration", "rounds", "warmup", "eb_warmup", "idle_connections", "connections", "depth", "loops",
+                "client_threads", "backlog", "nofile", "load_at_start", "load_at_end")) {
+            out.put(k, run.setting(k));
+        }
+        out.put("levels", String.join(", ", run.levels));
+        out.put("servers", String.join(", ", run.servers));
+        int serverCores = run.cores / 2;
+        out.put("cores", Integer.toString(run.cores));
+        out.put("scaling", serverCores >= 2
+                ? "The server had " + serverCores + " of the " + run.cores + " cores, so `--loops " + run.setting("loops")
+                        + "` and mp's " + run.setting("loops") + " workers each had a core per loop: their rows against"
+                        + " one-loop `lt` and `et` show what the cores add."
+                : "This machine has " + run.cores + " cores: the server gets one and the client the other, so `--loops "
+                        + run.setting("loops") + "` and mp's " + run.setting("loops") + " workers share a single core. Their"
+                        + " rows show what a second loop or process costs on one core, not what it gains: scaling cannot be"
+                        + " shown here. On 4 or more cores the script gives the server half of them and a loop per server core.");
+    }
+
+    /** Keep-alive echo by connections, the short-connection rate, errors; and the two charts. */
+    private static void echoTables(Run run, Report out) {
+        List<String> header = new ArrayList<>(List.of("server"));
+        for (String c : run.levels) header.add("req/s at " + c);
+        header.addAll(List.of("short conn/s", "errors at " + run.topLevel(), "errors, all echo runs"));
+        List<List<String>> rows = new ArrayList<>();
+        double[] x = new double[run.levels.size()];
+        for (int i = 0; i < x.length; i++) x[i] = Double.parseDouble(run.levels.get(i));
+        SvgChart rate = new SvgChart("Keep-alive echo: requests/s by connections", "connections (log2)", "requests/s").logX();
+        SvgChart cpu = new SvgChart("Keep-alive echo: server CPU per request", "connections (log2)", "server CPU µs/request").logX();
+        long errorsAtTop = 0;
+        for (String s : run.echoServers()) {
+            List<String> row = new ArrayList<>(List.of(run.label(s)));
+            double[] rates = new double[x.length], cpus = new double[x.length];
+            long errors = 0;
+            for (int i = 0; i < x.length; i++) {
+                String m = "echo-ka-" + run.levels.get(i);
+                rates[i] = run.rate(s, m);
+                // a level that served nothing has no CPU per request: drawn at 0, shown in the table
+                cpus[i] = rates[i] > 0 ? run.cpu(s, m) : 0;
+                errors += run.errors(s, m);
+                row.add(Md.f0(rates[i]));
+            }
+            long top = run.errors(s, run.top());
+            errorsAtTop += top;
+            row.addAll(List.of(Md.f0(run.rate(s, SHORT)), top == 0 ? "0" : top + " (" + run.errorClasses(s, run.top()) + ")",
+                    Long.toString(errors + run.errors(s, SHORT))));
+            rows.add(row);
+            rate.series(run.label(s), x, rates);
+            cpu.series(run.label(s), x, cpus);
+        }
+        out.put("echo_table", Md.table(header, rows));
+        out.put("errors_at_top", Long.toString(errorsAtTop));
+        out.put("clean_at_top", run.clean(run.top()) + " of " + run.echoServers().size());
+        out.chart("architectures-echo-rate.svg", rate.render());
+        out.chart("architectures-echo-cpu.svg", cpu.render());
+    }
+
+    private static void pingTable(Run run, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String s : run.servers) {
+            rows.add(List.of(run.label(s), Md.f0(run.rate(s, PING)), Md.f0(run.rate(s, PIPELINE)), Md.f2(run.cpu(s, PING)),
+                    Md.f2(run.cpu(s, PIPELINE)), Long.toString(run.errors(s, PING) + run.errors(s, PIPELINE))));
+        }
+        out.put("ping_table", Md.table(List.of("server", "keep-alive req/s", "pipelined x" + run.setting("depth") + " req/s",
+                "CPU µs/req keep-alive", "CPU µs/req pipelined", "errors"), rows));
+    }
+
+    /**
+     * Per request in the four headline measures: server CPU (with its ratio to the C
+     * reference's), and context switches (voluntary + involuntary) beside events per wait from
+     * the counters.
+     */
+    private static void perRequestTables(Run run, Report out) {
+        String[] measures = {"echo-ka-" + run.setting("connections"), SHORT, PING, PIPELINE};
+        List<List<String>> cpuRows = new ArrayList<>(), switchRows = new ArrayList<>();
+        for (String s : run.servers) {
+            List<String> cpu = new ArrayList<>(List.of(run.label(s))), switches = new ArrayList<>(List.of(run.label(s)));
+            for (String m : measures) {
+                cpu.add(run.has(s, m) ? measured(run.cpu(s, m)) + " (" + measured(run.overC(s, m)) + "×)" : "–");
+                switches.add(run.has(s, m) ? measured3(run.switches(s, m)) : "–");
+            }
+            switches.add(events(run.r, s, "echo"));
+            switches.add(events(run.r, s, "http"));
+            cpuRows.add(cpu);
+            switchRows.add(switches);
+        }
+        String echoAt = "keep-alive echo, " + run.setting("connections") + " conns";
+        out.put("cpu_table", Md.table(List.of("server", echoAt, "short connections", "keep-alive /ping", "pipelined /ping"), cpuRows));
+        out.put("switches_table", Md.table(List.of("server", echoAt, "short connections", "keep-alive /ping", "pipelined /ping",
+                "events per wait, echo server", "events per wait, HTTP server"), switchRows));
+    }
+
+    /** Two decimals; "–" where nothing was served to divide by. */
+    private static String measured(double v) {
+        return Double.isFinite(v) ? Md.f2(v) : "–";
+    }
+
+    /** Three decimals, for counts per request well under one; "–" where nothing was served. */
+    private static String measured3(double v) {
+        return Double.isFinite(v) ? Md.f3(v) : "–";
+    }
+
+    /**
+     * Events per wait over the server's whole run, from its last counters line; "–" when it
+     * prints none, or never waits for events (vt blocks in each connection's own read).
+     */
+    private static String events(Results r, String server, String protocol) {
+        String log = "raw/server-" + server + "-" + protocol + ".log";
+        if (!r.has(log) || !r.text(log).contains("counters:")) return "–";
+        double e = r.counters(log).eventsPerWait();
+        return Double.isNaN(e) || e == 0 ? "–" : Md.f2(e);
+    }
+
+    private static void memoryTable(Run run, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String s : run.servers) {
+            double[] ready = run.ready.numbers("ready_ms", "server", s);
+            boolean idle = run.hasIdle(s);
+            Map<String, String> row = idle ? run.idle.row("server", s) : Map.of();
+            rows.add(List.of(run.label(s), idle ? row.get("connections") : "–", idle ? row.get("failed") : "–",
+                    idle ? Md.f1(run.rssMb(s)) : "–", Md.f0(Stats.median(ready)),
+                    Md.f0(ready[Stats.best(ready, false)]) + " – " + Md.f0(ready[Stats.best(ready, true)])));
+        }
+        out.put("memory_table", Md.table(List.of("server", "idle connections open", "connects failed", "RSS (MB)",
+                "exec to ready (ms, median)", "exec to ready (min – max)"), rows));
+    }
+
+    /** Syscalls per request on the event loop thread, as exp-syscalls measured them under strace. */
+    private static void syscalls(Results r, Report out) {
+        Results sys = new Results(r.dir.resolveSibling("syscalls"));
+        List<List<String>> rows = new ArrayList<>();
+        Map<String, Double> perRequest = new LinkedHashMap<>();
+        for (String a : SYSCALL_ARCHS) {
+            List<String> row = new ArrayList<>(List.of(a));
+            for (String w : new String[] {"keepalive", "serial"}) {
+                double calls = new SyscallsExperiment.Run(sys, a, w).total("loop", 0);
+                perRequest.put(a + "-" + w, calls);
+                row.add(Md.f2(calls));
+            }
+            rows.add(row);
+        }
+        out.put("syscalls_table", Md.table(List.of("server", "keep-alive echo", "serial short connections"), rows));
+        for (String w : new String[] {"keepalive", "serial"}) {
+            out.put("syscalls_" + w, Compare.fewerOrMore("et", perRequest.get("et-" + w), "lt", perRequest.get("lt-" + w), "syscalls per request"));
+        }
+    }
+
+    /** The comparisons the analysis rests on, as sentences that follow the figures. */
+    private static void evidence(Run run, Report out) {
+        String at = "echo-ka-" + run.setting("connections"), atWords = "Keep-alive echo at " + run.setting("connections") + " connections";
+        out.put("vt_evidence", versus(run, "vt", "lt", at, atWords));
+        out.put("vt_short", versus(run, "vt", "lt", SHORT, "Short connections"));
+        out.put("vt_top", versus(run, "vt", "lt", run.top(), "Keep-alive echo at " + run.topLevel() + " connections"));
+        out.put("vt_memory", memory(run, "vt", "lt"));
+        out.put("loops_evidence", versus(run, "lt-loops", "lt", at, atWords) + " " + versus(run, "et-loops", "et", at, atWords)
+                + " " + versus(run, "mp", "lt", at, atWords));
+        out.put("ffm_evidence", versus(run, "et-ffm", "et", at, atWords) + " " + versus(run, "et-ffm", "et", PING, "Keep-alive /ping"));
+        out.put("codec_evidence", versus(run, "netty-http", "netty-epoll", PIPELINE, "Pipelined /ping")
+                + " " + versus(run, "netty-http", "netty-epoll", PING, "Keep-alive /ping"));
+        out.put("c_evidence", versus(run, "lt", "c", PING, "Keep-alive /ping") + " " + versus(run, "et", "c", PING, "Keep-alive /ping")
+                + " " + versus(run, "lt", "c", SHORT, "Short connections") + " " + versus(run, "et", "c", SHORT, "Short connections"));
+        String fastest = "";
+        double best = -1;
+        for (String s : run.servers) {
+            if (run.rate(s, PIPELINE) > best) {
+                best = run.rate(s, PIPELINE);
+                fastest = run.label(s);
+            }
+        }
+        out.put("fastest_pipeline", fastest + " (" + Md.f0(best) + " req/s)");
+    }
+
+    /** "vt holds ... in 752.9 MB, lt in 71.9 MB: 69.7 KB more per connection." */
+    private static String memory(Run run, String a, String b) {
+        if (!run.hasIdle(a) || !run.hasIdle(b)) return "(" + a + " or " + b + " not measured idle on this run.)";
+        double kbMore = (run.rssMb(a) - run.rssMb(b)) * 1024 / Double.parseDouble(run.setting("idle_connections"));
+        return run.label(a) + " holds " + run.setting("idle_connections") + " idle connections in " + Md.f1(run.rssMb(a)) + " MB of RSS, "
+                + run.label(b) + " in " + Md.f1(run.rssMb(b)) + " MB: " + Md.f1(Math.abs(kbMore)) + " KB " + (kbMore >= 0 ? "more" : "less")
+                + " per connection.";
+    }
+
+    /** "Short connections: vt 3516 req/s, ...; lt ...; vt at 1.06× the rate and 1.47× the CPU per request of lt." */
+    static String versus(Run run, String a, String b, String measure, String what) {
+        if (!run.has(a, measure) || !run.has(b, measure)) return "(" + what + ": " + a + " or " + b + " not measured on this run.)";
+        if (run.rate(a, measure) == 0 || run.rate(b, measure) == 0) return "(" + what + ": " + a + " or " + b + " served no request on this run.)";
+        return what + ": " + run.label(a) + " " + point(run, a, measure) + "; " + run.label(b) + " " + point(run, b, measure)
+                + "; " + run.label(a) + " at " + Md.f2(run.rate(a, measure) / run.rate(b, measure)) + "× the rate and "
+                + Md.f2(run.cpu(a, measure) / run.cpu(b, measure)) + "× the CPU per request of " + run.label(b) + ".";
+    }
+
+    private static String point(Run run, String s, String m) {
+        return Md.f0(run.rate(s, m)) + " req/s, " + Md.f2(run.cpu(s, m)) + " µs CPU and " + Md.f3(run.switches(s, m))
+                + " context switches per request";
+    }
+
+    /** The lab's claims about its servers, each checked against this run's figures. */
+    static void claims(Run run, Report out) {
+        List<Claim> claims = new ArrayList<>();
+        String at = "echo-ka-" + run.setting("connections");
+        if (!run.echoServers().isEmpty()) {
+            claims.add(new Claim("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
+                    (double) run.clean(run.top()) / run.echoServers().size(), 1.0, true));
+        }
+        if (run.has("vt", at) && run.has("lt", at)) {
+            claims.add(new Claim("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
+                    run.rate("vt", at) / run.rate("lt", at), 0.7, true));
+        }
+        String[][] cpuClaims = {{PING, "keep-alive /ping", "1.1"}, {at, "keep-alive echo", "1.1"}, {SHORT, "short connections", "1.2"}};
+        for (String s : new String[] {"lt", "et"}) {
+            for (String[] c : cpuClaims) {
+                if (run.has(s, c[0]) && run.has("c", c[0])) {
+                    double bound = Double.parseDouble(c[2]);
+                    claims.add(new Claim(c[1] + ": " + s + " spends at most " + c[2] + "× the C reference's server CPU per request",
+                            run.overC(s, c[0]), bound, false));
+                }
+            }
+        }
+        for (String s : new String[] {"lt", "et"}) {
+            if (run.hasIdle(s)) {
+                claims.add(new Claim(s + " holds " + run.setting("idle_connections") + " idle connections in under 100 MB of RSS (MB)",
+                        run.rssMb(s), 100, false));
+            }
+        }
+        double noise = run.noise();
+        Claim.report(claims, "measured", noise, out);
+        out.put("noise", Md.f0(noise * 100) + "%");
+    }
+
+    /** The run's raw files, read once: medians over the rounds per server and measure. */
+    static final class Run {
+        final Results r;
+        final Csv settings, ready, idle, proc, wrk;
+        final List<String> servers = new ArrayList<>(), levels;
+        final int cores;
+
+        Run(Results r) {
+            this.r = r;
+            settings = r.csv("settings.csv");
+            ready = r.csv("ready.csv");
+            idle = r.csv("idle.csv");
+            proc = r.csv("proc.csv");
+            wrk = r.csv("wrk.csv");
+            List<String> ran = List.of(setting("servers").split(" "));
+            for (String s : LABELS.keySet()) {
+                if (ran.contains(s)) servers.add(s);
+            }
+            levels = List.of(setting("levels").split(" "));
+            cores = r.json("env.json", RunEnvironment.class).cores();
+        }
+
+        String setting(String key) {
+            return settings.row("key", key).get("value");
+        }
+
+        String label(String s) {
+            return LABELS.get(s).replace("{n}", setting("loops"));
+        }
+
+        List<String> echoServers() {
+            List<String> echo = new ArrayList<>(servers);
+            echo.removeIf(s -> !has(s, SHORT));
+            return echo;
+        }
+
+        /** The keep-alive echo measure at the most connections. */
+        String top() {
+            return "echo-ka-" + topLevel();
+        }
+
+        String topLevel() {
+            return levels.get(levels.size() - 1);
+        }
+
+        /** How many echo servers served measure {@code m} (some requests, no error). */
+        int clean(String m) {
+            int n = 0;
+            for (String s : echoServers()) {
+                if (errors(s, m) == 0 && rate(s, m) > 0) n++;
+            }
+            return n;
+        }
+
+        int rounds() {
+            return Integer.parseInt(setting("rounds"));
+        }
+
+        boolean has(String s, String m) {
+            return proc.numbers("cpu_ticks", "server", s, "measure", m).length > 0;
+        }
+
+        private boolean isWrk(String m) {
+            return m.startsWith("ping-");
+        }
+
+        private BenchJson bench(String s, String m, int round) {
+            return r.bench("raw/" + s + "-" + m + "-r" + round + ".json");
+        }
+
+        /** Requests per second, median over the rounds. */
+        double rate(String s, String m) {
+            if (isWrk(m)) return Stats.median(wrk.numbers("requests_per_s", "server", s, "measure", m));
+            double[] v = new double[rounds()];
+            for (int i = 0; i < v.length; i++) v[i] = bench(s, m, i + 1).median(BenchJson.Column.QPS);
+            return Stats.median(v);
+        }
+
+        /** Server CPU µs per request, median over the rounds: echo-bench's own reading, or /proc ticks over a wrk run. */
+        double cpu(String s, String m) {
+            double[] v = new double[rounds()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = isWrk(m) ? Csv.number(proc.row("server", s, "measure", m, "round", Integer.toString(i + 1)).get("cpu_ticks"))
+                        * 10_000 / requests(s, m, i + 1) : bench(s, m, i + 1).serverCpuPerRequest();
+            }
+            return Stats.median(v);
+        }
+
+        /**
+         * Context switches of the server per request, median over the rounds. They are counted
+         * around the whole client run, so an echo-bench run's warm-up requests count too.
+         */
+        double switches(String s, String m) {
+            double[] v = new double[rounds()];
+            for (int i = 0; i < v.length; i++) {
+                Map<String, String> row = proc.row("server", s, "measure", m, "round", Integer.toString(i + 1));
+                v[i] = (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests(s, m, i + 1);
+            }
+            return Stats.median(v);
+        }
+
+        /** Every request the client made in the run, warm-up included (wrk has none). */
+        private double requests(String s, String m, int round) {
+            if (isWrk(m)) return Csv.number(wrk.row("server", s, "measure", m, "round", Integer.toString(round)).get("requests"));
+            BenchJson b = bench(s, m, round);
+            double n = b.warmup() == null ? 0 : b.warmup().requests();
+            for (BenchJson.Run run : b.runs()) n += run.requests();
+            return n;
+        }
+
+        long errors(String s, String m) {
+            if (isWrk(m)) return (long) Stats.sum(wrk.numbers("errors", "server", s, "measure", m));
+            long e = 0;
+            for (int i = 1; i <= rounds(); i++) e += bench(s, m, i).errors().total();
+            return e;
+        }
+
+        /** The classes of an echo measure's errors over the rounds, as "timeout 3, reset 1". */
+        String errorClasses(String s, String m) {
+            long[] sum = new long[7];
+            for (int i = 1; i <= rounds(); i++) {
+                BenchJson.Errors e = bench(s, m, i).errors();
+                long[] v = {e.refused(), e.reset(), e.timeout(), e.closedEarly(), e.mismatch(), e.portsExhausted(), e.other()};
+                for (int k = 0; k < v.length; k++) sum[k] += v[k];
+            }
+            String[] names = {"refused", "reset", "timeout", "short", "mismatch", "ports exhausted", "other"};
+            List<String> parts = new ArrayList<>();
+            for (int k = 0; k < names.length; k++) {
+                if (sum[k] > 0) parts.add(names[k] + " " + sum[k]);
+            }
+            return String.join(", ", parts);
+        }
+
+        double overC(String s, String m) {
+            return has("c", m) ? cpu(s, m) / cpu("c", m) : Double.NaN;
+        }
+
+        boolean hasIdle(String s) {
+            return idle.numbers("rss_kb", "server", s).length > 0;
+        }
+
+        double rssMb(String s) {
+            return Csv.number(idle.row("server", s).get("rss_kb")) / 1024;
+        }
+
+        /** Median over servers and measures of the rate's (max − min) / median across rounds. */
+        double noise() {
+            List<Double> spreads = new ArrayList<>();
+            for (String s : servers) {
+                for (Map<String, String> row : wrk.rows()) {
+                    if (row.get("server").equals(s) && row.get("round").equals("1")) {
+                        spreads.add(Stats.relativeSpread(wrk.numbers("requests_per_s", "server", s, "measure", row.get("measure"))));
+                    }
+                }
+            }
+            double[] v = new double[spreads.size()];
+            for (int i = 0; i < v.length; i++) v[i] = spreads.get(i);
+            return Stats.median(v);
+        }
+    }
+}

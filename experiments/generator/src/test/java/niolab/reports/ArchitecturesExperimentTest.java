@@ -1,0 +1,83 @@
+package niolab.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * exp-architectures reads its numbers from the raw files as they are: wrk's rate and /proc's
+ * ticks and context switches per request, medians over the rounds, the ratio to C, the claims
+ * following the figures, and a level that served nothing shown as such.
+ */
+class ArchitecturesExperimentTest {
+    @TempDir
+    Path dir;
+
+    private Results results;
+
+    @BeforeEach
+    void writeRun() throws IOException {
+        write("settings.csv", "key,value\nduration,1s\nc10k_duration,8s\nrounds,3\nwarmup,1s\neb_warmup,1s\nlevels,50\n"
+                + "idle_connections,10000\nconnections,50\ndepth,16\nloops,2\nclient_threads,1\nservers,lt c\nbacklog,4096\nnofile,20000\n");
+        write("env.json", "{\"date\":\"d\",\"cpu\":\"c\",\"cores\":2,\"memory\":\"m\",\"kernel\":\"k\",\"jdk\":\"j\",\"java_opts\":\"\","
+                + "\"server_cpu\":\"0\",\"client_cpu\":\"1\",\"ulimit_n\":\"20000\",\"ip_local_port_range\":\"1 2\",\"tcp_tw_reuse\":\"2\",\"commit\":\"x\"}");
+        write("ready.csv", "server,round,ready_ms\nlt,1,300\nlt,2,500\nlt,3,400\nc,1,2\nc,2,3\nc,3,4\n");
+        write("idle.csv", "server,connections,failed,rss_kb\nlt,10000,0," + 120 * 1024 + "\nc,10000,0,4096\n");
+        // lt: 10 ticks (100 ms) over 10,000 requests = 10 µs each; C: 8 µs; rounds 2 and 3 the same
+        StringBuilder proc = new StringBuilder("server,measure,round,cpu_ticks,voluntary,nonvoluntary\n");
+        StringBuilder wrk = new StringBuilder("server,measure,round,requests,requests_per_s,errors\n");
+        for (int round = 1; round <= 3; round++) {
+            for (String m : new String[] {"ping-keepalive", "ping-pipeline"}) {
+                proc.append("lt,").append(m).append(',').append(round).append(",10,500,0\n");
+                proc.append("c,").append(m).append(',').append(round).append(",8,100,0\n");
+                wrk.append("lt,").append(m).append(',').append(round).append(",10000,").append(9000 + round * 1000).append(",0\n");
+                wrk.append("c,").append(m).append(',').append(round).append(",10000,20000,").append(round == 2 ? 3 : 0).append('\n');
+            }
+        }
+        write("proc.csv", proc.toString());
+        write("wrk.csv", wrk.toString());
+        results = new Results(dir);
+    }
+
+    private void write(String file, String text) throws IOException {
+        Files.writeString(dir.resolve(file), text, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void wrkMeasuresComeFromTicksAndSwitchesOverRequests() {
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(results);
+        assertThat(run.rate("lt", "ping-keepalive")).isEqualTo(11000);
+        assertThat(run.cpu("lt", "ping-keepalive")).isEqualTo(10.0);
+        assertThat(run.overC("lt", "ping-keepalive")).isEqualTo(1.25);
+        assertThat(run.switches("lt", "ping-keepalive")).isEqualTo(0.05);
+        assertThat(run.errors("c", "ping-keepalive")).isEqualTo(3);
+        assertThat(run.label("c")).isEqualTo("C reference");
+    }
+
+    @Test
+    void claimsFollowTheFigures() {
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(results);
+        Report out = new Report();
+        ArchitecturesExperiment.claims(run, out);
+        String table = out.values.get("claims_table");
+        assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | 1.25 | ≤ 1.10 | fails |");
+        assertThat(table).contains("| lt holds 10000 idle connections in under 100 MB of RSS (MB) | 120.00 | ≤ 100.00 | fails |");
+        assertThat(out.values.get("claims_held")).isEqualTo("0 of 2");
+    }
+
+    @Test
+    void aComparisonWithAServerThatServedNothingSaysSo() {
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(results);
+        assertThat(ArchitecturesExperiment.versus(run, "vt", "lt", "ping-keepalive", "keep-alive /ping"))
+                .isEqualTo("(keep-alive /ping: vt or lt not measured on this run.)");
+        assertThat(ArchitecturesExperiment.versus(run, "lt", "c", "ping-keepalive", "keep-alive /ping"))
+                .startsWith("keep-alive /ping: lt 11000 req/s, 10.00 µs CPU and 0.050 context switches per request; C reference 20000 req/s")
+                .endsWith("lt at 0.55× the rate and 1.25× the CPU per request of C reference.");
+    }
+}
