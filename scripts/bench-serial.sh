@@ -13,7 +13,8 @@
 # Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (20000), PORT (9988),
 # SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK bin/echo-bench picks: on JDK 22+,
 # with a jar built there, it calls the kernel through FFM, else through a SocketChannel
-# (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter); its header says which.
+# (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter; a run with no WARMUP
+# takes the channel too); its header says which.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -18,8 +18,9 @@ import java.nio.ByteBuffer;
  *       {@code SocketChannel}: the same calls plus two {@code getsockname} per connect, which the
  *       JDK makes to learn the local address and offers no way to skip.</li>
  * </ul>
- * {@code -Decho-bench.serial-socket=channel} picks the channel even where FFM is available, to
- * compare the two.
+ * A run without {@code --warmup} takes the channel (FFM's call paths are slow until compiled:
+ * {@code EchoBench} says how much); {@code -Decho-bench.serial-socket=channel} picks the channel
+ * even where FFM is available and the run warms up, {@code =ffm} picks FFM even for a cold run.
  */
 interface SerialSocket {
     /** A new socket with TCP_NODELAY (and SO_LINGER 0 under --linger0): calls that never block. */
