@@ -8,6 +8,10 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -313,6 +317,30 @@ class MistakesTest {
     private static void signal(ServerProcess p, String signal) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + signal).isTrue();
+        // kill returns once the signal is sent; a busy machine may run the loop thread a while
+        // longer, and a connection it accepts then is one the burst did not strand.
+        if (signal.equals("STOP")) awaitStopped(p.pid());
+    }
+
+    /** Waits (bounded) until every thread of {@code pid} is stopped ('T' in /proc/PID/task/TID/stat). */
+    private static void awaitStopped(long pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() - deadline < 0) {
+            boolean all = true;
+            try (DirectoryStream<Path> tasks =
+                    Files.newDirectoryStream(Paths.get("/proc", Long.toString(pid), "task"))) {
+                for (Path task : tasks) {
+                    String stat = Files.readString(task.resolve("stat"));
+                    char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                    if (state != 'T' && state != 't') all = false;
+                }
+            } catch (IOException threadGone) {
+                all = false; // a thread ended while we looked: look again
+            }
+            if (all) return;
+            Thread.sleep(5);
+        }
+        throw new AssertionError("process " + pid + " did not stop within 10 s");
     }
 
     /** Sends {@code n} bytes in one write; the bytes of their echo that come back before the timeout. */
