@@ -164,15 +164,9 @@ public final class EchoBench implements Callable<Integer> {
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();
-        // A cold run (no --warmup) takes the SocketChannel: FFM's call paths cost a fresh JVM
-        // about 300 ms of compiling on the client's CPU before they are lean (100 serial requests
-        // against the C server, JDK 25, client pinned to one CPU: 260/s through FFM, 2,000/s
-        // through the channel; after 20 warm-up requests, 4,200/s through FFM).
-        if ("0".equals(warmup.trim()) && System.getProperty(SerialSocket.Kind.PROPERTY) == null) {
-            System.setProperty(SerialSocket.Kind.PROPERTY, "channel");
-        }
         LoadSpec load = new LoadSpec(address, codec(), connections, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
-                keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0);
+                keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0,
+                SerialSocket.Kind.forRun(!"0".equals(warmup.trim())));
         out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%n",
                 target, load.describe(), duration() != null ? Durations.format(duration()) : requests() + " requests", runs,
                 protocol == Protocol.HTTP ? "HTTP GET " + path : size + "-byte payload");

@@ -54,7 +54,7 @@ public final class LoadRun {
         List<Thread> threads = new ArrayList<>();
         if (spec.serial()) {
             SerialClient c = new SerialClient(spec.target, spec.codec, (int) Math.max(1, spec.timeoutNanos / 1_000_000L), budget, end,
-                    spec.linger0);
+                    spec.linger0, spec.serialKind);
             stats.add(c.stats);
             threads.add(new Thread(c, "echo-bench-serial"));
         } else {

@@ -15,9 +15,16 @@ public final class LoadSpec {
     public final double rate;
     public final long timeoutNanos;
     public final boolean linger0;
+    /** How a serial run makes its calls ({@link SerialSocket.Kind#forRun}). */
+    final SerialSocket.Kind serialKind;
 
     public LoadSpec(InetSocketAddress target, Codec codec, int connections, int threads, boolean keepAlive,
             int pipeline, double rate, long timeoutNanos, boolean linger0) {
+        this(target, codec, connections, threads, keepAlive, pipeline, rate, timeoutNanos, linger0, SerialSocket.Kind.forRun(true));
+    }
+
+    LoadSpec(InetSocketAddress target, Codec codec, int connections, int threads, boolean keepAlive,
+            int pipeline, double rate, long timeoutNanos, boolean linger0, SerialSocket.Kind serialKind) {
         this.target = target;
         this.codec = codec;
         this.connections = connections;
@@ -27,6 +34,7 @@ public final class LoadSpec {
         this.rate = rate;
         this.timeoutNanos = timeoutNanos;
         this.linger0 = linger0;
+        this.serialKind = serialKind;
     }
 
     /** The seed's mode: one blocking client, a fresh connection per request, no schedule. */
@@ -36,7 +44,7 @@ public final class LoadSpec {
 
     /** e.g. {@code 50 connections (keep-alive, pipeline 4) on 2 threads, rate 1000/s}. */
     public String describe() {
-        if (serial()) return "serial short connections (" + SerialSocket.Kind.best().label + ")";
+        if (serial()) return "serial short connections (" + serialKind.label + ")";
         StringBuilder sb = new StringBuilder();
         sb.append(connections).append(connections == 1 ? " connection" : " connections");
         sb.append(keepAlive ? " (keep-alive" + (pipeline > 1 ? ", pipeline " + pipeline : "") + ")" : " (short: one request each)");

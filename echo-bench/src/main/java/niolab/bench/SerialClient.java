@@ -56,7 +56,7 @@ public final class SerialClient implements Runnable {
      * {@code linger0} closes each socket with SO_LINGER 0 (RST, no TIME-WAIT on this side).
      */
     public SerialClient(InetSocketAddress target, Codec codec, int timeoutMs, long requests, long endNanos, boolean linger0) {
-        this(target, codec, timeoutMs, requests, endNanos, linger0, SerialSocket.Kind.best());
+        this(target, codec, timeoutMs, requests, endNanos, linger0, SerialSocket.Kind.forRun(true));
     }
 
     SerialClient(InetSocketAddress target, Codec codec, int timeoutMs, long requests, long endNanos, boolean linger0,

@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * kernel. One instance serves a whole run, a fresh socket per request; the two buffers are
  * given once, so nothing is allocated per call.
  *
- * <p>Two ways to make the calls, picked by {@link Kind#best()}:
+ * <p>Two ways to make the calls, picked by {@link Kind#forRun}:
  * <ul>
  *   <li>{@link Kind#FFM} (JDK 22+, {@code FfmSerialSocket}): socket, setsockopt, connect, write,
  *       read and close called directly through {@code java.lang.foreign}: the syscalls of a
@@ -19,7 +19,7 @@ import java.nio.ByteBuffer;
  *       JDK makes to learn the local address and offers no way to skip.</li>
  * </ul>
  * A run without {@code --warmup} takes the channel (FFM's call paths are slow until compiled:
- * {@code EchoBench} says how much); {@code -Decho-bench.serial-socket=channel} picks the channel
+ * {@link Kind#forRun} says how much); {@code -Decho-bench.serial-socket=channel} picks the channel
  * even where FFM is available and the run warms up, {@code =ffm} picks FFM even for a cold run.
  */
 interface SerialSocket {
@@ -58,9 +58,18 @@ interface SerialSocket {
             this.label = label;
         }
 
-        /** FFM where this JVM and this build have it (unless the property asks for the channel), else the channel. */
-        static Kind best() {
-            return FFM.available() && !"channel".equals(System.getProperty(PROPERTY)) ? FFM : CHANNEL;
+        /**
+         * FFM where this JVM and this build have it and the run warms up first, else the channel;
+         * the property ({@code channel} or {@code ffm}) overrides. A cold run takes the channel
+         * because FFM's call paths are slow until compiled: about 300 ms of a fresh JVM on the
+         * client's CPU (JDK 25, 100 serial requests against the C server: 260/s through FFM,
+         * 2,000/s through the channel, 4,200/s through FFM after 20 warm-up requests).
+         */
+        static Kind forRun(boolean warmsUp) {
+            String asked = System.getProperty(PROPERTY);
+            if ("channel".equals(asked)) return CHANNEL;
+            boolean ffm = warmsUp || "ffm".equals(asked);
+            return ffm && FFM.available() ? FFM : CHANNEL;
         }
 
         boolean available() {
