@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,8 +44,10 @@ final class IntervalLog implements AutoCloseable {
     private final HistogramLogWriter writer;
     private final Path path;
     private final String tag;
-    private final long anchorMillis = System.currentTimeMillis();
+    // The wall clock to the nanosecond, read just after the monotonic one: a mapped time is never
+    // earlier than the moment it stands for (a millisecond anchor floored it up to 1 ms early).
     private final long anchorNanos = System.nanoTime();
+    private final long anchorEpochNanos = epochNanosNow();
     private long baseMillis = -1;
 
     /** Creates FILE at once, so that a bad path fails before any load is sent. */
@@ -86,7 +89,12 @@ final class IntervalLog implements AutoCloseable {
     }
 
     private long epochMillis(long nanos) {
-        return anchorMillis + Math.floorDiv(nanos - anchorNanos, 1_000_000L);
+        return Math.floorDiv(anchorEpochNanos + (nanos - anchorNanos), 1_000_000L);
+    }
+
+    private static long epochNanosNow() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     @Override
