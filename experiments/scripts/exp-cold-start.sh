@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # exp-cold-start: how much of the short run (make run-bench: 100 serial short connections from a
-# fresh echo-bench JVM to a fresh lt server JVM) is the JVMs starting cold. Five configurations,
+# fresh echo-bench JVM to a fresh lt server JVM) is the JVMs starting cold. Six configurations,
 # ROUNDS fresh server + client pairs each, interleaved (each round in a rotated order):
 #   jdk17        server and client on JDK 17
 #   jdk25        server and client on JDK 25
 #   aot          server and client on JDK 25 with their AOT caches (make aot)
+#   aot-client   JDK 25; only the client with its cache: what the server's cache does to the run
 #   warm-server  JDK 25; the server first serves 20,000 serial requests from another client JVM
 #   warm         JDK 25; the server warmed so, and the client warms itself by 20,000 (--warmup)
 # then the time from exec (of bin/lab-server) to the ready line, and the CPU spent by then, for
@@ -15,7 +16,9 @@
 #
 # Writes to experiments/results/cold-start/:
 #   serial-CONFIG-R.json   echo-bench's report of round R's 100 requests (server CPU included)
-#   pairs.csv              config,round,client_wall_ms,load1: the client JVM from exec to exit
+#   pairs.csv              config,round,client_wall_ms,load1,server_jit_ms: the client JVM from
+#                          exec to exit; the CPU the server's JIT compiler threads used during
+#                          the 100 requests (10 ms ticks)
 #   ready.csv              server,workers,config,round,ready_ms,cpu_ms,load1 (cpu_ms: the server
 #                          and its workers, from exec to the ready line, in 10 ms ticks)
 #   classes.csv            app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated
@@ -53,15 +56,35 @@ for app in lab-server echo-bench; do
       END { for (r in n) printf "%s,%s,%d,%d\n", app, r, n[r], p[r] }' | sort >>"$RESULTS/aot-skipped.csv"
 done
 
-# with CONFIG CMD...: CMD with the JDK and cache of CONFIG (jdk17: JDK 17; aot: AOT=1; else JDK 25).
+# with CONFIG SIDE CMD...: CMD, the server's or the client's side, with the JDK and cache of
+# CONFIG (jdk17: JDK 17; aot: AOT=1; aot-client: AOT=1 for the client only; else JDK 25).
 with() {
-  local config=$1
-  shift
-  case $config in
-    jdk17) JAVA_HOME=$JDK17 "$@" ;;
-    aot) AOT=1 "$@" ;;
+  local config=$1 side=$2
+  shift 2
+  case $config/$side in
+    jdk17/*) JAVA_HOME=$JDK17 "$@" ;;
+    aot/* | aot-client/client) AOT=1 "$@" ;;
     *) JAVA_HOME=$JDK25 "$@" ;;
   esac
+}
+
+# jit_ticks PID: "TID TICKS" for each JIT compiler thread of JVM PID (their names: "C1 CompilerThre",
+# "C2 CompilerThre"; the JVM starts and stops them as its queue needs, so each is kept by its TID).
+jit_ticks() {
+  local t
+  for t in /proc/"$1"/task/*; do
+    grep -q '^C[12] Compiler' "$t/comm" 2>/dev/null || continue
+    # utime and stime are the 12th and 13th fields after the ")" that ends the name
+    echo "${t##*/} $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')"
+  done
+}
+
+# jit_ms_since BEFORE PID: the CPU in ms of PID's compiler threads since BEFORE (jit_ticks' lines).
+jit_ms_since() {
+  jit_ticks "$2" | awk -v tck="$(getconf CLK_TCK)" -v before="$1" '
+    BEGIN { n = split(before, lines, "\n"); for (i = 1; i <= n; i++) { split(lines[i], f, " "); had[f[1]] = f[2] } }
+    { used += $2 - ($1 in had ? had[$1] : 0) }
+    END { printf "%d\n", used * 1000 / tck }'
 }
 
 load1() {
@@ -70,22 +93,23 @@ load1() {
 
 # pair CONFIG ROUND: a fresh server, (a warm-up), a fresh client's 100 requests, the server stopped.
 pair() {
-  local config=$1 round=$2 load t0 warm=()
+  local config=$1 round=$2 load t0 jit warm=()
   load=$(load1)
-  with "$config" start_server lt "$EXP_PORT"
+  with "$config" server start_server lt "$EXP_PORT"
   if [ "$config" = warm-server ] || [ "$config" = warm ]; then
     client_pin "$ROOT/bin/echo-bench" --requests "$WARMUP" "127.0.0.1:$EXP_PORT" >/dev/null || true
   fi
   [ "$config" = warm ] && warm=(--warmup "$WARMUP")
+  jit=$(jit_ticks "$SERVER_PID")
   t0=$EPOCHREALTIME
-  with "$config" echo_bench "${warm[@]}" --requests "$REQUESTS" --json "$RESULTS/serial-$config-$round.json" \
+  with "$config" client echo_bench "${warm[@]}" --requests "$REQUESTS" --json "$RESULTS/serial-$config-$round.json" \
     | grep -E '^(mean|errors)' || true
-  echo "$config,$round,$(ms_since "$t0"),$load" >>"$RESULTS/pairs.csv"
+  echo "$config,$round,$(ms_since "$t0"),$load,$(jit_ms_since "$jit" "$SERVER_PID")" >>"$RESULTS/pairs.csv"
   stop_keep_log "$RESULTS/server-$config-$round.log"
 }
 
-CONFIGS=(jdk17 jdk25 aot warm-server warm)
-echo "config,round,client_wall_ms,load1" >"$RESULTS/pairs.csv"
+CONFIGS=(jdk17 jdk25 aot warm-server warm aot-client)
+echo "config,round,client_wall_ms,load1,server_jit_ms" >"$RESULTS/pairs.csv"
 for r in $(seq "$ROUNDS"); do
   for i in "${!CONFIGS[@]}"; do
     config=${CONFIGS[$(((i + r) % ${#CONFIGS[@]}))]}
@@ -100,7 +124,7 @@ ready_row() {
   local server=$1 workers=$2 config=$3 round=$4 cpus=$5 load
   shift 5
   load=$(load1)
-  with "$config" ready_ms "$cpus" "$@"
+  with "$config" server ready_ms "$cpus" "$@"
   echo "== round $round: $server ($workers) on $config ready in $READY_MS ms, $READY_CPU_MS ms of CPU"
   echo "$server,$workers,$config,$round,$READY_MS,$READY_CPU_MS,$load" >>"$RESULTS/ready.csv"
 }
@@ -131,11 +155,11 @@ echo "app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,gen
 classlog=$(mktemp "${TMPDIR:-/tmp}/niolab-classes.XXXXXX")
 for config in jdk17 jdk25 aot; do
   # the log as it is at the ready line: what starting took, not stopping
-  JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" start_server lt "$EXP_PORT"
+  JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" server start_server lt "$EXP_PORT"
   census lab-server "$config" "$classlog" >>"$RESULTS/classes.csv"
   stop_server quiet
   start_server lt "$EXP_PORT"
-  BENCH_JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" \
+  BENCH_JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" client \
     "$ROOT/bin/echo-bench" --requests 1 "127.0.0.1:$EXP_PORT" >/dev/null
   stop_server quiet
   census echo-bench "$config" "$classlog" >>"$RESULTS/classes.csv"

@@ -12,13 +12,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import niolab.server.LabServer;
+import niolab.server.mp.WorkerMain;
 import picocli.CommandLine;
 
 /**
  * The training run of lab-server's AOT cache ({@code make aot}, JDK 25+): one JVM that starts,
  * serves and stops each server the lab runs, in turn, through the same command line a user
- * types: lt and et with echo and HTTP, a worker's {@code --reuse-port}, an mp master with one
- * worker of each loop. One JVM, because a cache records one training run: whatever this run
+ * types: lt and et with echo and HTTP, an mp master with one worker of each loop, and, in this
+ * JVM, the mp workers' own entry point ({@link WorkerMain}, which the workers' JVMs start with). One JVM, because a cache records one training run: whatever this run
  * loads, links and profiles, every later start finds ready.
  *
  * <p>Its traffic comes from here too, every byte checked: a broken server fails the training
@@ -31,6 +32,8 @@ import picocli.CommandLine;
 public final class LabServerTraining {
     /** Enough requests for the JIT to see each server's hot loop (JEP 515 keeps its profiles). */
     private static final int SHORT_CONNECTIONS = 300;
+    /** The first word of a training that runs {@link WorkerMain} rather than {@code lab-server}. */
+    private static final String WORKER = "worker";
     private static final int KEEPALIVE_REQUESTS = 3000;
     private static final int PIPELINE_DEPTH = 16;
     private static final int TIMEOUT_MS = 5000;
@@ -50,17 +53,31 @@ public final class LabServerTraining {
                 new String[] {"lt", "--protocol", "http"},
                 new String[] {"et"},
                 new String[] {"et", "--protocol", "http"},
-                new String[] {"lt", "--reuse-port"},
-                new String[] {"et", "--reuse-port", "--loops", "2"},
+                worker("lt", "ECHO"),
+                worker("lt", "HTTP"),
+                worker("et", "ECHO", "--loops", "2"),
                 new String[] {"mp", "--workers", "1"},
                 new String[] {"mp", "--workers", "1", "--worker-arch", "et"}));
         if (accepts("et", "--binding", "ffm")) {
             servers.add(new String[] {"et", "--binding", "ffm"});
             servers.add(new String[] {"et", "--binding", "ffm", "--protocol", "http"});
             servers.add(new String[] {"mp", "--workers", "1", "--worker-arch", "et", "--binding", "ffm"});
+            servers.add(worker("et", "ECHO", "--binding", "ffm"));
         }
         for (String[] server : servers) train(server);
         System.out.println("training: " + servers.size() + " servers started, served and stopped");
+    }
+
+    /**
+     * An mp worker's command line, as its master writes it (no {@code --exit-on-stdin-eof}: this
+     * JVM's stdin is not a master's pipe). Trained in this JVM like the rest: a worker's JVM
+     * then finds WorkerMain's classes in the cache too.
+     */
+    private static String[] worker(String arch, String protocol, String... more) {
+        List<String> args = new ArrayList<>(List.of(WORKER, arch, "--host", "127.0.0.1", "--reuse-port", "--backlog", "1024",
+                "--buffer-size", "65536", "--loops", "1", "--protocol", protocol));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
     }
 
     /** Whether this build's lab-server takes these options (et's --binding came later than the rest). */
@@ -80,10 +97,12 @@ public final class LabServerTraining {
         full[args.length] = "--port";
         full[args.length + 1] = Integer.toString(port);
         int[] exit = {-1};
-        Thread server = new Thread(() -> exit[0] = LabServer.commandLine(full).execute(full), "training-server");
+        Thread server = new Thread(() -> exit[0] = args[0].equals(WORKER)
+                ? WorkerMain.run(Arrays.copyOfRange(full, 1, full.length))
+                : LabServer.commandLine(full).execute(full), "training-server");
         server.start();
         awaitListening(port, server);
-        boolean http = Arrays.asList(args).contains("http");
+        boolean http = Arrays.asList(args).contains("http") || Arrays.asList(args).contains("HTTP");
         if (http) {
             for (int i = 0; i < SHORT_CONNECTIONS; i++) httpShort(port);
             httpKeepAlive(port, KEEPALIVE_REQUESTS, 1);

@@ -101,9 +101,20 @@ public final class ServerOptions {
         return backend == null ? protocol.toString() : protocol + ", " + backend.label();
     }
 
+    /** The architecture of options no command line parsed: an mp worker's (see WorkerMain). */
+    private String unparsedArch;
+
+    /** Options with no defaults yet, for {@code arch}: an mp worker sets each field from what its master parsed. */
+    public static ServerOptions forWorker(String arch) {
+        ServerOptions o = new ServerOptions();
+        o.unparsedArch = arch;
+        return o;
+    }
+
     /** The subcommand these options were parsed for ({@code lt}, {@code et}...). */
     public String arch() {
-        return spec == null ? "server" : spec.name();
+        if (spec != null) return spec.name();
+        return unparsedArch == null ? "server" : unparsedArch;
     }
 
     /** {@code 127.0.0.1:9988}, or {@code [::1]:9988} for IPv6, as users type it. */

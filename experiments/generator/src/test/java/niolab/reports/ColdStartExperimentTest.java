@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 /** exp-cold-start's sentences follow its numbers: a rerun that flips a comparison flips the words. */
 class ColdStartExperimentTest {
-    /** QPS medians in CONFIGS order: jdk17, jdk25, aot, warm-server, warm. */
+    /** QPS medians in CONFIGS order: jdk17, jdk25, aot, warm-server, warm, aot-client. */
     private static Report ratios(double... qps) {
         Report out = new Report();
         ColdStartExperiment.ratios(qps, out);
@@ -15,18 +15,36 @@ class ColdStartExperimentTest {
 
     @Test
     void theGapToTheWarmRateIsSplitBetweenServerAndClient() {
-        Report clientMostly = ratios(900, 1000, 1600, 1500, 6000);
+        Report clientMostly = ratios(900, 1000, 1600, 1500, 6000, 1200);
         assertThat(clientMostly.values.get("warm_split")).startsWith("Warming the server alone closes 10% of that gap; the other 90%");
         assertThat(clientMostly.values.get("side_verdict")).startsWith("The client's cold start");
-        assertThat(ratios(900, 1000, 1600, 5000, 6000).values.get("side_verdict")).startsWith("The server's cold start");
-        assertThat(ratios(900, 1000, 1600, 900, 6000).values.get("warm_split")).contains("does not raise the rate");
+        assertThat(ratios(900, 1000, 1600, 5000, 6000, 1200).values.get("side_verdict")).startsWith("The server's cold start");
+        assertThat(ratios(900, 1000, 1600, 900, 6000, 1200).values.get("warm_split")).contains("does not raise the rate");
     }
 
     @Test
     void theAotTargetIsOneAndAHalfTimesJdk25() {
-        assertThat(ratios(900, 1000, 1600, 1500, 6000).values.get("aot_target")).isEqualTo("meets the target of 1.5×");
-        assertThat(ratios(900, 1000, 1400, 1500, 6000).values.get("aot_target")).isEqualTo("misses the target of 1.5×");
-        assertThat(ratios(900, 1000, 900, 1500, 6000).values.get("aot_verdict")).contains("did not speed");
+        assertThat(ratios(900, 1000, 1600, 1500, 6000, 1200).values.get("aot_target")).isEqualTo("meets the target of 1.5×");
+        assertThat(ratios(900, 1000, 1400, 1500, 6000, 1200).values.get("aot_target")).isEqualTo("misses the target of 1.5×");
+        assertThat(ratios(900, 1000, 900, 1500, 6000, 1200).values.get("aot_verdict")).contains("did not speed");
+    }
+
+    @Test
+    void theClientsCacheAloneIsComparedWithBoth() {
+        assertThat(ratios(900, 1000, 900, 1500, 6000, 1300).values.get("aot_sides")).startsWith("faster than with both caches");
+        assertThat(ratios(900, 1000, 1400, 1500, 6000, 1300).values.get("aot_sides")).startsWith("no faster");
+        assertThat(ratios(900, 1000, 1400, 1500, 6000, 1300).values.get("aot_client_vs_jdk25")).isEqualTo("1.30×");
+    }
+
+    @Test
+    void theServersJitIsSaidBusierOnlyWhenItWas() {
+        Report busier = new Report();
+        ColdStartExperiment.jit(Csv.parse("config,round,server_jit_ms\njdk25,1,0\njdk25,2,10\naot,1,20\naot,2,30\n", "pairs.csv"), busier);
+        assertThat(busier.values.get("jit_verdict")).startsWith("its JIT compilers worked more");
+        assertThat(busier.values.get("jit_aot")).isEqualTo("25 ms");
+        Report same = new Report();
+        ColdStartExperiment.jit(Csv.parse("config,round,server_jit_ms\njdk25,1,10\naot,1,10\n", "pairs.csv"), same);
+        assertThat(same.values.get("jit_verdict")).contains("did not work more");
     }
 
     @Test

@@ -20,6 +20,15 @@ import picocli.CommandLine.TypeConversionException;
 public final class BackendOptions {
     /** Where Redis listens, resolved once when the option is read: the loop never waits for a name lookup. */
     public record Address(String host, int port, InetSocketAddress resolved) {
+        /** {@code host} already resolved to the literal {@code ip} (by an mp master for its workers): no lookup. */
+        public static Address literal(String host, String ip, int port) {
+            try {
+                return new Address(host, port, new InetSocketAddress(InetAddress.getByAddress(host, InetAddress.getByName(ip).getAddress()), port));
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("'" + ip + "' is not an IP address");
+            }
+        }
+
         @Override
         public String toString() {
             return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
@@ -54,11 +63,12 @@ public final class BackendOptions {
 
     /**
      * The problem with these values on {@code arch}, for a bad-flags message; null if there is
-     * none. Sets the posture left out to the architecture's default first.
+     * none. Sets the posture left out to the architecture's default first (mp's is its workers':
+     * its command checks again with the worker architecture).
      */
     public String problem(String arch) {
         boolean vt = arch.equals("vt");
-        if (mode == null) mode = vt ? BackendMode.THREAD : BackendMode.LOOP;
+        if (mode == null && !arch.equals("mp")) mode = vt ? BackendMode.THREAD : BackendMode.LOOP;
         if (vt && mode != BackendMode.THREAD) {
             return "vt calls Redis from each connection's own virtual thread: --backend-mode thread, not " + mode;
         }

@@ -30,6 +30,14 @@ public final class EtCommand implements Callable<Integer>, ServerFactory {
     @Spec
     CommandSpec spec;
 
+    /** An mp worker's command, from options its master parsed: no parser at a worker's start. */
+    public static EtCommand of(ServerOptions options, String binding) {
+        EtCommand c = new EtCommand();
+        c.options = options;
+        c.binding = binding;
+        return c;
+    }
+
     @Override
     public Integer call() {
         if (!Epoll.isSupported()) {

@@ -16,6 +16,13 @@ public final class LtCommand implements Callable<Integer>, ServerFactory {
     @Mixin
     ServerOptions options;
 
+    /** An mp worker's command, from options its master parsed: no parser at a worker's start. */
+    public static LtCommand of(ServerOptions options) {
+        LtCommand c = new LtCommand();
+        c.options = options;
+        return c;
+    }
+
     @Override
     public LevelTriggeredServer newServer() {
         return options.protocol == Protocol.HTTP ? new LevelTriggeredHttpServer(options) : new LevelTriggeredEchoServer(options);

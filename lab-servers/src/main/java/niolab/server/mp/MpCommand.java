@@ -1,8 +1,5 @@
 package niolab.server.mp;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import niolab.server.Mistakes;
@@ -14,9 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 @Command(name = "mp", mixinStandardHelpOptions = true,
@@ -31,8 +26,6 @@ import picocli.CommandLine.Spec;
                 + " queue are reset, unless net.ipv4.tcp_migrate_req=1 (Linux 5.14+), in which case the kernel moves them"
                 + " to the surviving workers. The setting is system-wide and needs root: '" + MigrateSysctl.ENABLE + "'."})
 public final class MpCommand implements Callable<Integer> {
-    /** Options the master sets on each worker itself. */
-    private static final Set<String> NOT_FORWARDED = Set.of("--host", "--port", "--reuse-port");
     private static final Set<String> WORKER_ARCHS = Set.of("lt", "et", "vt", "uring");
 
     @Mixin
@@ -75,41 +68,14 @@ public final class MpCommand implements Callable<Integer> {
             return 2;
         }
         if (Mistakes.refused(options, workerArch)) return 2; // the workers make them: forwarded with the other options
-        List<String> forwarded = forwardedOptions();
-        if (binding != null) {
-            if (!workerArch.equals("et")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--binding goes with --worker-arch et");
-            }
-            forwarded.add("--binding");
-            forwarded.add(binding);
+        String backendProblem = options.backend == null ? null : options.backend.problem(workerArch);
+        if (backendProblem != null) throw new CommandLine.ParameterException(spec.commandLine(), backendProblem);
+        if (binding != null && !workerArch.equals("et")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--binding goes with --worker-arch et");
         }
-        return ServerRunner.run(new MultiProcessMaster(options, workers, workerArch, migrate, forwarded), options);
-    }
-
-    /**
-     * The shared server options the user gave, exactly as typed, for the workers' command line:
-     * whatever ServerOptions gains later (say {@code --protocol}) is passed on without a change here.
-     */
-    private List<String> forwardedOptions() {
-        Set<String> shared = new HashSet<>();
-        for (CommandSpec mixin : spec.mixins().values()) {
-            if (!(mixin.userObject() instanceof ServerOptions)) continue;
-            for (OptionSpec o : mixin.options()) shared.add(o.longestName());
+        if (binding != null && !binding.equals("jna") && !binding.equals("ffm")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown binding '" + binding + "' (expected jna or ffm)");
         }
-        List<String> args = new ArrayList<>();
-        ParseResult parsed = spec.commandLine().getParseResult();
-        for (OptionSpec o : parsed.matchedOptions()) {
-            String name = o.longestName();
-            if (!shared.contains(name) || NOT_FORWARDED.contains(name) || o.hidden()) continue;
-            if (o.arity().max() == 0) {
-                args.add(name);
-            } else {
-                for (String value : o.originalStringValues()) {
-                    args.add(name);
-                    args.add(value);
-                }
-            }
-        }
-        return args;
+        return ServerRunner.run(new MultiProcessMaster(options, workers, workerArch, binding, migrate), options);
     }
 }

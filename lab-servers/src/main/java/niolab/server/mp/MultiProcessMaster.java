@@ -49,7 +49,7 @@ public final class MultiProcessMaster implements EventLoopServer {
     private final ServerOptions options;
     private final String workerArch;
     private final boolean migrate;
-    private final List<String> forwarded;
+    private final String binding;
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
     private final BlockingQueue<PoolEvent> events = new LinkedBlockingQueue<>();
@@ -63,16 +63,12 @@ public final class MultiProcessMaster implements EventLoopServer {
     private String workerLabel = "?";
     private boolean poolReady;
 
-    /**
-     * @param forwarded server options to pass on to every worker as the user typed them
-     *                  (e.g. {@code --backlog 4096}); host and port are set by the master
-     */
-    public MultiProcessMaster(ServerOptions options, int workerCount, String workerArch, boolean migrate,
-                              List<String> forwarded) {
+    /** @param binding et's {@code --binding} for the workers, or null for its default */
+    public MultiProcessMaster(ServerOptions options, int workerCount, String workerArch, String binding, boolean migrate) {
         this.options = options;
         this.workerArch = workerArch;
         this.migrate = migrate;
-        this.forwarded = forwarded;
+        this.binding = binding;
         this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) workers[i] = new Worker(i + 1, waitName(), events, out, err);
     }
@@ -86,7 +82,7 @@ public final class MultiProcessMaster implements EventLoopServer {
         // listener on one port do not share the load, one of them gets it all.
         InetAddress address = InetAddress.getByName(options.host);
         if (migrate) MigrateSysctl.report(out, err);
-        command = new WorkerCommand(workerArch, address.getHostAddress(), forwarded);
+        command = new WorkerCommand(workerArch, address.getHostAddress(), options, binding);
         port = options.port;
         if (port != 0) probe(address, port);
         try {

@@ -5,12 +5,12 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import niolab.server.LabServer;
+import niolab.server.ServerOptions;
 
 /**
  * The command line of a worker: this very JVM again (same java binary, same classpath, the JVM
- * options the master was given, e.g. {@code -Xmx}), running {@code lab-server <arch>} on the
- * shared port with SO_REUSEPORT.
+ * options the master was given, e.g. {@code -Xmx} or an AOT cache), running {@link WorkerMain}
+ * with the master's parsed options on the shared port.
  */
 final class WorkerCommand {
     private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
@@ -18,36 +18,28 @@ final class WorkerCommand {
     private final List<String> jvm;
     private final String arch;
     private final String host;
-    private final List<String> forwarded;
+    private final ServerOptions options;
+    private final String binding;
 
     /**
-     * @param host      a literal address, resolved once by the master: every worker then binds
-     *                  the same address, so the same socket family, and they share one
-     *                  SO_REUSEPORT group (a name such as {@code localhost} could otherwise
-     *                  resolve differently, and an IPv4 and an IPv6 listener on one port do not
-     *                  share the load: one of them gets it all)
-     * @param forwarded the master's server options as the user typed them, minus host and port
+     * @param host a literal address, resolved once by the master: every worker then binds the
+     *             same address, so the same socket family, and they share one SO_REUSEPORT group
+     *             (a name such as {@code localhost} could otherwise resolve differently, and an
+     *             IPv4 and an IPv6 listener on one port do not share the load: one of them gets it all)
      */
-    WorkerCommand(String arch, String host, List<String> forwarded) {
+    WorkerCommand(String arch, String host, ServerOptions options, String binding) {
         this.jvm = thisJvm();
         this.arch = arch;
         this.host = host;
-        this.forwarded = List.copyOf(forwarded);
+        this.options = options;
+        this.binding = binding;
     }
 
     List<String> forPort(int port) {
         List<String> cmd = new ArrayList<>(jvm);
-        cmd.add(arch);
-        cmd.add("--host");
-        cmd.add(host);
-        cmd.add("--port");
-        cmd.add(Integer.toString(port));
-        cmd.add("--reuse-port");
-        cmd.add("--exit-on-stdin-eof");
-        cmd.addAll(forwarded);
+        cmd.addAll(WorkerMain.args(arch, options, binding, host, port));
         return cmd;
     }
-
     /** The launcher options are already among the JVM's input arguments: passing them twice would print "Picked up" twice. */
     static void dropLauncherEnvironment(Map<String, String> env) {
         env.remove("JAVA_TOOL_OPTIONS");
@@ -69,7 +61,7 @@ final class WorkerCommand {
         if (!masterArgs.contains(NATIVE_ACCESS)) cmd.add(NATIVE_ACCESS);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add(LabServer.class.getName());
+        cmd.add(WorkerMain.class.getName());
         return cmd;
     }
 }

@@ -32,6 +32,13 @@ public final class UringCommand implements Callable<Integer>, ServerFactory {
                     + " Default: the best this kernel supports.")
     UringMode mode;
 
+    /** An mp worker's command (in its default mode), from options its master parsed: no parser at a worker's start. */
+    public static UringCommand of(ServerOptions options) {
+        UringCommand c = new UringCommand();
+        c.options = options;
+        return c;
+    }
+
     @Override
     public Integer call() {
         int unusable = checkPlatform(System.err);

@@ -23,6 +23,13 @@ public final class VtCommand implements Callable<Integer>, ServerFactory {
     @Mixin
     ServerOptions options;
 
+    /** An mp worker's command, from options its master parsed: no parser at a worker's start. */
+    public static VtCommand of(ServerOptions options) {
+        VtCommand c = new VtCommand();
+        c.options = options;
+        return c;
+    }
+
     @Override
     public Integer call() {
         String unavailable = unavailable();

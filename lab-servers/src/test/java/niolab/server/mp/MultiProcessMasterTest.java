@@ -105,7 +105,7 @@ class MultiProcessMasterTest {
                 for (ProcessHandle w : pool) {
                     List<String> args = List.of(w.info().arguments().orElse(new String[0]));
                     // (w1 has --port 0: it asked the kernel for the port w2 then joined)
-                    assertThat(args).contains("-Xmx96m", "--reuse-port", "--exit-on-stdin-eof", "--backlog", "200");
+                    assertThat(args).contains("-Xmx96m", WorkerMain.class.getName(), "--reuse-port", "--exit-on-stdin-eof", "--backlog", "200");
                 }
                 byte[] payload = Echo.random(10, 3);
                 assertThat(Echo.roundTrip(p.address(), payload, 10, 3)).isEqualTo(payload);

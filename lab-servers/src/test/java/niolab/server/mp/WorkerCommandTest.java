@@ -10,8 +10,11 @@ import org.junit.jupiter.api.Test;
 class WorkerCommandTest {
     @Test
     void workerJvmGrantsNativeAccessOnceBeforeTheMainClass() {
-        List<String> cmd = new WorkerCommand("et", "127.0.0.1", List.of()).forPort(9988);
+        String[] args = {"mp", "--worker-arch", "et"};
+        MpCommand mp = (MpCommand) LabServer.commandLine(args).parseArgs(args).subcommand().commandSpec().userObject();
+        List<String> cmd = new WorkerCommand("et", "127.0.0.1", mp.options, null).forPort(9988);
         assertThat(cmd).containsOnlyOnce(ServerProcess.NATIVE_ACCESS);
-        assertThat(cmd.indexOf(ServerProcess.NATIVE_ACCESS)).isLessThan(cmd.indexOf(LabServer.class.getName()));
+        assertThat(cmd.indexOf(ServerProcess.NATIVE_ACCESS)).isLessThan(cmd.indexOf(WorkerMain.class.getName()));
+        assertThat(cmd.subList(cmd.indexOf(WorkerMain.class.getName()) + 1, cmd.size())).startsWith("et", "--host", "127.0.0.1", "--port", "9988");
     }
 }

@@ -1,0 +1,131 @@
+package niolab.server.mp;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import niolab.server.Mistake;
+import niolab.server.Protocol;
+import niolab.server.ServerOptions;
+import niolab.server.backend.BackendMode;
+import niolab.server.backend.BackendOptions;
+import niolab.server.et.EtCommand;
+import niolab.server.lt.LtCommand;
+import niolab.server.uring.UringCommand;
+import niolab.server.vt.VtCommand;
+
+/**
+ * The main class of an mp worker JVM. The master has parsed and checked the user's options
+ * already, so it hands each worker the result in a fixed form ({@link #args}) that this class
+ * reads back in one loop, without picocli: building picocli's model of a command is most of a
+ * small JVM's start (a worker through {@code lab-server lt} used about 3x the CPU before its ready
+ * line, measured in exp-cold-start), and a pool pays it once per worker.
+ *
+ * <pre>
+ *   java ... niolab.server.mp.WorkerMain lt --host 127.0.0.1 --port 9988 --backlog 1024 ... --protocol ECHO
+ * </pre>
+ *
+ * The flags read like the user's, so that {@code ps} shows what each worker serves; the
+ * {@code WorkerMainTest} round trip fails when {@link ServerOptions} gains an option this class
+ * does not pass on.
+ */
+public final class WorkerMain {
+    private WorkerMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Serves until stopped; the exit status a worker gives its master (2: a command line it cannot read). */
+    public static int run(String[] args) {
+        Callable<Integer> server;
+        try {
+            server = Spec.parse(args).command();
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: a worker's command line is the master's to write: " + e.getMessage());
+            return 2;
+        } catch (IndexOutOfBoundsException e) {
+            System.err.println("error: a worker's command line is the master's to write: its last flag has no value");
+            return 2;
+        }
+        try {
+            return server.call();
+        } catch (Exception e) {
+            System.err.println("error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** The worker command line of {@code arch} (lt, et, vt, uring) on {@code host:port}, sharing the port, stopping when the master goes. */
+    static List<String> args(String arch, ServerOptions o, String binding, String host, int port) {
+        // the pool shares the port, and no worker outlives its master
+        List<String> a = new ArrayList<>(List.of(arch, "--host", host, "--port", Integer.toString(port), "--reuse-port", "--exit-on-stdin-eof",
+                "--backlog", Integer.toString(o.backlog), "--buffer-size", Integer.toString(o.bufferSize),
+                "--loops", Integer.toString(o.loops), "--protocol", o.protocol.name()));
+        if (o.statsInterval != null) a.addAll(List.of("--stats-interval", millis(o.statsInterval)));
+        if (o.idleTimeout != null) a.addAll(List.of("--idle-timeout", millis(o.idleTimeout)));
+        for (Mistake m : o.mistakeList) a.addAll(List.of("--mistake", m.name()));
+        if (o.epollExclusive) a.add("--epoll-exclusive");
+        BackendOptions b = o.backend;
+        if (b != null) {
+            a.addAll(List.of("--backend", b.address.host(), b.address.resolved().getAddress().getHostAddress(),
+                    Integer.toString(b.address.port()), "--backend-mode", b.mode.name(),
+                    "--backend-timeout", millis(b.timeout), "--backend-threads", Integer.toString(b.threads)));
+        }
+        if (binding != null) a.addAll(List.of("--binding", binding));
+        return a;
+    }
+
+    /** What a worker's command line says: the architecture, its options, et's binding. */
+    record Spec(String arch, ServerOptions options, String binding) {
+        /** Reads back what {@link #args} wrote. */
+        static Spec parse(String[] args) {
+            if (args.length == 0) throw new IllegalArgumentException("no architecture");
+            ServerOptions o = ServerOptions.forWorker(args[0]);
+            String binding = "jna";
+            for (int i = 1; i < args.length; i++) {
+                String flag = args[i];
+                switch (flag) {
+                    case "--host": o.host = args[++i]; break;
+                    case "--port": o.port = Integer.parseInt(args[++i]); break;
+                    case "--reuse-port": o.reusePort = true; break;
+                    case "--exit-on-stdin-eof": o.exitOnStdinEof = true; break;
+                    case "--backlog": o.backlog = Integer.parseInt(args[++i]); break;
+                    case "--buffer-size": o.bufferSize = Integer.parseInt(args[++i]); break;
+                    case "--loops": o.loops = Integer.parseInt(args[++i]); break;
+                    case "--protocol": o.protocol = Protocol.valueOf(args[++i]); break;
+                    case "--stats-interval": o.statsInterval = Duration.ofMillis(Long.parseLong(args[++i])); break;
+                    case "--idle-timeout": o.idleTimeout = Duration.ofMillis(Long.parseLong(args[++i])); break;
+                    case "--mistake": o.mistakeList.add(Mistake.valueOf(args[++i])); break;
+                    case "--epoll-exclusive": o.epollExclusive = true; break;
+                    case "--backend":
+                        o.backend = new BackendOptions();
+                        o.backend.address = BackendOptions.Address.literal(args[++i], args[++i], Integer.parseInt(args[++i]));
+                        break;
+                    case "--backend-mode": o.backend.mode = BackendMode.valueOf(args[++i]); break;
+                    case "--backend-timeout": o.backend.timeout = Duration.ofMillis(Long.parseLong(args[++i])); break;
+                    case "--backend-threads": o.backend.threads = Integer.parseInt(args[++i]); break;
+                    case "--binding": binding = args[++i]; break;
+                    default: throw new IllegalArgumentException("unknown flag '" + flag + "'");
+                }
+            }
+            return new Spec(args[0], o, binding);
+        }
+
+        Callable<Integer> command() {
+            switch (arch) {
+                case "lt": return LtCommand.of(options);
+                case "et": return EtCommand.of(options, binding);
+                case "vt": return VtCommand.of(options);
+                case "uring": return UringCommand.of(options);
+                default: throw new IllegalArgumentException("unknown architecture '" + arch + "'");
+            }
+        }
+    }
+
+    /** Whole milliseconds: every duration option is given in them or coarser. */
+    private static String millis(Duration d) {
+        return Long.toString(d.toMillis());
+    }
+}
