@@ -68,7 +68,17 @@ public final class MistakesExperiment implements Experiment {
         nagle(r, out, overview);
         herd(r, out, overview);
         out.put("overview", Md.table(List.of("mistake", "arch", "scenario", "broken", "correct"), overview));
-        out.put("loadavg", r.text("loadavg.txt").trim().split("\\s+")[0]);
+        double load = Double.parseDouble(r.text("loadavg.txt").trim().split("\\s+")[0]);
+        out.put("load_sentence", loadSentence(load, r.json("env.json", RunEnvironment.class).cores()));
+    }
+
+    /** Whether the machine was shared when the run began, by its 1-minute load average against its CPUs. */
+    static String loadSentence(double load1, int cores) {
+        return load1 > cores
+                ? "The machine was not quiet: its 1-minute load average was " + Md.f2(load1) + " when the run began, on "
+                + cores + " CPUs (other builds and tests)."
+                : "The machine was quiet: its 1-minute load average was " + Md.f2(load1) + " when the run began, on "
+                + cores + " CPUs.";
     }
 
     private static void acceptOnce(Results r, Report out, List<List<String>> overview) {
