@@ -105,7 +105,9 @@ for round in $(seq "$ROUNDS"); do
       start_server "${cmd[0]}" "$EXP_PORT" "${cmd[@]:1}"
       # shellcheck disable=SC2046
       echo_bench $(load_args "$w") --threads 1 --duration "$WARMUP" --max-error-rate 1 --csv "$RESULTS/raw/$tag-warmup.csv" >/dev/null
-      tid=$(loop_tid "$SERVER_PID")
+      # Netty's loop runs on a thread of its own event-loop group, not on main: not measured
+      tid=''
+      [[ $s == netty-* ]] || tid=$(loop_tid "$SERVER_PID")
       read -r v0 n0 < <(ctx_switches "$SERVER_PID")
       read -r u0 k0 < <(loop_ticks "$SERVER_PID" "$tid")
       # shellcheck disable=SC2046

@@ -158,12 +158,20 @@ public abstract class EventLoop implements EventLoopServer {
     protected abstract void wakeUp();
 
     /**
-     * MISTAKE herd: instead of binding a listener of its own, this loop polls the one
-     * {@code first} bound (lt and et can); the last loop to stop polling it closes it. An
-     * architecture that can calls {@link #shareListenerOf} first, and asks
-     * {@link #lastToLeaveListener} in {@link #closeListener}.
+     * MISTAKE herd: instead of {@link #bind()}, this loop polls the listener {@code first} bound;
+     * its duty (a backend) starts as after a bind of its own.
      */
-    public void pollListenerOf(EventLoop first) throws IOException {
+    public final void pollListenerOf(EventLoop first) throws IOException {
+        pollSharedListener(first);
+        duty.start();
+    }
+
+    /**
+     * Adds {@code first}'s listener to what this loop waits on (lt and et can); the last loop to
+     * stop polling it closes it. An architecture that can calls {@link #shareListenerOf} first,
+     * and asks {@link #lastToLeaveListener} in {@link #closeListener}.
+     */
+    protected void pollSharedListener(EventLoop first) throws IOException {
         throw new UnsupportedOperationException(label() + " cannot share a listener");
     }
 

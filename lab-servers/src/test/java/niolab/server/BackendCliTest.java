@@ -10,6 +10,8 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.Http.Response;
@@ -72,6 +74,21 @@ class BackendCliTest {
                     assertThat(healthz(mp).body()).isEqualTo(BackendContractTest.SEEDED);
                 }
             }
+        }
+    }
+
+    /** MISTAKE herd: the loops that poll the first loop's listener start their backends too. */
+    @Test
+    void withTheHerdMistakeEveryLoopStillHasItsBackend() throws Exception {
+        try (RedisServer redis = RedisServer.start();
+             ServerProcess herd = ServerProcess.start("et", "--loops", "2", "--mistake", "herd", "--protocol", "http",
+                     "--backend", redis.uri())) {
+            for (int i = 0; i < 40; i++) assertThat(healthz(herd).body()).isEqualTo(BackendContractTest.SEEDED);
+            assertThat(herd.terminate(30)).isZero();
+            Matcher loop2 = Pattern.compile("(?m)^\\[loop2\\] counters: accepts=(\\d+) ").matcher(herd.output());
+            assertThat(loop2.find()).as(herd.output()).isTrue();
+            // the second loop took some of the 40: they reached a loop that shares the first's listener
+            assertThat(Long.parseLong(loop2.group(1))).isPositive();
         }
     }
 

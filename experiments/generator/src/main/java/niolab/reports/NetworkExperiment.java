@@ -66,6 +66,9 @@ public final class NetworkExperiment implements Experiment {
                     if (p.qps > best) { best = p.qps; bestArch = e.getKey(); }
                     if (p.qps < worst) { worst = p.qps; worstArch = e.getKey(); }
                 }
+                List<String> cpus = new ArrayList<>();
+                for (Map.Entry<String, Point> e : byArch.entrySet()) cpus.add(e.getKey() + " " + Md.f1(e.getValue().cpu));
+                out.put(protocol + "_cpu_" + key(path), String.join(", ", cpus));
                 double gap = (best / worst - 1) * 100;
                 gaps.add(List.of(path, rttLabel(path, rttOf), bestArch, worstArch, Md.f0(gap) + "%"));
                 out.put(protocol + "_gap_" + key(path), Md.f0(gap) + "%");

@@ -36,7 +36,7 @@ public final class UringExperiment implements Experiment {
         out.put("kernel", r.text("kernel.txt").trim());
         out.put("uring_support", r.text("uring-support.txt").trim().replaceFirst("^io_uring on Linux \\S+: ", ""));
         String notes = r.text("notes.txt").trim();
-        out.put("notes", notes.isEmpty() ? "" : "(" + notes + ".)");
+        out.put("notes", notes.isEmpty() ? "" : " (" + notes + ".)");
 
         out.put("et_syscalls_50", Md.f2(median(samples, "et", "echo-50", "syscalls_per_req")));
         out.put("bufring_syscalls_50", Md.f2(median(samples, "uring-bufring", "echo-50", "syscalls_per_req")));

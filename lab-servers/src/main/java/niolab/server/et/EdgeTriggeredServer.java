@@ -104,7 +104,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
-    public void pollListenerOf(EventLoop first) throws IOException {
+    protected void pollSharedListener(EventLoop first) throws IOException {
         shareListenerOf(first);
         listenFd = ((EdgeTriggeredServer) first).listenFd;
         openEpoll();

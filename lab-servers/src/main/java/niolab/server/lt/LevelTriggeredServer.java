@@ -96,7 +96,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
 
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
-    public void pollListenerOf(EventLoop first) throws IOException {
+    protected void pollSharedListener(EventLoop first) throws IOException {
         shareListenerOf(first);
         listener = ((LevelTriggeredServer) first).listener;
         listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
