@@ -67,7 +67,7 @@ public final class MpCommand implements Callable<Integer> {
             System.err.println("error: " + unavailable); // said once here, not by each worker as it is given up on
             return 2;
         }
-        if (Mistakes.refused(options, workerArch)) return 2; // the workers make them: forwarded with the other options
+        if (Mistakes.refused(options, workerArch)) return 2; // the workers make them: passed on with the other options
         String backendProblem = options.backend == null ? null : options.backend.problem(workerArch);
         if (backendProblem != null) throw new CommandLine.ParameterException(spec.commandLine(), backendProblem);
         if (binding != null && !workerArch.equals("et")) {

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import niolab.server.Mistake;
 import niolab.server.Protocol;
 import niolab.server.ServerOptions;
+import niolab.server.ServerRunner;
 import niolab.server.backend.BackendMode;
 import niolab.server.backend.BackendOptions;
 import niolab.server.et.EtCommand;
@@ -52,7 +53,7 @@ public final class WorkerMain {
         try {
             return server.call();
         } catch (Exception e) {
-            System.err.println("error: " + e.getMessage());
+            System.err.println("error: " + ServerRunner.describe(e));
             return 1;
         }
     }
