@@ -19,11 +19,11 @@ import niolab.server.vt.VtCommand;
  * The main class of an mp worker JVM. The master has parsed and checked the user's options
  * already, so it hands each worker the result in a fixed form ({@link #args}) that this class
  * reads back in one loop, without picocli: building picocli's model of a command is most of a
- * small JVM's start (a worker through {@code lab-server lt} used about 3x the CPU before its ready
- * line, measured in exp-cold-start), and a pool pays it once per worker.
+ * small JVM's start, and a pool would pay it once per worker (exp-cold-start measures a worker's
+ * start against a whole {@code lab-server lt} start).
  *
  * <pre>
- *   java ... niolab.server.mp.WorkerMain lt --host 127.0.0.1 --port 9988 --backlog 1024 ... --protocol ECHO
+ *   java ... niolab.server.mp.WorkerMain lt --host 127.0.0.1 --port 9988 --reuse-port --exit-on-stdin-eof --backlog 1024 ...
  * </pre>
  *
  * The flags read like the user's, so that {@code ps} shows what each worker serves; the
