@@ -30,8 +30,8 @@ import org.HdrHistogram.HistogramLogWriter;
  * </pre>
  *
  * <p>Timestamps are wall-clock, so that the logs of several hosts line up; they are derived from
- * {@code nanoTime} through one anchor taken when the log opens, so a clock step during a run
- * moves no interval. Only the coordinating thread writes, once per interval: the workers keep
+ * {@code nanoTime} through one anchor taken when the measurement starts (after any
+ * {@code --start-at} wait), so a clock step during a run moves no interval. Only the coordinating thread writes, once per interval: the workers keep
  * recording into their recorders, allocation-free, as before.
  */
 final class IntervalLog implements AutoCloseable {
@@ -46,8 +46,8 @@ final class IntervalLog implements AutoCloseable {
     private final String tag;
     // The wall clock to the nanosecond, read just after the monotonic one: a mapped time is never
     // earlier than the moment it stands for (a millisecond anchor floored it up to 1 ms early).
-    private final long anchorNanos = System.nanoTime();
-    private final long anchorEpochNanos = epochNanosNow();
+    private long anchorNanos;
+    private long anchorEpochNanos;
     private long baseMillis = -1;
 
     /** Creates FILE at once, so that a bad path fails before any load is sent. */
@@ -61,6 +61,8 @@ final class IntervalLog implements AutoCloseable {
     /** The header, once, when the first measured run starts: its StartTime is the measurement's start. */
     void begin(long startNanos, String description) {
         if (baseMillis >= 0) return;
+        anchorNanos = System.nanoTime();
+        anchorEpochNanos = epochNanosNow();
         baseMillis = epochMillis(startNanos);
         writer.outputComment("[echo-bench -> " + description + "; values in microseconds]");
         writer.outputLogFormatVersion();
