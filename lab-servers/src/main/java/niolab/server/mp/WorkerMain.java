@@ -43,11 +43,11 @@ public final class WorkerMain {
         Callable<Integer> server;
         try {
             server = Spec.parse(args).command();
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: a worker's command line is the master's to write: " + e.getMessage());
-            return 2;
         } catch (IndexOutOfBoundsException e) {
             System.err.println("error: a worker's command line is the master's to write: its last flag has no value");
+            return 2;
+        } catch (RuntimeException e) { // a bad number or name
+            System.err.println("error: a worker's command line is the master's to write: " + ServerRunner.describe(e));
             return 2;
         }
         try {
@@ -104,14 +104,19 @@ public final class WorkerMain {
                         o.backend = new BackendOptions();
                         o.backend.address = BackendOptions.Address.literal(args[++i], args[++i], Integer.parseInt(args[++i]));
                         break;
-                    case "--backend-mode": o.backend.mode = BackendMode.valueOf(args[++i]); break;
-                    case "--backend-timeout": o.backend.timeout = Duration.ofMillis(Long.parseLong(args[++i])); break;
-                    case "--backend-threads": o.backend.threads = Integer.parseInt(args[++i]); break;
+                    case "--backend-mode": backend(o, flag).mode = BackendMode.valueOf(args[++i]); break;
+                    case "--backend-timeout": backend(o, flag).timeout = Duration.ofMillis(Long.parseLong(args[++i])); break;
+                    case "--backend-threads": backend(o, flag).threads = Integer.parseInt(args[++i]); break;
                     case "--binding": binding = args[++i]; break;
                     default: throw new IllegalArgumentException("unknown flag '" + flag + "'");
                 }
             }
             return new Spec(args[0], o, binding);
+        }
+
+        private static BackendOptions backend(ServerOptions o, String flag) {
+            if (o.backend == null) throw new IllegalArgumentException(flag + " before --backend");
+            return o.backend;
         }
 
         Callable<Integer> command() {

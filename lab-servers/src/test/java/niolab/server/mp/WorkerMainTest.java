@@ -74,6 +74,8 @@ class WorkerMainTest {
         assertThat(WorkerMain.run(new String[] {"lt", "--no-such-flag"})).isEqualTo(2);
         assertThat(WorkerMain.run(new String[] {"lt", "--port"})).isEqualTo(2);
         assertThat(WorkerMain.run(new String[] {"bio", "--port", "0"})).isEqualTo(2);
+        assertThat(WorkerMain.run(new String[] {"lt", "--backend-mode", "LOOP"})).isEqualTo(2);
+        assertThat(WorkerMain.run(new String[] {"lt", "--protocol", "gopher"})).isEqualTo(2);
     }
 
     @Test
