@@ -28,7 +28,12 @@ public final class MultiLoopServer implements EventLoopServer {
         this.options = options;
         this.out = out;
         // Every loop's listener joins the port's group. MISTAKE herd: one listener, no group of our own.
+        // BEGIN SOLUTION loops-reuseport
+        // STUB: // TODO lab 7: bind() gives every loop a listening socket of its own on one port. As here, the
+        // STUB: // second bind fails (address already in use). Which socket option lets several sockets listen on
+        // STUB: // one port, and how does the kernel then pick the one a new connection goes to? (Not with herd.)
         if (!options.mistakes().herd) options.reusePort = true;
+        // END SOLUTION
         loops = new EventLoopServer[options.loops];
         for (int i = 0; i < loops.length; i++) {
             loops[i] = factory.newServer();

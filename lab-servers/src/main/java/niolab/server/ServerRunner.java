@@ -21,6 +21,24 @@ public final class ServerRunner {
     private ServerRunner() {
     }
 
+    /**
+     * Why the server could not listen, in one line. The port is read after the failure: a
+     * server of several listeners has resolved port 0 by then (its first bind), and a later
+     * bind that fails is on that port.
+     */
+    private static String bindFailure(Exception e, ServerOptions options) {
+        String where = ServerOptions.hostPort(options.host, options.port);
+        String msg = String.valueOf(e.getMessage());
+        if (e instanceof BindException && msg.contains("in use")) return where + " is already in use";
+        if (e instanceof BindException && msg.contains("ermission")) return "permission denied binding " + where + " (ports below 1024 need root)";
+        if (e instanceof BindException) return "cannot bind " + where + ": " + msg;
+        if (e instanceof UnknownHostException || e instanceof java.nio.channels.UnresolvedAddressException) {
+            return "cannot resolve host '" + options.host + "'";
+        }
+        if (e instanceof SocketException) return "cannot listen on " + where + ": " + msg;
+        return "cannot listen on " + where + ": " + describe(e);
+    }
+
     /** Runs {@code server} on this thread; returns the process exit code (0 after a graceful stop). */
     public static int run(EventLoopServer server, ServerOptions options) {
         return run(server, options, System.out, System.err);
@@ -28,28 +46,11 @@ public final class ServerRunner {
 
     static int run(EventLoopServer server, ServerOptions options, PrintStream out, PrintStream err) {
         if (options.exitOnStdinEof) watchStdin(server);
-        String where = ServerOptions.hostPort(options.host, options.port);
         InetSocketAddress bound;
         try {
             bound = server.bind();
-        } catch (BindException e) {
-            String msg = String.valueOf(e.getMessage());
-            if (msg.contains("in use")) {
-                err.println("error: " + where + " is already in use");
-            } else if (msg.contains("ermission")) {
-                err.println("error: permission denied binding " + where + " (ports below 1024 need root)");
-            } else {
-                err.println("error: cannot bind " + where + ": " + msg);
-            }
-            return 1;
-        } catch (UnknownHostException | java.nio.channels.UnresolvedAddressException e) {
-            err.println("error: cannot resolve host '" + options.host + "'");
-            return 1;
-        } catch (SocketException e) {
-            err.println("error: cannot listen on " + where + ": " + e.getMessage());
-            return 1;
         } catch (IOException | RuntimeException e) {
-            err.println("error: cannot listen on " + where + ": " + describe(e));
+            err.println("error: " + bindFailure(e, options));
             return 1;
         }
         Signal.handle(new Signal("TERM"), s -> server.stop());

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
@@ -32,12 +33,15 @@ import org.w3c.dom.NodeList;
  *     total            11/14
  * </pre>
  *
- * A checkpoint is one test class ({@code niolab.server.LtEchoContractTest}) or one method of it
+ * {@code LAB=1,2,7} or {@code LAB=all} grades several labs in one Maven run: a table per lab,
+ * then how many are at full marks.
+ *
+ * <p>A checkpoint is one test class ({@code niolab.server.LtEchoContractTest}) or one method of it
  * ({@code ...#halfClosedClient...}): it passes when the test ran and every case of it passed. It
  * counts as n/a, out of the total, when its test is not in the tree (a part of the lab still to
  * come), needs a newer JDK than this one (it sits in {@code src/test/java21}), or was skipped
  * (an assumption, such as root for a network namespace, did not hold). The exit code is 0 at
- * full marks, 1 below, 2 for bad usage; a test that did not run (the build failed) scores 0.
+ * full marks (every lab graded), 1 below, 2 for bad usage; a test that did not run (the build failed) scores 0.
  *
  * <p>The table's columns: lab, id, points, module, test, what it checks, hint (one line, shown
  * when the checkpoint fails); tab-separated, {@code #} starts a comment line. JDK only and in
@@ -46,7 +50,7 @@ import org.w3c.dom.NodeList;
  */
 public final class Grader {
     static final String TABLE = "labs/checkpoints.tsv";
-    private static final String USAGE = "usage: Grader --lab N [--only ID,ID...] [--score-only] [--root DIR]";
+    private static final String USAGE = "usage: Grader --lab N|N,N...|all [--only ID,ID...] [--score-only] [--root DIR]";
 
     /** One row of the table. */
     public record Checkpoint(int lab, String id, int points, String module, String test, String checks, String hint) {
@@ -92,23 +96,25 @@ public final class Grader {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        Integer lab = null;
+        String labArg = null;
         Set<String> only = new LinkedHashSet<>();
         boolean runTests = true;
         Path root = Paths.get("");
+        List<Integer> labs;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--lab" -> lab = Integer.parseInt(args[++i]);
+                    case "--lab" -> labArg = args[++i];
                     case "--only" -> only.addAll(List.of(args[++i].split(",")));
                     case "--score-only" -> runTests = false;
                     case "--root" -> root = Paths.get(args[++i]);
                     default -> throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
                 }
             }
-            if (lab == null) throw new IllegalArgumentException("which lab? --lab N (make grade LAB=N)");
+            if (labArg == null) throw new IllegalArgumentException("which lab? --lab N (make grade LAB=N)");
+            labs = labs(labArg);
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            err.println("error: --lab, --only and --root each take a value (--lab a number)\n" + USAGE);
+            err.println("error: --lab, --only and --root each take a value (--lab a number, numbers with commas, or all)\n" + USAGE);
             return 2;
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage() + "\n" + USAGE);
@@ -116,17 +122,51 @@ public final class Grader {
         }
         try {
             Grader g = new Grader(root, Runtime.version().feature());
-            List<Checkpoint> chosen = select(read(root.resolve(TABLE)), lab, only);
+            List<Checkpoint> table = read(root.resolve(TABLE));
+            if (labs.isEmpty()) labs = allLabs(table);
+            List<Checkpoint> chosen = new ArrayList<>();
+            for (int lab : labs) chosen.addAll(select(table, lab, only));
             if (chosen.isEmpty()) {
-                err.println("error: no checkpoint for lab " + lab + (only.isEmpty() ? "" : " among " + only) + " in " + TABLE);
+                err.println("error: no checkpoint for lab " + labArg + (only.isEmpty() ? "" : " among " + only) + " in " + TABLE);
                 return 2;
             }
             if (runTests) g.runMaven(chosen, err);
-            return print(out, lab, title(root, lab), g.score(chosen)) ? 0 : 1;
+            // One Maven run for every lab asked; then a table per lab, and whether each is at full marks.
+            List<Score> scores = g.score(chosen);
+            StringJoiner notFull = new StringJoiner(", ", " (below: lab ", ")").setEmptyValue("");
+            int graded = 0, full = 0;
+            for (int lab : labs) {
+                List<Score> ofLab = new ArrayList<>();
+                for (Score s : scores) {
+                    if (s.checkpoint().lab() == lab) ofLab.add(s);
+                }
+                if (ofLab.isEmpty()) continue; // --only named none of this lab's
+                graded++;
+                if (print(out, lab, title(root, lab), ofLab)) full++;
+                else notFull.add(Integer.toString(lab));
+            }
+            if (graded > 1) {
+                out.printf(Locale.ROOT, "%n%d of %d labs at full marks%s%n", full, graded, notFull);
+            }
+            return full == graded ? 0 : 1;
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             err.println("error: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** {@code 3}, {@code 1,2,7} or {@code all} (an empty list: every lab of the table). */
+    static List<Integer> labs(String arg) {
+        List<Integer> labs = new ArrayList<>();
+        if (arg.equals("all")) return labs;
+        for (String n : arg.split(",")) labs.add(Integer.parseInt(n.strip()));
+        return labs;
+    }
+
+    private static List<Integer> allLabs(List<Checkpoint> table) {
+        Set<Integer> labs = new LinkedHashSet<>();
+        for (Checkpoint c : table) labs.add(c.lab());
+        return new ArrayList<>(labs);
     }
 
     /** Every checkpoint of the table, in its order. */

@@ -162,11 +162,35 @@ class GraderTest {
     }
 
     @Test
+    void severalLabsAreGradedTogetherEachInItsOwnTableAndExitZeroOnlyWhenEveryOneIsFull() throws IOException {
+        Files.writeString(root.resolve("labs/04-mp.md"), "# Lab 4: MP\n");
+        report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"});
+        report("WholeTest", new String[] {"a", "pass"});
+        report("OtherTest", new String[] {"x", "failure"});
+        assertThat(run("--lab", "3,4", "--score-only", "--root", root.toString())).isEqualTo(1);
+        String both = out.toString(StandardCharsets.UTF_8);
+        assertThat(both).containsPattern("lab 3: ET through JNA\\n(.*\\n)*  total +6/6 +full")
+                .containsPattern("lab 4: MP\\n +other +0/5 +FAIL")
+                .contains("1 of 2 labs at full marks (below: lab 4)");
+        out.reset();
+        assertThat(run("--lab", "all", "--only", "burst,whole", "--score-only", "--root", root.toString()))
+                .as("--only leaves lab 4 out: only lab 3 is graded").isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("lab 3:").doesNotContain("lab 4:").doesNotContain("labs at full marks");
+        report("OtherTest", new String[] {"x", "pass"});
+        out.reset();
+        assertThat(run("--lab", "all", "--score-only", "--root", root.toString())).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("2 of 2 labs at full marks\n");
+        assertThat(Grader.labs("all")).isEmpty();
+        assertThat(Grader.labs("1, 2,7")).containsExactly(1, 2, 7);
+    }
+
+    @Test
     void badUsageIsOneLineAndExitTwo() {
         assertThat(run()).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: which lab? --lab N (make grade LAB=N)");
         assertThat(run("--lab", "three")).isEqualTo(2);
         assertThat(run("--lab", "3", "--frobnicate")).isEqualTo(2);
+        assertThat(run("--lab", "3,x")).isEqualTo(2);
         err.reset();
         assertThat(run("--lab", "9", "--score-only", "--root", root.toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: no checkpoint for lab 9");

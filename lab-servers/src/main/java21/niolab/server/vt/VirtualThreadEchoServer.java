@@ -19,9 +19,14 @@ final class VirtualThreadEchoServer extends VirtualThreadServer {
         // direct buffer it caches per carrier, and a direct buffer per connection would cost a
         // zeroed native allocation at each accept, freed only when a GC gets to its cleaner.
         ByteBuffer buf = ByteBuffer.allocate(options.bufferSize);
+        // BEGIN SOLUTION vt-serve
+        // STUB: // TODO lab 7: echo this connection top to bottom, as BlockingServer.serve does in lab 1:
+        // STUB: // read(c, buf) parks this virtual thread until bytes come (-1 once the peer has finished
+        // STUB: // sending); writeFully(c, buf) parks until the peer has taken them all. As here, it hangs up at once.
         while (read(c, buf) >= 0) {
             writeFully(c, buf); // parks while the peer does not read: nothing more is read meanwhile
         }
         // End of stream: everything the peer sent has been echoed, so the exchange is complete.
+        // END SOLUTION
     }
 }
