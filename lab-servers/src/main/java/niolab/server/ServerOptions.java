@@ -23,7 +23,8 @@ public final class ServerOptions {
     public int backlog;
 
     @Option(names = "--buffer-size", defaultValue = "65536",
-            description = "Read buffer bytes; also the most output a connection may have pending (default: ${DEFAULT-VALUE}).")
+            description = "Read buffer bytes; also the most output a connection may have pending (vt: the most a connection's "
+                    + "buffers grow to, from 4096) (default: ${DEFAULT-VALUE}).")
     public int bufferSize;
 
     @Option(names = "--reuse-port", description = "Set SO_REUSEPORT so several processes can share the port (mp workers do).")

@@ -1,7 +1,6 @@
 package niolab.server.vt;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import niolab.server.ServerOptions;
 
 /**
@@ -15,16 +14,12 @@ final class VirtualThreadEchoServer extends VirtualThreadServer {
 
     @Override
     protected void serve(VtConnection c) throws IOException {
-        // A heap buffer, one per connection and collected with it: the JDK copies through a
-        // direct buffer it caches per carrier, and a direct buffer per connection would cost a
-        // zeroed native allocation at each accept, freed only when a GC gets to its cleaner.
-        ByteBuffer buf = ByteBuffer.allocate(options.bufferSize);
         // BEGIN SOLUTION vt-serve
         // STUB: // TODO lab 7: echo this connection top to bottom, as BlockingServer.serve does in lab 1:
-        // STUB: // read(c, buf) parks this virtual thread until bytes come (-1 once the peer has finished
-        // STUB: // sending); writeFully(c, buf) parks until the peer has taken them all. As here, it hangs up at once.
-        while (read(c, buf) >= 0) {
-            writeFully(c, buf); // parks while the peer does not read: nothing more is read meanwhile
+        // STUB: // read(c) parks this virtual thread until bytes come into c.in (-1 once the peer has finished
+        // STUB: // sending); writeFully(c, c.in) parks until the peer has taken them all. As here, it hangs up at once.
+        while (read(c) >= 0) {
+            writeFully(c, c.in); // parks while the peer does not read: nothing more is read meanwhile
         }
         // End of stream: everything the peer sent has been echoed, so the exchange is complete.
         // END SOLUTION

@@ -21,7 +21,8 @@ import niolab.server.proto.HttpPing;
  * and a wake-up is here one blocking call.
  */
 final class VirtualThreadHttpServer extends VirtualThreadServer {
-    private final int outputBytes;
+    /** The output buffer's first size and its largest: it grows as the input buffer does, when a batch's answers filled it. */
+    private final int firstOutputBytes, outputBytes;
     /** Null without {@code --backend}: then /healthz is an unknown path. */
     private final ThreadBackend backend;
 
@@ -29,7 +30,9 @@ final class VirtualThreadHttpServer extends VirtualThreadServer {
         super(options);
         // The HTTP classes are initialized here, not by the first connections' virtual threads,
         // which would wait for each other pinned: HttpPing and Healthz by this read, the parser by this object.
-        outputBytes = Math.max(options.bufferSize, Math.max(HttpPing.MAX_RESPONSE_BYTES, Healthz.MAX_RESPONSE_BYTES));
+        int largestResponse = Math.max(HttpPing.MAX_RESPONSE_BYTES, Healthz.MAX_RESPONSE_BYTES);
+        firstOutputBytes = Math.max(Math.min(FIRST_BUFFER_BYTES, options.bufferSize), largestResponse);
+        outputBytes = Math.max(options.bufferSize, largestResponse);
         new HttpConnection();
         backend = options.backend == null ? null : new ThreadBackend(options.backend, options.arch(), log);
         if (backend != null) declare(ThreadBackend.rows());
@@ -44,35 +47,33 @@ final class VirtualThreadHttpServer extends VirtualThreadServer {
 
     @Override
     protected void serve(VtConnection c) throws IOException {
-        // Heap buffers, for the reasons VirtualThreadEchoServer gives.
-        ByteBuffer in = ByteBuffer.allocate(options.bufferSize);
-        ByteBuffer out = ByteBuffer.allocate(outputBytes);
         HttpConnection http = new HttpConnection();
         ThreadBackend.Caller redis = backend == null ? null : backend.newCaller(c.counters);
-        while (read(c, in) >= 0) {
-            if (answer(c, in, out, http, redis)) return;
+        while (read(c) >= 0) {
+            if (answer(c, http, redis)) return;
         }
     }
 
-    /** Answers every complete request {@code in} holds, in order; true if the connection must close. */
-    private boolean answer(VtConnection c, ByteBuffer in, ByteBuffer out, HttpConnection http, ThreadBackend.Caller redis)
-            throws IOException {
+    /** Answers every complete request {@code c.in} holds, in order; true if the connection must close. */
+    private boolean answer(VtConnection c, HttpConnection http, ThreadBackend.Caller redis) throws IOException {
+        if (c.out == null) c.out = ByteBuffer.allocate(firstOutputBytes); // at the first request: a silent connection holds none
         while (true) {
-            int flags = HttpPing.process(in, out, http, redis != null);
+            int flags = HttpPing.process(c.in, c.out, http, redis != null);
             if ((flags & HttpPing.BACKEND) != 0) {
-                flush(c, out); // the answers before it leave first: this one waits for Redis
-                flags = redis.call(http, out); // parked in Redis's replies, the carrier free meanwhile
+                flush(c); // the answers before it leave first: this one waits for Redis
+                flags = redis.call(http, c.out); // parked in Redis's replies, the carrier free meanwhile
                 if ((flags & HttpPing.CLOSE) == 0) continue; // on with the batch, after this answer
             }
-            flush(c, out);
+            flush(c);
             if ((flags & HttpPing.CLOSE) != 0) return true;
             if ((flags & HttpPing.OUT_FULL) == 0) return false;
+            if (c.out.capacity() < outputBytes) c.out = ByteBuffer.allocate(Math.min(2 * c.out.capacity(), outputBytes));
         }
     }
 
-    /** Writes what {@code out} holds (a partial request answers nothing: no syscall) and clears it for the next answers. */
-    private void flush(VtConnection c, ByteBuffer out) throws IOException {
-        out.flip();
+    /** Writes what {@code c.out} holds (a partial request answers nothing: no syscall) and clears it for the next answers. */
+    private void flush(VtConnection c) throws IOException {
+        ByteBuffer out = c.out.flip();
         if (out.hasRemaining()) writeFully(c, out);
         out.clear();
     }

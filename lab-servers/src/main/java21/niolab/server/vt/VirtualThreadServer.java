@@ -85,6 +85,8 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     /** After the drain, closed connections' threads only have to notice the close and count. */
     private static final long CLOSE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final String ARCH = "vt";
+    /** Where a connection's buffers start (or {@code --buffer-size}, if smaller); they grow as reads fill them. */
+    protected static final int FIRST_BUFFER_BYTES = 4096;
 
     protected final ServerOptions options;
     protected final PrintStream log = System.err;
@@ -223,16 +225,31 @@ public abstract class VirtualThreadServer implements EventLoopServer {
      */
     protected abstract void serve(VtConnection c) throws IOException;
 
-    /** Reads into {@code buf} (cleared first, flipped after), parking until bytes come; -1 at the peer's end of stream. */
-    protected final int read(VtConnection c, ByteBuffer buf) throws IOException {
-        buf.clear();
-        int n = c.channel.read(buf);
+    /**
+     * Reads into {@code c.in} (cleared first, flipped after), parking until bytes come; -1 at the
+     * peer's end of stream. The buffer starts at {@link #FIRST_BUFFER_BYTES} and doubles, up to
+     * {@code --buffer-size}, each time a read fills it (more was waiting than it could take): a
+     * connection spends most of its life parked in this read, holding its buffer, so an idle one
+     * holds 4 KiB, while a bulk transfer soon reads 64 KiB at a time. A heap buffer, collected
+     * with the connection: the JDK copies through a direct buffer it caches per carrier, and a
+     * direct buffer per connection would cost a zeroed native allocation at each accept, freed
+     * only when a GC gets to its cleaner.
+     */
+    protected final int read(VtConnection c) throws IOException {
+        ByteBuffer in = c.in;
+        if (in == null) {
+            in = c.in = ByteBuffer.allocate(Math.min(FIRST_BUFFER_BYTES, options.bufferSize));
+        } else if (in.limit() == in.capacity() && in.capacity() < options.bufferSize) {
+            in = c.in = ByteBuffer.allocate(Math.min(2 * in.capacity(), options.bufferSize)); // the last read was taken
+        }
+        in.clear();
+        int n = c.channel.read(in);
         c.counters.inc(READS);
         if (n > 0) {
             c.counters.add(BYTES_IN, n);
             stampActive(c);
         }
-        buf.flip();
+        in.flip();
         return n;
     }
 

@@ -1,11 +1,13 @@
 package niolab.server.vt;
 
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import niolab.server.Counters;
 
 /**
- * One connection of vt, and the task of its virtual thread. Everything else a connection needs
- * (its buffers, for HTTP its parser) lives in its thread's frames, for as long as it is open.
+ * One connection of vt, and the task of its virtual thread. Its buffers are fields, since they
+ * grow ({@link VirtualThreadServer#read}); everything else it needs (for HTTP its parser) lives
+ * in its thread's frames, for as long as it is open. Only its own thread touches the buffers.
  */
 final class VtConnection implements Runnable {
     final SocketChannel channel;
@@ -13,6 +15,10 @@ final class VtConnection implements Runnable {
     final Counters counters = new Counters("waits");
     /** The idle sweep of its last read or write ({@link niolab.server.IdleSweep}); read by the sweeper thread. */
     volatile long lastActive;
+    /** What the last read brought, flipped; a heap buffer (see {@link VirtualThreadServer#read}). */
+    ByteBuffer in;
+    /** HTTP's answers to the last read, written in one write; null for echo. */
+    ByteBuffer out;
     private final VirtualThreadServer server;
 
     VtConnection(VirtualThreadServer server, SocketChannel channel, long lastActive) {
