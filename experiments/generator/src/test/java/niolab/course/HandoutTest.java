@@ -140,7 +140,7 @@ class HandoutTest {
             }
         }
         assertThat(labsByRegion).containsOnlyKeys("bio-thread-per-connection", "lt-interest-ops", "et-accept", "et-read",
-                "mp-restart", "http-pipelining", "rate-schedule", "loops-reuseport", "vt-serve");
+                "mp-restart", "http-pipelining", "rate-schedule", "loops-reuseport", "vt-serve", "uring-more");
         for (Map.Entry<String, List<String>> e : labsByRegion.entrySet()) {
             assertThat(e.getValue()).as("the TODO of region %s names its lab", e.getKey()).isNotEmpty();
             for (String lab : e.getValue()) {
