@@ -15,6 +15,7 @@ import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -79,10 +80,14 @@ public final class ThreadBackend {
     /**
      * Seeds the keys, then asks once from this thread: the Jedis and pool classes are
      * initialized here rather than on a virtual thread, where a class initializer pins its
-     * carrier and makes every other thread needing the class wait pinned. A Redis that is down
-     * begins the episode, not a failure to start.
+     * carrier and makes every other thread needing the class wait pinned. The outage path runs
+     * once here too, before anything can fail: its classes would otherwise be initialized by
+     * the connections that first see Redis go away, all at once. A Redis that is down begins
+     * the episode, not a failure to start.
      */
     public void start() {
+        Caller first = newCaller(new Counters("waits"));
+        first.gets.connectFailed(new JedisConnectionException("not asked yet"));
         try {
             HealthzKeys.seed(options.address, options.timeoutMillis());
         } catch (JedisException e) {
@@ -95,7 +100,7 @@ public final class ThreadBackend {
             }
             return;
         }
-        newCaller(new Counters("waits")).ask();
+        first.ask();
     }
 
     /** What one connection's thread needs to ask, made once per connection: {@code counters} is its table. */
