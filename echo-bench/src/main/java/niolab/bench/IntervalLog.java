@@ -31,8 +31,9 @@ import org.HdrHistogram.HistogramLogWriter;
  *
  * <p>Timestamps are wall-clock, so that the logs of several hosts line up; they are derived from
  * {@code nanoTime} through one anchor taken when the measurement starts (after any
- * {@code --start-at} wait), so a clock step during a run moves no interval. Only the coordinating thread writes, once per interval: the workers keep
- * recording into their recorders, allocation-free, as before.
+ * {@code --start-at} wait), so a clock step during a run moves no interval. Only the
+ * coordinating thread writes, once per interval: the workers keep recording into their
+ * recorders, allocation-free, as before.
  */
 final class IntervalLog implements AutoCloseable {
     /** The uncorrected twin of tag NAME under --rate is NAME plus this. */
