@@ -29,7 +29,7 @@ SERVER_PID= SERVER_LOG=
 # shellcheck disable=SC2046
 $(pin_prefix "${SERVER_CPU:-}") bash -c 'while :; do :; done' &
 HOG_PID=$!
-echo "# $REPEATS A/A comparisons (lt pid $A_PID against lt pid $B_PID on cpu ${SERVER_CPU:-unpinned}, a CPU hog pid $HOG_PID there too), " \
+echo "# $REPEATS A/A comparisons (lt pid $A_PID against lt pid $B_PID on cpu ${SERVER_CPU:-unpinned}, a CPU hog pid $HOG_PID there too)," \
   "-c $CONNECTIONS -k, $ROUNDS rounds of $SLICE; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 other=0
 for r in $(seq "$REPEATS"); do
