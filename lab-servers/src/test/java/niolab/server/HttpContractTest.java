@@ -10,8 +10,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import niolab.common.CountersLine;
 import niolab.server.testing.ClosingExchange;
 import niolab.server.testing.ClosingExchange.Outcome;
 import niolab.server.testing.Echo;
@@ -258,8 +260,11 @@ public abstract class HttpContractTest extends ServerContractTest {
     /**
      * A client that never stops sending after its 400 is cut off at the bounds: one that floods
      * at {@code --linger-bytes}, one that trickles at {@code --linger-time}. Both get the whole
-     * answer and end of stream first; another connection is served meanwhile; the server's CPU
-     * stays far from a core (a linger that spins would take one). Its own server, with small bounds.
+     * answer and end of stream first; another connection is served meanwhile; the server does
+     * not spin: its waits and reads over the whole run stay in the hundreds, where a loop that
+     * spun through a one-second linger would count hundreds of thousands (its CPU share is
+     * printed; a fresh JVM's compiler makes a bound on it too loose to catch anything). Its own
+     * server, with small bounds.
      */
     @Test
     void aClientThatNeverStopsSendingIsCutOffAtTheBoundsWhileOthersAreServed() throws Exception {
@@ -269,10 +274,7 @@ public abstract class HttpContractTest extends ServerContractTest {
             try (Socket flood = Echo.connect(at); Socket trickle = Echo.connect(at); Socket other = Echo.connect(at)) {
                 CompletableFuture<String> flooding = sendForever(flood, 64 * 1024, 0);
                 CompletableFuture<String> trickling = sendForever(trickle, 100, 10);
-                for (Socket s : List.of(flood, trickle)) {
-                    assertThat(Http.read(s.getInputStream()).status()).isEqualTo(400);
-                    assertClosed(s.getInputStream());
-                }
+                for (Socket s : List.of(flood, trickle)) expectClosingAnswer(ClosingExchange.read(s.getInputStream()), 400);
                 double cpu0 = Proc.cpuSeconds(pids);
                 long t0 = System.nanoTime();
                 for (int i = 0; i < 50; i++) {
@@ -281,8 +283,8 @@ public abstract class HttpContractTest extends ServerContractTest {
                 }
                 assertThat(flooding.get(Echo.TIMEOUT_MS, TimeUnit.MILLISECONDS)).as("the flood is cut off").isNotNull();
                 assertThat(trickling.get(Echo.TIMEOUT_MS, TimeUnit.MILLISECONDS)).as("the trickle is cut off").isNotNull();
-                double share = (Proc.cpuSeconds(pids) - cpu0) / ((System.nanoTime() - t0) / 1e9);
-                assertThat(share).as("CPU share of one core while two clients linger (a spin is ~1.0)").isLessThan(0.5);
+                System.out.printf("%s: CPU while two clients linger and another is served: %.0f%% of one core%n", arch().get(0),
+                        100 * (Proc.cpuSeconds(pids) - cpu0) / ((System.nanoTime() - t0) / 1e9));
                 other.getOutputStream().write(ascii(get("/ping")));
                 assertPing(Http.read(other.getInputStream()));
             }
@@ -290,6 +292,11 @@ public abstract class HttpContractTest extends ServerContractTest {
                 bounded.terminate(30);
                 assertThat(Proc.counter(bounded, "linger_timeouts")).as(bounded.output()).isGreaterThanOrEqualTo(2);
                 assertThat(Proc.counter(bounded, "linger_bytes")).as(bounded.output()).isGreaterThanOrEqualTo(262144);
+                long calls = 0;
+                for (Map.Entry<String, Long> e : CountersLine.parse(CountersLine.last(bounded.output())).entrySet()) {
+                    if (Counters.WAIT_NAMES.contains(e.getKey()) || e.getKey().equals("reads")) calls += e.getValue();
+                }
+                assertThat(calls).as("waits and reads in all: %s", bounded.output()).isLessThan(100_000);
             }
         }
     }

@@ -112,7 +112,8 @@ public final class ClosingExchange {
         }
     }
 
-    private static Result read(InputStream in) {
+    /** Reads one answer, then one more read: what the client saw (the writer's fate is not known here). */
+    public static Result read(InputStream in) {
         Http.Response answer;
         try {
             answer = Http.read(in);
