@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * that is left of {@code --linger-time}, until end of stream or {@code --linger-bytes}.
  *
  * <pre>
- *   if (closing) { BlockingLinger.linger(socket, buffer, options, counters); return; }   // the caller closes
+ *   if (closing) { BlockingLinger.linger(socket, buffer, options.lingerTime, options.lingerBytes, counters); return; }
  * </pre>
  */
 public final class BlockingLinger {
@@ -27,15 +28,15 @@ public final class BlockingLinger {
     }
 
     /** Shuts {@code s}'s sending side, then reads into {@code buf} and drops it until end of stream or a bound; counts into {@code counted}. */
-    public static void linger(Socket s, byte[] buf, ServerOptions options, Counters counted) throws IOException {
+    public static void linger(Socket s, byte[] buf, Duration time, long maxBytes, Counters counted) throws IOException {
         s.shutdownOutput();
-        long deadline = System.nanoTime() + options.lingerTime.toNanos();
+        long deadline = System.nanoTime() + time.toNanos();
         InputStream in = s.getInputStream();
         long dropped = 0;
         counted.inc(LINGER_CLOSES);
         while (true) {
             long left = deadline - System.nanoTime();
-            if (left <= 0 || dropped >= options.lingerBytes) break;
+            if (left <= 0 || dropped >= maxBytes) break;
             s.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             int n;
             try {

@@ -26,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * The timers are the {@link AcceptBackoff} retry (an accept-failure episode), the
  * {@link IdleSweep} ({@code --idle-timeout}) and the oldest {@link Linger} deadline (HTTP's
- * lingering close); with none running the wait blocks with no timeout at all. A {@link LoopDuty} (a backend) may shorten each wait and runs after it. The
- * base also keeps the {@link Counters} and the count of live connections, which the drain waits on.
+ * lingering close); with none running the wait blocks with no timeout at all. A
+ * {@link LoopDuty} (a backend) may shorten each wait and runs after it. The base also keeps
+ * the {@link Counters} and the count of live connections, which the drain waits on.
  *
  * <p>What a subclass writes: {@link #listen} (open the listener, add it to what the loop waits
  * on), {@link #waitAndDispatch} (select, epoll_wait, io_uring_enter and the dispatch of what it

@@ -22,7 +22,7 @@ public enum Mistake {
     BLOCKING_ON_LOOP("blocking-on-loop", "lt et", null, "a 1 ms sleep per read on the loop: ~1000 requests/s"),
     NAGLE("nagle", "lt et", Protocol.HTTP, "http: Nagle on, headers and body sent apart: ~40 ms"),
     HERD("herd", "lt et", null, "--loops N poll one listener: all wake, one accepts"),
-    NO_LINGER("no-linger", "lt et", Protocol.HTTP, "http: close at once after a closing answer: a reset eats the 431");
+    NO_LINGER("no-linger", "lt et", Protocol.HTTP, "http: closes at once after a 431: a reset may eat it");
 
     /** The name users type and the ready line shows. */
     public final String label;

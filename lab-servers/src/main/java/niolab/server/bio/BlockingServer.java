@@ -173,7 +173,7 @@ public final class BlockingServer implements EventLoopServer {
                 if (responses.position() > 0) write(out, responses.array(), responses.position(), counted);
             } while ((flags & HttpPing.OUT_FULL) != 0);
             if ((flags & HttpPing.CLOSE) != 0) {
-                BlockingLinger.linger(s, requests, options, counted); // the answer must not be lost to a reset
+                BlockingLinger.linger(s, requests, options.lingerTime, options.lingerBytes, counted); // the answer must not be lost to a reset
                 return;
             }
         }

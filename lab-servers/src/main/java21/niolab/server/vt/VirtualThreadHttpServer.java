@@ -55,7 +55,7 @@ final class VirtualThreadHttpServer extends VirtualThreadServer {
         while (read(c) >= 0) {
             if (answer(c, http, redis)) {
                 // Through the channel's socket adaptor, whose reads take a timeout: only on this closing path.
-                BlockingLinger.linger(c.channel.socket(), c.in.array(), options, c.counters);
+                BlockingLinger.linger(c.channel.socket(), c.in.array(), options.lingerTime, options.lingerBytes, c.counters);
                 return;
             }
         }
