@@ -13,7 +13,10 @@
  *
  * Echo: every byte comes back in order; a client that half-closes gets all of its echo, then
  * the server closes. HTTP: the lab's /ping rules (http-ping.c), pipelined requests answered in
- * order with one write per batch. Backpressure as in lt: a connection whose output is pending
+ * order with one write per batch; after a closing answer (400, 431, Connection: close) it
+ * lingers as the Java servers do (RFC 9112 9.6): shutdown(SHUT_WR), then reads and drops what
+ * still comes until end of stream, --linger-bytes or --linger-time, then closes, so that a
+ * reset cannot destroy the answer. Backpressure as in lt: a connection whose output is pending
  * waits for EPOLLOUT only and is not read meanwhile, so it holds at most one buffer of output
  * here; the rest waits in the kernel.
  */
@@ -46,6 +49,8 @@ struct options {
     int http;
     int backlog;
     int reuse_port;
+    int64_t linger_ms;
+    long linger_bytes;
 };
 
 /* One connection, indexed by its descriptor. Pending buffers are allocated the first time a write is partial. */
@@ -58,12 +63,20 @@ struct conn {
     uint8_t *in;                /* http: requests read but not parsed yet, in[in_pos..in_len) */
     size_t in_pos, in_len;
     struct http_conn http;
+    int lingering;              /* http: answered and half-closed; what comes is read and dropped */
+    int64_t linger_deadline;    /* when the linger is cut off (now_ms) */
+    long linger_bytes;          /* dropped so far */
+    int linger_prev, linger_next; /* the linger queue, oldest first (every deadline is start + linger_ms), by fd; -1 ends */
 };
+
+/* respond's result when the batch ended with a closing answer, all of it written: linger, then close. */
+#define ANSWERED_CLOSING 1
 
 /* The lab's counters line (lab-servers' Counters.format), so scripts read every server alike. */
 static struct {
     unsigned long accepts, accept_failures, closes, reads, reads_eagain, writes, writes_eagain, partial_writes;
     unsigned long bytes_in, bytes_out, resets, waits, events;
+    unsigned long linger_closes, linger_bytes, linger_timeouts;
 } counters;
 
 static struct options options;
@@ -74,6 +87,7 @@ static uint8_t read_buffer[BUFFER_SIZE], write_buffer[BUFFER_SIZE];
 static volatile sig_atomic_t stop_requested;
 static int64_t accept_resume_at; /* while accepts are paused after EMFILE..., when to retry; else 0 */
 static int accept_failing;
+static int linger_oldest = -1, linger_newest = -1;
 
 static int64_t now_ms(void) {
     struct timespec ts;
@@ -91,9 +105,20 @@ static int watch(int fd, uint32_t events, int op) {
     return epoll_ctl(epfd, op, fd, &ev);
 }
 
+/* Takes fd off the linger queue, if it is on it; returns whether it was. */
+static int unlinger(int fd) {
+    struct conn *c = &conns[fd];
+    if (!c->lingering) return 0;
+    c->lingering = 0;
+    if (c->linger_prev < 0) linger_oldest = c->linger_next; else conns[c->linger_prev].linger_next = c->linger_next;
+    if (c->linger_next < 0) linger_newest = c->linger_prev; else conns[c->linger_next].linger_prev = c->linger_prev;
+    return 1;
+}
+
 /* Closing also removes the descriptor from the epoll set; the slot keeps no memory. */
 static void close_conn(int fd) {
     struct conn *c = &conns[fd];
+    if (unlinger(fd)) counters.linger_closes++;
     free(c->out);
     free(c->in);
     *c = (struct conn) {0};
@@ -161,7 +186,59 @@ static int respond(int fd, const uint8_t *in, size_t *pos, size_t len) {
         if (r < 0) return -1;
         if (r > 0) return park(fd, write_buffer + out_pos, out_len - out_pos, in, *pos, len, flags & HTTP_CLOSE);
     } while (flags & HTTP_OUT_FULL);
-    return flags & HTTP_CLOSE ? -1 : 0;
+    return flags & HTTP_CLOSE ? ANSWERED_CLOSING : 0;
+}
+
+/* The closing answer has gone out whole: half-close, then read and drop until end of stream or a bound (RFC 9112 9.6). */
+static void linger(int fd) {
+    struct conn *c = &conns[fd];
+    if (shutdown(fd, SHUT_WR) < 0 || (c->waiting_writable && watch(fd, EPOLLIN, EPOLL_CTL_MOD) < 0)) {
+        close_conn(fd);
+        return;
+    }
+    c->waiting_writable = 0;
+    c->lingering = 1;
+    c->linger_deadline = now_ms() + options.linger_ms;
+    c->linger_bytes = 0;
+    c->linger_prev = linger_newest;
+    c->linger_next = -1;
+    if (linger_newest < 0) linger_oldest = fd; else conns[linger_newest].linger_next = fd;
+    linger_newest = fd;
+}
+
+/* What respond or echo said: close on an error, linger after a closing answer. */
+static void after_answer(int fd, int r) {
+    if (r < 0) close_conn(fd);
+    else if (r == ANSWERED_CLOSING) linger(fd);
+}
+
+/* A lingering connection is readable: drop what it sent; close at its end of stream or at --linger-bytes. */
+static void on_lingering(int fd) {
+    struct conn *c = &conns[fd];
+    ssize_t n = read(fd, read_buffer, sizeof read_buffer);
+    counters.reads++;
+    if (n < 0 && errno == EAGAIN) {
+        counters.reads_eagain++;
+        return;
+    }
+    if (n > 0) {
+        counters.bytes_in += (unsigned long) n;
+        counters.linger_bytes += (unsigned long) n;
+        c->linger_bytes += n;
+        if (c->linger_bytes < options.linger_bytes) return;
+        counters.linger_timeouts++;
+    }
+    close_conn(fd);
+}
+
+/* Closes the lingering connections whose --linger-time is up; returns the wait until the next deadline (-1: none). */
+static int close_overdue_lingers(void) {
+    int64_t now = now_ms();
+    while (linger_oldest >= 0 && conns[linger_oldest].linger_deadline <= now) {
+        counters.linger_timeouts++;
+        close_conn(linger_oldest);
+    }
+    return linger_oldest < 0 ? -1 : (int) (conns[linger_oldest].linger_deadline - now);
 }
 
 static void on_readable(int fd) {
@@ -179,16 +256,20 @@ static void on_readable(int fd) {
     }
     counters.bytes_in += (unsigned long) n;
     size_t pos = 0;
-    if ((options.http ? respond(fd, read_buffer, &pos, (size_t) n) : echo(fd, (size_t) n)) < 0) close_conn(fd);
+    after_answer(fd, options.http ? respond(fd, read_buffer, &pos, (size_t) n) : echo(fd, (size_t) n));
 }
 
 static void on_writable(int fd) {
     struct conn *c = &conns[fd];
     int r = write_some(fd, c->out, &c->out_pos, c->out_len);
     if (r > 0) return;
-    if (r < 0 || c->close_after_pending) {
-        if (r < 0) counters.resets++;
+    if (r < 0) {
+        counters.resets++;
         close_conn(fd);
+        return;
+    }
+    if (c->close_after_pending) {
+        linger(fd);
         return;
     }
     c->waiting_writable = 0;
@@ -197,7 +278,7 @@ static void on_writable(int fd) {
         return;
     }
     /* requests that arrived with the parked batch; respond may park them again */
-    if (options.http && respond(fd, c->in, &c->in_pos, c->in_len) < 0) close_conn(fd);
+    if (options.http) after_answer(fd, respond(fd, c->in, &c->in_pos, c->in_len));
 }
 
 static int grow_table(int fd) {
@@ -260,7 +341,9 @@ static void dispatch(const struct epoll_event *events, int n) {
         if (fd == listen_fd) {
             on_acceptable();
         } else if (fd < conn_capacity && conns[fd].open) {
-            if (conns[fd].waiting_writable) {
+            if (conns[fd].lingering) {
+                on_lingering(fd);
+            } else if (conns[fd].waiting_writable) {
                 on_writable(fd);
             } else {
                 on_readable(fd);
@@ -280,9 +363,12 @@ static int wait_events(struct epoll_event *events, int timeout_ms, const sigset_
 
 static void serve(const sigset_t *waiting_mask) {
     struct epoll_event events[MAX_EVENTS];
+    int to_linger_deadline = -1;
     while (!stop_requested) {
         int timeout = accept_resume_at ? ACCEPT_BACKOFF_MS : -1;
+        if (to_linger_deadline >= 0 && (timeout < 0 || to_linger_deadline < timeout)) timeout = to_linger_deadline;
         dispatch(events, wait_events(events, timeout, waiting_mask));
+        to_linger_deadline = close_overdue_lingers();
         if (accept_resume_at && now_ms() >= accept_resume_at && listen_fd >= 0) {
             accept_resume_at = 0;
             watch(listen_fd, EPOLLIN, EPOLL_CTL_MOD);
@@ -292,14 +378,18 @@ static void serve(const sigset_t *waiting_mask) {
     close(listen_fd);
     listen_fd = -1;
     int64_t deadline = now_ms() + DRAIN_GRACE_MS;
-    while (live > 0 && now_ms() < deadline) dispatch(events, wait_events(events, 50, waiting_mask));
+    while (live > 0 && now_ms() < deadline) {
+        dispatch(events, wait_events(events, 50, waiting_mask));
+        close_overdue_lingers();
+    }
     for (int fd = 0; fd < conn_capacity; fd++) {
         if (conns[fd].open) close_conn(fd);
     }
 }
 
 static void usage(FILE *to) {
-    fprintf(to, "usage: c-server [--host 127.0.0.1] [--port 9988] [--protocol echo|http] [--backlog 1024] [--reuse-port]\n");
+    fprintf(to, "usage: c-server [--host 127.0.0.1] [--port 9988] [--protocol echo|http] [--backlog 1024] [--reuse-port]\n"
+                "                [--linger-time 2s] [--linger-bytes 1048576]\n");
 }
 
 static void bad_flag(const char *message, const char *value) {
@@ -319,8 +409,21 @@ static long parse_number(const char *flag, const char *value, long min, long max
     return v;
 }
 
+/* 500ms, 2s or a bare number of seconds, as the Java servers take durations. */
+static int64_t parse_millis(const char *flag, const char *value) {
+    char *end;
+    errno = 0;
+    double v = value ? strtod(value, &end) : 0;
+    if (!value || !*value || errno || v < 0 || (strcmp(end, "ms") && strcmp(end, "s") && *end)) {
+        fprintf(stderr, "error: %s takes a duration such as 500ms or 2s, not '%s'\n", flag, value ? value : "");
+        exit(2);
+    }
+    return (int64_t) (strcmp(end, "ms") ? v * 1000 : v);
+}
+
 static void parse_options(int argc, char **argv) {
-    options = (struct options) {.host = "127.0.0.1", .port = "9988", .http = 0, .backlog = 1024};
+    options = (struct options) {.host = "127.0.0.1", .port = "9988", .http = 0, .backlog = 1024, .linger_ms = 2000,
+                                .linger_bytes = 1L << 20};
     for (int i = 1; i < argc; i++) {
         char flag[64];
         const char *value;
@@ -333,7 +436,8 @@ static void parse_options(int argc, char **argv) {
             snprintf(flag, sizeof flag, "%s", argv[i]);
             value = NULL;
         }
-        int takes_value = !strcmp(flag, "--host") || !strcmp(flag, "--port") || !strcmp(flag, "--protocol") || !strcmp(flag, "--backlog");
+        int takes_value = !strcmp(flag, "--host") || !strcmp(flag, "--port") || !strcmp(flag, "--protocol") || !strcmp(flag, "--backlog")
+                          || !strcmp(flag, "--linger-time") || !strcmp(flag, "--linger-bytes");
         if (takes_value && !value) {
             if (i + 1 >= argc) bad_flag("missing value for", flag);
             value = argv[++i];
@@ -351,6 +455,10 @@ static void parse_options(int argc, char **argv) {
             options.http = !strcmp(value, "http");
         } else if (!strcmp(flag, "--backlog")) {
             options.backlog = (int) parse_number(flag, value, 1, 1 << 20);
+        } else if (!strcmp(flag, "--linger-time")) {
+            options.linger_ms = parse_millis(flag, value);
+        } else if (!strcmp(flag, "--linger-bytes")) {
+            options.linger_bytes = parse_number(flag, value, 0, 1L << 40);
         } else if (!strcmp(flag, "--reuse-port")) {
             options.reuse_port = 1;
         } else if (!strcmp(flag, "-h") || !strcmp(flag, "--help")) {
@@ -418,10 +526,15 @@ static void print_ready_line(void) {
 
 static void print_counters(void) {
     printf("counters: accepts=%lu accept_failures=%lu closes=%lu reads=%lu reads_eagain=%lu writes=%lu writes_eagain=%lu "
-           "partial_writes=%lu bytes_in=%lu bytes_out=%lu resets=%lu idle_closes=0 epoll_waits=%lu events=%lu events_per_wait=%.2f\n",
+           "partial_writes=%lu bytes_in=%lu bytes_out=%lu resets=%lu idle_closes=0 epoll_waits=%lu events=%lu",
            counters.accepts, counters.accept_failures, counters.closes, counters.reads, counters.reads_eagain, counters.writes,
            counters.writes_eagain, counters.partial_writes, counters.bytes_in, counters.bytes_out, counters.resets, counters.waits,
-           counters.events, counters.waits ? (double) counters.events / (double) counters.waits : 0.0);
+           counters.events);
+    if (options.http) {
+        printf(" linger_closes=%lu linger_bytes=%lu linger_timeouts=%lu", counters.linger_closes, counters.linger_bytes,
+               counters.linger_timeouts);
+    }
+    printf(" events_per_wait=%.2f\n", counters.waits ? (double) counters.events / (double) counters.waits : 0.0);
     fflush(stdout);
 }
 

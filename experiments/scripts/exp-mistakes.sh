@@ -14,6 +14,8 @@
 #   unbounded-output.csv                       arch,variant,t_s,rss_mib (the server's RSS every 100 ms)
 #   unbounded-output-capped.csv                arch,variant,capped (times the server closed the client at its cap)
 #   herd.csv                                   arch,variant,connections,loop_wakeups (herd: correct, broken, exclusive)
+#   no-linger.csv                              arch,variant,head_bytes,tries,write_failed,saw_431,then_eof,then_reset (a line per try)
+#   counters-no-linger-ARCH-VARIANT.txt        the server's counters (linger_closes...)
 #   loadavg.txt                                /proc/loadavg when the run began (other work on the machine)
 NAME=mistakes
 EXP_PORT=${EXP_PORT:-29130}
@@ -226,6 +228,34 @@ for arch in lt et; do
     s1=$(loop_wakeups "$SERVER_PID")
     keep_counters "$RESULTS/counters-herd-$arch-$v.txt"
     echo "$arch,$v,2000,$((s1 - s0))" >>"$RESULTS/herd.csv"
+  done
+done
+
+echo "== no-linger (lt, et, http): GET /ping heads of 9 KB to 1 MB, each written whole before the client reads"
+echo "arch,variant,head_bytes,tries,write_failed,saw_431,then_eof,then_reset" >"$RESULTS/no-linger.csv"
+HEAD_SIZES=(9000 20000 300000 1000000)
+for size in "${HEAD_SIZES[@]}"; do # a GET /ping whose head is $size bytes: over the 8 KiB limit, answered 431
+  { printf 'GET /ping HTTP/1.1\r\nX-Big: '; head -c $((size - 31)) /dev/zero | tr '\0' a; printf '\r\n\r\n'; } >"$WORK/head-$size"
+done
+for arch in lt et; do
+  for v in "${VARIANTS[@]}"; do
+    # shellcheck disable=SC2046
+    start_server "$arch" "$EXP_PORT" --protocol http $(mistake "$v" no-linger)
+    for size in "${HEAD_SIZES[@]}"; do
+      for _ in $(seq 20); do
+        # The client (on CPU 1): connect, write the whole head, then read to the end, even if the
+        # write failed (most clients would stop there). cat says "Connection reset by peer" on
+        # stderr if a reset ended the stream instead of a FIN.
+        client_pin bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$EXP_PORT"' || exit 9
+          cat "$1" >&3 2>/dev/null || echo write-failed >&2
+          timeout 10 cat <&3' _ "$WORK/head-$size" >"$WORK/answer" 2>"$WORK/answer.err" || true
+        saw=$(grep -c '^HTTP/1.1 431 ' "$WORK/answer" || true)
+        reset=$(grep -ci 'reset' "$WORK/answer.err" || true)
+        failed=$(grep -c '^write-failed' "$WORK/answer.err" || true)
+        echo "$arch,$v,$size,1,$failed,$saw,$((reset == 0 ? 1 : 0)),$((reset > 0 ? 1 : 0))" >>"$RESULTS/no-linger.csv"
+      done
+    done
+    keep_counters "$RESULTS/counters-no-linger-$arch-$v.txt"
   done
 done
 

@@ -41,7 +41,16 @@ public enum Counter {
     /** Writes of commands to the backend: one per batch on the loop, one per GET from a blocking client. */
     BACKEND_ROUND_TRIPS(true, "backend_round_trips"),
     /** Backend calls answered 503 (down, refused, malformed reply) or 504 (too late). */
-    BACKEND_FAILURES(true, "backend_failures");
+    BACKEND_FAILURES(true, "backend_failures"),
+    /** HTTP: connections closed after lingering (RFC 9112 9.6): answer out, sending side shut, input read and dropped. */
+    LINGER_CLOSES(true, "linger_closes"),
+    /** HTTP: bytes read and dropped while lingering. */
+    LINGER_BYTES(true, "linger_bytes"),
+    /** HTTP: lingers cut off by {@code --linger-time} or {@code --linger-bytes} before the client's end of stream. */
+    LINGER_TIMEOUTS(true, "linger_timeouts");
+
+    /** The rows an HTTP server declares: its closes linger. */
+    public static final Counter[] LINGER_ROWS = {LINGER_CLOSES, LINGER_BYTES, LINGER_TIMEOUTS};
 
     /** The name on the counters line. */
     public final String label;

@@ -36,6 +36,11 @@ public final class Counters {
         this.extras = extras.length == 0 ? EnumSet.noneOf(Counter.class) : EnumSet.of(extras[0], extras);
     }
 
+    /** Prints {@code rows} too, from now on, even while they are zero. */
+    public void declare(Counter... rows) {
+        for (Counter c : rows) extras.add(c);
+    }
+
     public void inc(Counter c) {
         values[c.ordinal()]++;
     }

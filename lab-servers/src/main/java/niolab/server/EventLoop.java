@@ -3,6 +3,9 @@ package niolab.server;
 import static niolab.server.Counter.ACCEPTS;
 import static niolab.server.Counter.CLOSES;
 import static niolab.server.Counter.IDLE_CLOSES;
+import static niolab.server.Counter.LINGER_BYTES;
+import static niolab.server.Counter.LINGER_CLOSES;
+import static niolab.server.Counter.LINGER_TIMEOUTS;
 import static niolab.server.Counter.LIVE;
 
 import java.io.IOException;
@@ -21,10 +24,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   closeEverything();  // whatever is left
  * </pre>
  *
- * The timers are the {@link AcceptBackoff} retry (an accept-failure episode) and the
- * {@link IdleSweep} ({@code --idle-timeout}); with neither running the wait blocks with no
- * timeout at all. A {@link LoopDuty} (a backend) may shorten each wait and runs after it. The
- * base also keeps the {@link Counters} and the count of live connections, which the drain waits on.
+ * The timers are the {@link AcceptBackoff} retry (an accept-failure episode), the
+ * {@link IdleSweep} ({@code --idle-timeout}) and the oldest {@link Linger} deadline (HTTP's
+ * lingering close); with none running the wait blocks with no timeout at all. A
+ * {@link LoopDuty} (a backend) may shorten each wait and runs after it. The base also keeps
+ * the {@link Counters} and the count of live connections, which the drain waits on.
  *
  * <p>What a subclass writes: {@link #listen} (open the listener, add it to what the loop waits
  * on), {@link #waitAndDispatch} (select, epoll_wait, io_uring_enter and the dispatch of what it
@@ -32,6 +36,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #closeListener}, {@link #closeIdleConnections}, {@link #closeEverything} and
  * {@link #wakeUp}, over its own connection table. It calls {@link #opened()} and
  * {@link #closed()} as connections come and go.
+ *
+ * <p>HTTP's lingering close: after a closing answer has gone out whole, the subclass shuts its
+ * sending side and calls {@link #linger}; it then reads what the connection still sends into
+ * its usual buffer and reports it to {@link #discarded}, closes at end of stream, and calls
+ * {@link #lingerEnded} from its close. The skeleton keeps the deadlines, bounds the wait by the
+ * oldest, and closes what is overdue through {@link #closeLingering}.
  */
 public abstract class EventLoop implements EventLoopServer {
     /** The wait's timeout when no timer is running: block until an event. */
@@ -45,6 +55,7 @@ public abstract class EventLoop implements EventLoopServer {
     protected final Counters counters;
     protected final IdleSweep idle;
     protected final AcceptBackoff acceptBackoff;
+    private final Linger linger;
     protected final PrintStream log = System.err;
     private final String arch;
     /** What starts this loop's log lines: the architecture, or one loop of several. */
@@ -63,6 +74,8 @@ public abstract class EventLoop implements EventLoopServer {
         this.counters = counters;
         this.idle = new IdleSweep(options.idleTimeout);
         this.acceptBackoff = new AcceptBackoff(arch, log, mistakes.noAcceptBackoff);
+        this.linger = new Linger(options.lingerTime, options.lingerBytes);
+        if (options.protocol == Protocol.HTTP) counters.declare(Counter.LINGER_ROWS);
     }
 
     @Override
@@ -77,7 +90,7 @@ public abstract class EventLoop implements EventLoopServer {
         try {
             openOnLoopThread();
             while (running) {
-                waitOnce(idle.waitMillis(acceptBackoff.waitMillis()));
+                waitOnce(linger.waitMillis(idle.waitMillis(acceptBackoff.waitMillis())));
                 runDueTimers();
             }
             drain();
@@ -107,13 +120,50 @@ public abstract class EventLoop implements EventLoopServer {
             counters.add(IDLE_CLOSES, closed);
             if (closed > 0) idle.log(log, logName, closed);
         }
+        closeOverdueLingers();
     }
+
+    private void closeOverdueLingers() {
+        for (LoopConnection c; (c = linger.overdue()) != null; ) {
+            counters.inc(LINGER_CLOSES);
+            counters.inc(LINGER_TIMEOUTS);
+            closeLingering(c);
+        }
+    }
+
+    /**
+     * {@code c} has sent its closing answer whole and shut its sending side: from now on it
+     * lingers, until its end of stream, {@code --linger-bytes} or {@code --linger-time}.
+     */
+    protected final void linger(LoopConnection c) {
+        linger.add(c);
+    }
+
+    /** {@code n} bytes read from lingering {@code c} were dropped; true if that reached {@code --linger-bytes}: close it. */
+    protected final boolean discarded(LoopConnection c, long n) {
+        counters.add(LINGER_BYTES, n);
+        c.lingerBytes += n;
+        if (c.lingerBytes < linger.maxBytes) return false;
+        counters.inc(LINGER_TIMEOUTS);
+        return true;
+    }
+
+    /** {@code c} is being closed; if it was lingering, the linger ends here. Call it from every close. */
+    protected final void lingerEnded(LoopConnection c) {
+        if (linger.remove(c)) counters.inc(LINGER_CLOSES);
+    }
+
+    /** Closes lingering {@code c}: its time is up (it is off the linger queue already). */
+    protected abstract void closeLingering(LoopConnection c);
 
     /** Stop accepting, let connections finish their exchanges for a short grace, then return. */
     private void drain() throws IOException {
         closeListener();
         long deadline = System.nanoTime() + DRAIN_GRACE_NANOS;
-        while (counters.get(LIVE) > 0 && deadline - System.nanoTime() > 0) waitOnce(DRAIN_WAIT_MS);
+        while (counters.get(LIVE) > 0 && deadline - System.nanoTime() > 0) {
+            waitOnce(linger.waitMillis(DRAIN_WAIT_MS));
+            closeOverdueLingers();
+        }
     }
 
     /**

@@ -21,7 +21,8 @@ public enum Mistake {
     UNBOUNDED_OUTPUT("unbounded-output", "lt et", Protocol.ECHO, "echo: reads on while output is pending: memory grows"),
     BLOCKING_ON_LOOP("blocking-on-loop", "lt et", null, "a 1 ms sleep per read on the loop: ~1000 requests/s"),
     NAGLE("nagle", "lt et", Protocol.HTTP, "http: Nagle on, headers and body sent apart: ~40 ms"),
-    HERD("herd", "lt et", null, "--loops N poll one listener: all wake, one accepts");
+    HERD("herd", "lt et", null, "--loops N poll one listener: all wake, one accepts"),
+    NO_LINGER("no-linger", "lt et", Protocol.HTTP, "http: closes at once after a 431: a reset may eat it");
 
     /** The name users type and the ready line shows. */
     public final String label;

@@ -25,6 +25,7 @@ public final class Mistakes {
     public final boolean blockingOnLoop;
     public final boolean nagle;
     public final boolean herd;
+    public final boolean noLinger;
     /** Not a mistake: the kernel's fix for {@link #herd} on et, one loop woken per connection. */
     public final boolean epollExclusive;
     /** What the ready line adds: empty, or {@code ", mistake: accept-once"}. */
@@ -41,6 +42,7 @@ public final class Mistakes {
         blockingOnLoop = set.contains(Mistake.BLOCKING_ON_LOOP);
         nagle = set.contains(Mistake.NAGLE);
         herd = set.contains(Mistake.HERD);
+        noLinger = set.contains(Mistake.NO_LINGER);
         this.epollExclusive = epollExclusive;
         StringBuilder b = new StringBuilder();
         for (Mistake m : set) b.append(b.length() == 0 ? (set.size() == 1 ? ", mistake: " : ", mistakes: ") : ", ").append(m.label);

@@ -59,6 +59,19 @@ public final class ServerOptions {
                     + " (slowloris); counted as idle_closes. Checked about once a second. Default: off.")
     public Duration idleTimeout;
 
+    @Option(names = "--linger-time", converter = Durations.class, defaultValue = Linger.DEFAULT_TIME,
+            description = "http: after a closing answer (400, 431, Connection: close, HTTP/1.0), the sending side is shut and"
+                    + " what the client still sends is read and dropped for at most this long before the close (RFC 9112 9.6),"
+                    + " so that a reset cannot destroy the answer; counted as linger_timeouts. 2s lets a client read its answer"
+                    + " across a slow network and still frees a stuck connection soon (default: ${DEFAULT-VALUE}).")
+    public Duration lingerTime = Durations.parse(Linger.DEFAULT_TIME);
+
+    @Option(names = "--linger-bytes", defaultValue = Linger.DEFAULT_BYTES,
+            description = "http: the most bytes read and dropped while lingering before the close; 1 MiB is more than any"
+                    + " head a client sends before it reads, so only a client that never stops sending meets it"
+                    + " (default: ${DEFAULT-VALUE}).")
+    public long lingerBytes = Long.parseLong(Linger.DEFAULT_BYTES);
+
     @Option(names = "--mistake", paramLabel = "NAME", converter = Mistake.Converter.class,
             description = "Break the server on purpose, at one marked spot, the way real servers broke (repeatable; listed below).")
     public List<Mistake> mistakeList = new ArrayList<>();

@@ -14,7 +14,9 @@ class CReferenceHttpContractTest extends HttpContractTest {
 
     /** Not a JVM: the binary itself, built first if needed. */
     @Override
-    protected ServerProcess startServer() throws Exception {
-        return CReference.start("--protocol", "http");
+    protected ServerProcess startServer(List<String> extra) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("--protocol", "http"));
+        args.addAll(extra);
+        return CReference.start(args.toArray(new String[0]));
     }
 }

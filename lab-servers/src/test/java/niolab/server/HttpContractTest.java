@@ -4,15 +4,27 @@ import static niolab.server.testing.Http.ascii;
 import static niolab.server.testing.Http.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import niolab.common.CountersLine;
+import niolab.server.testing.ClosingExchange;
+import niolab.server.testing.ClosingExchange.Outcome;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.Http.Response;
+import niolab.server.testing.Proc;
+import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The HTTP /ping contract every architecture keeps in {@code --protocol http}, written once;
@@ -205,6 +217,122 @@ public abstract class HttpContractTest extends ServerContractTest {
             assertThat(Http.read(s.getInputStream()).status()).isEqualTo(405);
             assertPing(Http.read(s.getInputStream()));
         }
+    }
+
+    /**
+     * RFC 9112 9.6: a closing answer reaches the client whole, then end of stream, however much
+     * the client sent after the request that closed. A server that closes on unread bytes makes
+     * its kernel send a reset, and the reset makes the client's kernel drop the answer unread.
+     */
+    @ParameterizedTest(name = "{0}-byte head, read {1}")
+    @CsvSource({"9000, after the write", "9000, during the write", "20000, after the write", "20000, during the write",
+            "300000, after the write", "300000, during the write", "1000000, after the write", "1000000, during the write"})
+    void oversizeHeadSentInOneWriteGets431ThenEndOfStream(int size, String reading) throws Exception {
+        expectClosingAnswer(ClosingExchange.run(address, ClosingExchange.oversizeHead(size), reading.startsWith("during")), 431);
+    }
+
+    @ParameterizedTest(name = "read during the write: {0}")
+    @ValueSource(booleans = {false, true})
+    void garbageFollowedByAMegabyteGets400ThenEndOfStream(boolean concurrently) throws Exception {
+        expectClosingAnswer(ClosingExchange.run(address, ClosingExchange.garbageThen(1_000_000), concurrently), 400);
+    }
+
+    /**
+     * Whether this server lingers after a closing answer, as every server of the lab does; a
+     * peer measured not to (netty-http) says so, and its cases then record what it does instead.
+     */
+    protected boolean lingers() {
+        return true;
+    }
+
+    /** The whole answer with {@code status}, then end of stream (never a reset); or, where {@link #lingers()} is false, what came. */
+    private void expectClosingAnswer(ClosingExchange.Result r, int status) {
+        if (!lingers()) {
+            System.out.printf("%s does not linger: %s%n", arch().get(0), r);
+            assertThat(r.outcome()).as("what came where a reset may eat the answer").isNotEqualTo(Outcome.TIMEOUT);
+            return;
+        }
+        assertThat(r.outcome()).as("%s", r).isEqualTo(Outcome.ANSWER_THEN_EOF);
+        assertThat(r.status()).isEqualTo(status);
+        assertThat(r.writer()).as("the server read everything the client sent").isNull();
+    }
+
+    /**
+     * A client that never stops sending after its 400 is cut off at the bounds: one that floods
+     * at {@code --linger-bytes}, one that trickles at {@code --linger-time}. Both get the whole
+     * answer and end of stream first; another connection is served meanwhile; the server does
+     * not spin: its waits and reads over the whole run stay in the hundreds, where a loop that
+     * spun through a one-second linger would count hundreds of thousands (its CPU share is
+     * printed; a fresh JVM's compiler makes a bound on it too loose to catch anything). Its own
+     * server, with small bounds.
+     */
+    @Test
+    void aClientThatNeverStopsSendingIsCutOffAtTheBoundsWhileOthersAreServed() throws Exception {
+        try (ServerProcess bounded = startServer(List.of("--linger-time", "1s", "--linger-bytes", "262144"))) {
+            InetSocketAddress at = bounded.address();
+            List<Long> pids = Proc.tree(bounded);
+            try (Socket flood = Echo.connect(at); Socket trickle = Echo.connect(at); Socket other = Echo.connect(at)) {
+                CompletableFuture<String> flooding = sendForever(flood, 64 * 1024, 0);
+                CompletableFuture<String> trickling = sendForever(trickle, 100, 10);
+                for (Socket s : List.of(flood, trickle)) expectClosingAnswer(ClosingExchange.read(s.getInputStream()), 400);
+                double cpu0 = Proc.cpuSeconds(pids);
+                long t0 = System.nanoTime();
+                for (int i = 0; i < 50; i++) {
+                    other.getOutputStream().write(ascii(get("/ping")));
+                    assertPing(Http.read(other.getInputStream()));
+                }
+                assertThat(flooding.get(Echo.TIMEOUT_MS, TimeUnit.MILLISECONDS)).as("the flood is cut off").isNotNull();
+                assertThat(trickling.get(Echo.TIMEOUT_MS, TimeUnit.MILLISECONDS)).as("the trickle is cut off").isNotNull();
+                System.out.printf("%s: CPU while two clients linger and another is served: %.0f%% of one core%n", arch().get(0),
+                        100 * (Proc.cpuSeconds(pids) - cpu0) / ((System.nanoTime() - t0) / 1e9));
+                other.getOutputStream().write(ascii(get("/ping")));
+                assertPing(Http.read(other.getInputStream()));
+            }
+            if (lingerCounted()) {
+                bounded.terminate(30);
+                assertThat(Proc.counter(bounded, "linger_timeouts")).as(bounded.output()).isGreaterThanOrEqualTo(2);
+                assertThat(Proc.counter(bounded, "linger_bytes")).as(bounded.output()).isGreaterThanOrEqualTo(262144);
+                long calls = 0;
+                for (Map.Entry<String, Long> e : CountersLine.parse(CountersLine.last(bounded.output())).entrySet()) {
+                    if (Counters.WAIT_NAMES.contains(e.getKey()) || e.getKey().equals("reads")) calls += e.getValue();
+                }
+                assertThat(calls).as("waits and reads in all: %s", bounded.output()).isLessThan(100_000);
+            }
+        }
+    }
+
+    /** The server prints the linger counters (the lab's servers do; a peer may not). */
+    protected boolean lingerCounted() {
+        return lingers();
+    }
+
+    /**
+     * Sends a malformed request, then {@code chunk} bytes after each {@code pauseMs} for ever,
+     * until a write fails: returns what stopped it, or null if nothing did within the bound.
+     */
+    private static CompletableFuture<String> sendForever(Socket s, int chunk, long pauseMs) {
+        return CompletableFuture.supplyAsync(() -> {
+            byte[] bytes = new byte[chunk];
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Echo.TIMEOUT_MS);
+            try {
+                OutputStream out = s.getOutputStream();
+                out.write(ascii("G@RBAGE / HTTP/1.1\r\n\r\n"));
+                while (System.nanoTime() < deadline) {
+                    out.write(bytes);
+                    if (pauseMs > 0) Thread.sleep(pauseMs); // the trickle's pace, not a wait for something
+                }
+                return null;
+            } catch (IOException e) {
+                return e.getMessage();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }, r -> {
+            Thread t = new Thread(r, "never-stops-sending");
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     @Test

@@ -93,6 +93,10 @@ class LoopDutyTest {
         }
 
         @Override
+        protected void closeLingering(LoopConnection c) {
+        }
+
+        @Override
         protected void closeEverything() {
             calls.add("closeEverything");
         }

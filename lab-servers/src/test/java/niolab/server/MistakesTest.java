@@ -25,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import niolab.common.CountersLine;
 import niolab.server.proto.HttpPing;
+import niolab.server.testing.ClosingExchange;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.Proc;
@@ -186,6 +187,41 @@ class MistakesTest {
             // Each connection wakes the idle loops too, for nothing: on average at least one more wakeup per connection.
             assertThat(broken).as("loop wakeups per connection, one listener for all loops").isGreaterThan(correct + 1);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lt", "et"})
+    void noLingerLetsAResetReachTheClientOfALargeHead(String arch) throws Exception {
+        try (Twins t = twins(List.of(), List.of(arch, "--protocol", "http"), "--mistake", "no-linger")) {
+            assertThat(t.broken.label()).isEqualTo(arch + ", http, mistake: no-linger");
+            int tries = 10;
+            int brokenSeen = 0;
+            for (int size : new int[] {300_000, 1_000_000}) {
+                for (boolean during : new boolean[] {false, true}) {
+                    int correct = resetsSeen(t.correct, size, during, tries);
+                    int broken = resetsSeen(t.broken, size, during, tries);
+                    System.out.printf("%s no-linger: %d-byte head read %s the write: a reset or no 431 in %d of %d (lingering: %d)%n",
+                            arch, size, during ? "during" : "after", broken, tries, correct);
+                    assertThat(correct).as("resets seen with the linger, %d-byte head", size).isZero();
+                    brokenSeen += broken;
+                }
+            }
+            // Closed on unread bytes, the socket sends a reset: it fails the client's write, or makes its kernel drop the 431.
+            assertThat(brokenSeen).as("exchanges that met a reset without the linger").isGreaterThan(0);
+        }
+    }
+
+    /**
+     * Of {@code tries} heads of {@code size} bytes, each sent in one write and read after it or
+     * {@code during} it, in how many the client did not get a whole 431 and end of stream, or its write met a reset.
+     */
+    private static int resetsSeen(ServerProcess p, int size, boolean during, int tries) throws Exception {
+        int seen = 0;
+        for (int i = 0; i < tries; i++) {
+            ClosingExchange.Result r = ClosingExchange.run(p.address(), ClosingExchange.oversizeHead(size), during);
+            if (r.outcome() != ClosingExchange.Outcome.ANSWER_THEN_EOF || r.status() != 431 || r.writer() != null) seen++;
+        }
+        return seen;
     }
 
     @Test

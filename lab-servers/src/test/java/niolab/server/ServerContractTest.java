@@ -28,10 +28,16 @@ public abstract class ServerContractTest {
         return List.of();
     }
 
-    /** Starts the server on port 0; a server that is not a lab-server command overrides this. */
+    /** Starts the server on port 0. */
     protected ServerProcess startServer() throws Exception {
+        return startServer(List.of());
+    }
+
+    /** Starts the server on port 0 with {@code extra} options too; a server that is not a lab-server command overrides this. */
+    protected ServerProcess startServer(List<String> extra) throws Exception {
         List<String> args = new ArrayList<>(arch());
         args.addAll(suiteOptions());
+        args.addAll(extra);
         return ServerProcess.start(args.toArray(new String[0]));
     }
 

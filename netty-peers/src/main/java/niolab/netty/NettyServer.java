@@ -90,7 +90,7 @@ final class NettyServer implements EventLoopServer {
                     protected void initChannel(Channel ch) {
                         connections.add(ch);
                         PeerLoop loop = loops.computeIfAbsent(ch.eventLoop(),
-                                l -> new PeerLoop(options.bufferSize, HttpPing.MAX_RESPONSE_BYTES));
+                                l -> new PeerLoop(options, HttpPing.MAX_RESPONSE_BYTES));
                         ch.pipeline().addLast(new CountingHandler(loop.counters));
                         handlers.addTo(ch, loop);
                     }

@@ -1,7 +1,10 @@
 package niolab.netty;
 
 import java.nio.ByteBuffer;
+import niolab.server.Counter;
 import niolab.server.Counters;
+import niolab.server.Protocol;
+import niolab.server.ServerOptions;
 
 /**
  * What the handlers of one Netty event loop share: its counters and, for the lab's own HTTP
@@ -16,9 +19,15 @@ final class PeerLoop {
     final ByteBuffer in;
     /** HTTP responses are assembled here, then copied into one pooled ByteBuf per batch. */
     final ByteBuffer out;
+    /** HTTP's lingering close after a closing answer: {@code --linger-time} in ns, {@code --linger-bytes}. */
+    final long lingerNanos;
+    final long lingerBytes;
 
-    PeerLoop(int bufferSize, int minOut) {
-        in = ByteBuffer.allocateDirect(bufferSize);
-        out = ByteBuffer.allocateDirect(Math.max(bufferSize, minOut));
+    PeerLoop(ServerOptions options, int minOut) {
+        in = ByteBuffer.allocateDirect(options.bufferSize);
+        out = ByteBuffer.allocateDirect(Math.max(options.bufferSize, minOut));
+        lingerNanos = options.lingerTime.toNanos();
+        lingerBytes = options.lingerBytes;
+        if (options.protocol == Protocol.HTTP) counters.declare(Counter.LINGER_ROWS);
     }
 }

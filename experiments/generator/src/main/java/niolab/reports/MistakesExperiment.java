@@ -67,6 +67,7 @@ public final class MistakesExperiment implements Experiment {
         blockingOnLoop(r, out, overview);
         nagle(r, out, overview);
         herd(r, out, overview);
+        noLinger(r, out, overview);
         out.put("overview", Md.table(List.of("mistake", "arch", "scenario", "broken", "correct"), overview));
         double load = Double.parseDouble(r.text("loadavg.txt").trim().split("\\s+")[0]);
         out.put("load_sentence", loadSentence(load, r.json("env.json", RunEnvironment.class).cores()));
@@ -267,6 +268,71 @@ public final class MistakesExperiment implements Experiment {
         }
         out.put("herd_table", Md.table(List.of("arch", "server", "listening sockets", "accepts per loop",
                 "empty accepts (all loops)", "loop-thread wakeups per connection", "req/s", "server CPU µs/req"), rows));
+    }
+
+    /** What the no-linger values say when the results predate the scenario. */
+    static final String NOT_MEASURED = "not measured in this run";
+
+    /**
+     * no-linger: per arch, server and head size, of the tries (one line each in no-linger.csv),
+     * how many had the client's write fail, how many never let it read its 431, how many a client
+     * that stops at its first error never saw the 431 in, and how many ended in a
+     * reset instead of end of stream.
+     */
+    static void noLinger(Results r, Report out, List<List<String>> overview) {
+        if (!r.has("no-linger.csv")) {
+            out.put("no_linger_table", "_" + NOT_MEASURED + ": its results predate the scenario; `make exp-mistakes` measures it._");
+            for (String arch : ARCHS) {
+                for (String v : VARIANTS) out.put("no_linger_" + arch + "_" + v, NOT_MEASURED);
+            }
+            return;
+        }
+        Csv csv = r.csv("no-linger.csv");
+        List<List<String>> rows = new ArrayList<>();
+        for (String arch : ARCHS) {
+            String[] symptom = new String[2];
+            for (int i = 0; i < 2; i++) {
+                String v = VARIANTS[i];
+                // head bytes -> tries, writes failed, 431s read, 431s read after a whole write, resets
+                Map<Long, double[]> bySize = new java.util.TreeMap<>();
+                for (Map<String, String> row : csv.rows()) {
+                    if (!row.get("arch").equals(arch) || !row.get("variant").equals(v)) continue;
+                    double[] t = bySize.computeIfAbsent((long) Csv.number(row.get("head_bytes")), k -> new double[5]);
+                    boolean failed = Csv.number(row.get("write_failed")) > 0;
+                    boolean saw = Csv.number(row.get("saw_431")) > 0;
+                    t[0] += Csv.number(row.get("tries"));
+                    t[1] += failed ? 1 : 0;
+                    t[2] += saw ? 1 : 0;
+                    t[3] += saw && !failed ? 1 : 0;
+                    t[4] += Csv.number(row.get("then_reset"));
+                }
+                if (bySize.isEmpty()) continue;
+                double tries = 0, missed = 0, resets = 0;
+                for (Map.Entry<Long, double[]> e : bySize.entrySet()) {
+                    double[] t = e.getValue();
+                    rows.add(List.of(arch, v, headSize(e.getKey()), Md.f0(t[0]), Md.f0(t[1]), Md.f0(t[0] - t[2]),
+                            Md.f0(t[0] - t[3]) + " (" + Md.f0(100 * (t[0] - t[3]) / t[0]) + "%)", Md.f0(t[4])));
+                    tries += t[0];
+                    missed += t[0] - t[3];
+                    resets += t[4];
+                }
+                long lingered = r.has("counters-no-linger-" + arch + "-" + v + ".txt")
+                        ? r.counters("counters-no-linger-" + arch + "-" + v + ".txt").get("linger_closes") : 0;
+                symptom[i] = "431 never seen (by a client that stops at its first error) in " + Md.f0(missed) + " of " + Md.f0(tries) + " tries ("
+                        + Md.f0(100 * missed / tries) + "%), " + Md.f0(resets) + " ended by a reset, " + count(lingered, "lingering close");
+                out.put("no_linger_" + arch + "_" + v, symptom[i]);
+            }
+            if (symptom[0] != null && symptom[1] != null) {
+                overview.add(List.of("`no-linger`", arch, "HTTP heads of 9 KB to 1 MB, each written whole before reading", symptom[1], symptom[0]));
+            }
+        }
+        out.put("no_linger_table", Md.table(List.of("arch", "server", "head", "tries", "write failed", "431 never read",
+                "431 never seen by a client that stops at its first error", "ended by a reset"), rows));
+    }
+
+    /** {@code 20 KB}, {@code 1 MB}: the head sizes as the scenario names them (10^3 bytes). */
+    static String headSize(long bytes) {
+        return bytes >= 1_000_000 ? Md.f0(bytes / 1e6) + " MB" : Md.f0(bytes / 1e3) + " KB";
     }
 
     /** {@code 1 log line}, {@code 2 log lines}. */

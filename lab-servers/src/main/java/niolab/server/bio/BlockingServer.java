@@ -24,6 +24,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import niolab.server.AcceptBackoff;
+import niolab.server.BlockingLinger;
+import niolab.server.Counter;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
 import niolab.server.NioListener;
@@ -75,6 +77,7 @@ public final class BlockingServer implements EventLoopServer {
 
     public BlockingServer(ServerOptions options) {
         this.options = options;
+        if (options.protocol == Protocol.HTTP) acceptorCounters.declare(Counter.LINGER_ROWS);
     }
 
     @Override
@@ -169,7 +172,10 @@ public final class BlockingServer implements EventLoopServer {
                 flags = HttpPing.process(request, responses, conn);
                 if (responses.position() > 0) write(out, responses.array(), responses.position(), counted);
             } while ((flags & HttpPing.OUT_FULL) != 0);
-            if ((flags & HttpPing.CLOSE) != 0) return;
+            if ((flags & HttpPing.CLOSE) != 0) {
+                BlockingLinger.linger(s, requests, options.lingerTime, options.lingerBytes, counted); // the answer must not be lost to a reset
+                return;
+            }
         }
     }
 

@@ -71,6 +71,10 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
     @Override
     protected void onConnectionEvent(EtConnection c, int ready) {
         if ((ready & EPOLLRDHUP) != 0) c.peerShutdown = true;
+        if (c.lingering()) {
+            discard(c);
+            return;
+        }
         HttpConnection h = c.http;
         if (h == null) c.http = h = new HttpConnection(); // once per fd slot; reset on reuse
         ByteBuffer parked = h.pendingOutput();
@@ -78,7 +82,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
             // Not writable yet: wait for the EPOLLOUT edge (errors surface through send).
             if ((ready & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0 || !flush(c, parked)) return;
             if (h.closeAfterPending()) {
-                close(c);
+                closeAfterAnswer(c);
                 return;
             }
             out.clear();
@@ -128,7 +132,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
             }
             if (!sendOut(c, h, in, flags)) return false;
             if ((flags & HttpPing.CLOSE) != 0) {
-                close(c);
+                closeAfterAnswer(c);
                 return false;
             }
             if ((flags & HttpPing.OUT_FULL) == 0) return true;
@@ -165,7 +169,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
         out.clear();
         int flags = Healthz.write(out, h, answer);
         if ((flags & HttpPing.CLOSE) != 0) {
-            if (sendOut(c, h, h.keptInput(), flags)) close(c);
+            if (sendOut(c, h, h.keptInput(), flags)) closeAfterAnswer(c);
             return;
         }
         if (respond(c, h, h.keptInput()) && c.mayHaveInput) readAndRespond(c, h);

@@ -30,6 +30,7 @@ import niolab.epoll.Sockets;
 import niolab.epoll.Syscalls;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
+import niolab.server.LoopConnection;
 import niolab.server.RawListener;
 import niolab.server.ServerOptions;
 
@@ -279,6 +280,39 @@ public abstract class EdgeTriggeredServer extends EventLoop {
         }
     }
 
+    /**
+     * The closing answer has gone out whole: shut the sending side (the client reads the
+     * answer, then end of stream) and linger, reading and dropping what still comes, so that
+     * closing on unread bytes cannot reset the connection and destroy the answer (RFC 9112 9.6).
+     */
+    protected final void closeAfterAnswer(EtConnection c) {
+        // MISTAKE no-linger: close at once; bytes the client sent after the request that closes
+        // the connection (the rest of a large head) are still unread, so the kernel sends a
+        // reset, and the client's kernel drops the 431 before the client reads it.
+        if (mistakes.noLinger || sys.shutdown(c.fd, Linux.SHUT_WR) != 0) {
+            close(c);
+            return;
+        }
+        linger(c);
+        discard(c); // what waits already raises no new edge
+    }
+
+    /** Reads what lingering {@code c} sends and drops it, until EAGAIN; closes it at end of stream or at {@code --linger-bytes}. */
+    protected final void discard(EtConnection c) {
+        long n;
+        while ((n = read(c)) > 0) {
+            if (discarded(c, n)) {
+                close(c);
+                return;
+            }
+        }
+    }
+
+    @Override
+    protected void closeLingering(LoopConnection c) {
+        close((EtConnection) c);
+    }
+
     @Override
     protected int closeIdleConnections() {
         int closed = 0;
@@ -296,6 +330,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     }
 
     protected final void close(EtConnection c) {
+        lingerEnded(c);
         sys.close(c.fd); // closing the last reference also removes it from the epoll set
         c.closed();
         closed();

@@ -2,6 +2,7 @@ package niolab.server.et;
 
 import niolab.epoll.NativeBuffer;
 import niolab.epoll.Syscalls;
+import niolab.server.LoopConnection;
 import niolab.server.UnboundedOutput;
 import niolab.server.proto.HttpConnection;
 
@@ -10,7 +11,7 @@ import niolab.server.proto.HttpConnection;
  * connection that gets the same fd number (the kernel hands out the lowest free one), so
  * accepting allocates nothing once the loop has warmed up.
  */
-final class EtConnection {
+final class EtConnection extends LoopConnection {
     /** The socket, or -1 while this slot is free. */
     int fd = -1;
     /**

@@ -63,9 +63,14 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
 
     @Override
     protected void onReadable(SelectionKey key) throws IOException {
+        LtConnection c = (LtConnection) key.attachment();
+        if (c.lingering()) {
+            discard(key, c, readBuffer);
+            return;
+        }
         if (!read(key, readBuffer)) return;
         writeBuffer.clear();
-        respond(key, ((LtConnection) key.attachment()).http, readBuffer);
+        respond(key, c.http, readBuffer);
     }
 
     /** Answers what {@code in} holds after what the output buffer holds already; parks what must wait. */
@@ -85,7 +90,7 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
             }
             if (!flush(key, conn, in, flags)) return;
             if ((flags & HttpPing.CLOSE) != 0) {
-                close(key);
+                closeAfterAnswer(key);
                 return;
             }
             if ((flags & HttpPing.OUT_FULL) == 0) return;
@@ -133,7 +138,7 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
         write((SocketChannel) key.channel(), pending);
         if (pending.hasRemaining()) return;
         if (conn.closeAfterPending()) {
-            close(key);
+            closeAfterAnswer(key);
             return;
         }
         resumeReading(key);
@@ -153,7 +158,7 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
             if ((flags & HttpPing.CLOSE) == 0) {
                 respond(key, conn, conn.keptInput());
             } else if (flush(key, conn, conn.keptInput(), flags)) {
-                close(key);
+                closeAfterAnswer(key);
             }
         } catch (IOException e) {
             counters.inc(RESETS);

@@ -27,6 +27,7 @@ import java.util.Iterator;
 import java.util.function.Consumer;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
+import niolab.server.LoopConnection;
 import niolab.server.NioListener;
 import niolab.server.ServerOptions;
 
@@ -287,6 +288,42 @@ public abstract class LevelTriggeredServer extends EventLoop {
         // END SOLUTION
     }
 
+    /**
+     * The closing answer has gone out whole: shut the sending side (the client reads the
+     * answer, then end of stream) and linger, reading and dropping what still comes, so that
+     * closing on unread bytes cannot reset the connection and destroy the answer (RFC 9112 9.6).
+     */
+    protected final void closeAfterAnswer(SelectionKey key) {
+        // MISTAKE no-linger: close at once; bytes the client sent after the request that closes
+        // the connection (the rest of a large head) are still unread, so the kernel sends a
+        // reset, and the client's kernel drops the 431 before the client reads it.
+        if (mistakes.noLinger) {
+            close(key);
+            return;
+        }
+        LtConnection c = (LtConnection) key.attachment();
+        try {
+            ((SocketChannel) key.channel()).shutdownOutput();
+        } catch (IOException e) {
+            counters.inc(RESETS);
+            close(key);
+            return;
+        }
+        c.key = key;
+        linger(c);
+        key.interestOps(SelectionKey.OP_READ);
+    }
+
+    /** Reads what lingering {@code c} sends into {@code buf} and drops it; closes it at end of stream or at {@code --linger-bytes}. */
+    protected final void discard(SelectionKey key, LtConnection c, ByteBuffer buf) throws IOException {
+        if (read(key, buf) && discarded(c, buf.remaining())) close(key);
+    }
+
+    @Override
+    protected void closeLingering(LoopConnection c) {
+        close(((LtConnection) c).key);
+    }
+
     @Override
     protected int closeIdleConnections() {
         int closed = 0;
@@ -301,6 +338,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
 
     protected final void close(SelectionKey key) {
         if (mistakes.unboundedOutput) LtConnection.freeUnsent(key.attachment());
+        if (key.attachment() instanceof LtConnection) lingerEnded((LtConnection) key.attachment());
         key.cancel();
         closeQuietly(key.channel());
         closed();

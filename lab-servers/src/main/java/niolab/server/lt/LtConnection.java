@@ -1,6 +1,8 @@
 package niolab.server.lt;
 
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import niolab.server.LoopConnection;
 import niolab.server.UnboundedOutput;
 import niolab.server.proto.HttpConnection;
 
@@ -9,13 +11,15 @@ import niolab.server.proto.HttpConnection;
  * echo only once it needs it: at accept when {@code --idle-timeout} is on, else at its first
  * partial write. Most connections of a plain echo run never get one.
  */
-final class LtConnection {
+final class LtConnection extends LoopConnection {
     /** The sweep number of its last event ({@link niolab.server.IdleSweep}). */
     long lastActive;
     /** The unwritten rest of a partial write; allocated the first time one is needed. */
     ByteBuffer pending;
     /** {@code lt --protocol http}: the parser state and parked output; null for echo. */
     HttpConnection http;
+    /** Its key, once it lingers: the skeleton's linger deadline names the connection, and lt closes a key. */
+    SelectionKey key;
     /** MISTAKE unbounded-output: everything read while output was pending; null otherwise. */
     UnboundedOutput unsent;
 

@@ -66,6 +66,7 @@ public final class WorkerMain {
                 "--loops", Integer.toString(o.loops), "--protocol", o.protocol.name()));
         if (o.statsInterval != null) a.addAll(List.of("--stats-interval", millis(o.statsInterval)));
         if (o.idleTimeout != null) a.addAll(List.of("--idle-timeout", millis(o.idleTimeout)));
+        a.addAll(List.of("--linger-time", millis(o.lingerTime), "--linger-bytes", Long.toString(o.lingerBytes)));
         for (Mistake m : o.mistakeList) a.addAll(List.of("--mistake", m.name()));
         if (o.epollExclusive) a.add("--epoll-exclusive");
         BackendOptions b = o.backend;
@@ -98,6 +99,8 @@ public final class WorkerMain {
                     case "--protocol": o.protocol = Protocol.valueOf(args[++i]); break;
                     case "--stats-interval": o.statsInterval = Duration.ofMillis(Long.parseLong(args[++i])); break;
                     case "--idle-timeout": o.idleTimeout = Duration.ofMillis(Long.parseLong(args[++i])); break;
+                    case "--linger-time": o.lingerTime = Duration.ofMillis(Long.parseLong(args[++i])); break;
+                    case "--linger-bytes": o.lingerBytes = Long.parseLong(args[++i]); break;
                     case "--mistake": o.mistakeList.add(Mistake.valueOf(args[++i])); break;
                     case "--epoll-exclusive": o.epollExclusive = true; break;
                     case "--backend":

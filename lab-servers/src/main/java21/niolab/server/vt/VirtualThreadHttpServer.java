@@ -3,6 +3,8 @@ package niolab.server.vt;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import niolab.server.BlockingLinger;
+import niolab.server.Counter;
 import niolab.server.ServerOptions;
 import niolab.server.backend.ThreadBackend;
 import niolab.server.proto.Healthz;
@@ -36,6 +38,7 @@ final class VirtualThreadHttpServer extends VirtualThreadServer {
         new HttpConnection();
         backend = options.backend == null ? null : new ThreadBackend(options.backend, options.arch(), log);
         if (backend != null) declare(ThreadBackend.rows());
+        declare(Counter.LINGER_ROWS);
     }
 
     @Override
@@ -50,7 +53,11 @@ final class VirtualThreadHttpServer extends VirtualThreadServer {
         HttpConnection http = new HttpConnection();
         ThreadBackend.Caller redis = backend == null ? null : backend.newCaller(c.counters);
         while (read(c) >= 0) {
-            if (answer(c, http, redis)) return;
+            if (answer(c, http, redis)) {
+                // Through the channel's socket adaptor, whose reads take a timeout: only on this closing path.
+                BlockingLinger.linger(c.channel.socket(), c.in.array(), options.lingerTime, options.lingerBytes, c.counters);
+                return;
+            }
         }
     }
 

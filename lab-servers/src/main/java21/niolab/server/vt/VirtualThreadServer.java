@@ -21,12 +21,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import niolab.server.AcceptBackoff;
+import niolab.server.BlockingLinger;
 import niolab.server.Counter;
 import niolab.server.Counters;
 import niolab.server.EventLoopServer;
@@ -384,6 +386,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         try (ServerSocketChannel l = ServerSocketChannel.open().bind(loopback)) {
             exerciseOneConnection(l, false);
             exerciseOneConnection(l, true);
+            exerciseLinger(l);
         } catch (IOException noLoopback) {
             // best effort: then the first connections do this setup themselves
         } catch (InterruptedException e) {
@@ -401,6 +404,19 @@ public abstract class VirtualThreadServer implements EventLoopServer {
             if (resetByPeer) client.setOption(StandardSocketOptions.SO_LINGER, 0).close();
             else accepted.close();
             echo.join(TimeUnit.SECONDS.toMillis(5));
+        }
+    }
+
+    /** The lingering close's path: the socket adaptor's shutdown and timed read, timing out on a silent client. */
+    private static void exerciseLinger(ServerSocketChannel l) throws IOException, InterruptedException {
+        try (SocketChannel client = SocketChannel.open(l.getLocalAddress()); SocketChannel accepted = l.accept()) {
+            Thread.ofVirtual().name("vt-warm-up").start(() -> {
+                try {
+                    BlockingLinger.linger(accepted.socket(), new byte[16], Duration.ofMillis(1), 16, new Counters("waits"));
+                } catch (IOException ignored) {
+                    // best effort, as the rest of the warm-up
+                }
+            }).join(TimeUnit.SECONDS.toMillis(5));
         }
     }
 

@@ -1,12 +1,13 @@
 package niolab.server.uring;
 
+import niolab.server.LoopConnection;
 import niolab.server.proto.HttpConnection;
 
 /**
  * One connection's state, in a slot of the loop's {@link ConnectionSlots}, reused by the
  * connections that get the same slot later.
  */
-final class UringConnection {
+final class UringConnection extends LoopConnection {
     /** Index in the loop's table; what a completion's user_data names. */
     final int slot;
     /** The socket, or -1 while the slot is free. */

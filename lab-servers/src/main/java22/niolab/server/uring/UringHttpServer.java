@@ -48,7 +48,7 @@ public final class UringHttpServer extends UringServer {
         }
         if (out.position() == 0) { // a partial request: nothing to say yet
             responses.giveBack(response);
-            if (c.closeAfterSend) close(c);
+            if (c.closeAfterSend) closeAfterAnswer(c);
             return;
         }
         c.response = response;
@@ -63,7 +63,7 @@ public final class UringHttpServer extends UringServer {
         }
         responses.giveBack(c.response);
         c.response = -1;
-        if (c.closeAfterSend) close(c);
+        if (c.closeAfterSend) closeAfterAnswer(c);
         else if (c.heldHead >= 0 || c.moreToAnswer) respond(c);
     }
 

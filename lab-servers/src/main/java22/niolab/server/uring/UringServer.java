@@ -23,9 +23,11 @@ import niolab.epoll.Bindings;
 import niolab.epoll.Errno;
 import niolab.epoll.ErrnoException;
 import niolab.epoll.LibC;
+import niolab.epoll.Linux;
 import niolab.epoll.Sockets;
 import niolab.server.Counters;
 import niolab.server.EventLoop;
+import niolab.server.LoopConnection;
 import niolab.server.RawListener;
 import niolab.server.ServerOptions;
 import niolab.uring.CompletionHandler;
@@ -214,7 +216,10 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
             counters.add(BYTES_IN, res);
             c.lastActive = idle.sweeps;
             int id = input.filled(c, flags);
-            if (c.closing || c.closeAfterSend) {
+            if (c.lingering()) {
+                input.giveBack(id); // read to be dropped: the answer has gone, the sending side is shut
+                if (discarded(c, res)) close(c);
+            } else if (c.closing || c.closeAfterSend) {
                 input.giveBack(id); // nobody will answer these bytes
             } else {
                 input.hold(c, id, res);
@@ -309,6 +314,27 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
         c.sendLength = length;
     }
 
+    /**
+     * The closing answer's send has completed whole: shut the sending side (the client reads
+     * the answer, then end of stream) and linger, receiving and dropping what still comes, so
+     * that closing on unread bytes cannot reset the connection and destroy the answer (RFC
+     * 9112 9.6). One shutdown(2), made directly: it never blocks, and its completion would
+     * only say what its return value says.
+     */
+    protected final void closeAfterAnswer(UringConnection c) {
+        if (LibC.shutdown(c.fd, Linux.SHUT_WR) != 0) {
+            close(c);
+            return;
+        }
+        c.closeAfterSend = false; // settle() arms the recv again, whose completions are dropped
+        linger(c);
+    }
+
+    @Override
+    protected void closeLingering(LoopConnection c) {
+        close((UringConnection) c);
+    }
+
     protected final void fail(UringConnection c) {
         counters.inc(RESETS);
         close(c);
@@ -321,6 +347,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
      */
     protected final void close(UringConnection c) {
         if (c.closing) return;
+        lingerEnded(c);
         c.closing = true;
         if (c.recvArmed || c.sending) {
             sq.prepareCancelFd(c.fd, QUIET);
