@@ -265,8 +265,20 @@ public final class MistakesExperiment implements Experiment {
             }
             overview.add(List.of("`herd`", arch, "`--loops 4`, 2000 short connections one at a time", symptom[1], symptom[0]));
         }
+        double lt = correctWakeups(csv, "lt"), et = correctWakeups(csv, "et");
+        out.put("herd_correct_wakeups", Md.f2(lt) + " (lt) and " + Md.f2(et) + " (et)");
+        // a connection brings three events to its loop: its accept, its request, its close
+        out.put("herd_correct_events", Math.max(lt, et) < 3
+                ? "fewer than its three events (accept, request, close), so one wakeup served more than one of them"
+                : "at least one per event (accept, request, close)");
         out.put("herd_table", Md.table(List.of("arch", "server", "listening sockets", "accepts per loop",
                 "empty accepts (all loops)", "loop-thread wakeups per connection", "req/s", "server CPU µs/req"), rows));
+    }
+
+    /** Loop-thread wakeups per connection of the correct server (one listener per loop). */
+    private static double correctWakeups(Csv herd, String arch) {
+        Map<String, String> row = herd.row("arch", arch, "variant", "correct");
+        return Csv.number(row.get("loop_wakeups")) / Csv.number(row.get("connections"));
     }
 
     /** {@code 1 log line}, {@code 2 log lines}. */

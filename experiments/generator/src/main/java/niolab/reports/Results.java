@@ -73,8 +73,40 @@ public final class Results {
         return new ServerCounters(CountersLine.parse(last));
     }
 
-    /** The environment block every report carries, from {@code env.json}. */
+    /** The environment block every report carries, from {@code env.json}, with the load as the run recorded it. */
     public String environment() {
-        return json("env.json", RunEnvironment.class).table();
+        RunEnvironment env = json("env.json", RunEnvironment.class);
+        return env.table(load(env));
+    }
+
+    /**
+     * The 1-minute load average around the run, wherever the run recorded it: env.json (newer
+     * runs), a settings.csv row or column, ffi's load.csv, mistakes' loadavg.txt, or a load1
+     * column per measurement (cold-start). Null when the run recorded none.
+     */
+    String load(RunEnvironment env) {
+        if (env.loadBefore() != null) return env.loadBefore() + " before, " + (env.loadAfter() == null ? "not recorded" : env.loadAfter()) + " after";
+        if (has("settings.csv")) {
+            Csv settings = csv("settings.csv");
+            if (settings.header().contains("load_before")) {
+                java.util.Map<String, String> row = settings.rows().get(0);
+                return row.get("load_before") + " before, " + row.get("load_after") + " after";
+            }
+            if (settings.header().contains("key") && settings.numbers("value", "key", "load_at_start").length > 0) {
+                return settings.row("key", "load_at_start").get("value") + " before, " + settings.row("key", "load_at_end").get("value") + " after";
+            }
+        }
+        if (has("load.csv")) {
+            Csv load = csv("load.csv");
+            return load.rows().get(0).get("load1") + " before, " + load.row("phase", "end").get("load1") + " after";
+        }
+        if (has("loadavg.txt")) return text("loadavg.txt").trim().split(" ")[0] + " before, not recorded after";
+        for (String file : new String[] {"pairs.csv", "ready.csv"}) {
+            if (has(file) && csv(file).header().contains("load1")) {
+                double[] v = csv(file).numbers("load1");
+                return Md.f2(v[Stats.best(v, false)]) + " to " + Md.f2(v[Stats.best(v, true)]) + " at the starts of the measurements";
+            }
+        }
+        return null;
     }
 }
