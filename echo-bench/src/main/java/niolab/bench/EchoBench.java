@@ -43,7 +43,7 @@ import picocli.CommandLine.Parameters;
  * </pre>
  */
 @Command(name = "echo-bench", mixinStandardHelpOptions = true, version = "NIO Lab echo-bench 0.2",
-        sortOptions = false, subcommands = MergeLogs.class, scope = CommandLine.ScopeType.INHERIT,
+        sortOptions = false, subcommands = {MergeLogs.class, Compare.class}, scope = CommandLine.ScopeType.INHERIT,
         description = "Load generator for the NIO Lab echo and HTTP /ping servers: latency table per run, errors by class, "
                 + "CPU per request of client and server.",
         exitCodeListHeading = "%nExit codes:%n",
@@ -57,16 +57,8 @@ public final class EchoBench implements Callable<Integer> {
             description = "Target (default: ${DEFAULT-VALUE}).")
     String target;
 
-    @Option(names = {"-c", "--connections"}, defaultValue = "1",
-            description = "Concurrent connections; 1 without --keepalive or --rate is the seed's serial client (default: ${DEFAULT-VALUE}).")
-    int connections;
-
-    @Option(names = {"-k", "--keepalive"}, description = "Reuse each connection for request after request (default: a fresh connection per request).")
-    boolean keepAlive;
-
-    @Option(names = "--pipeline", paramLabel = "D", defaultValue = "1",
-            description = "Requests in flight per keep-alive connection; implies --keepalive (default: ${DEFAULT-VALUE}).")
-    int pipeline;
+    @CommandLine.Mixin
+    LoadOptions loadOptions;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     RunLength length;
@@ -75,40 +67,11 @@ public final class EchoBench implements Callable<Integer> {
             description = "Requests (e.g. 1000) or time (e.g. 2s) sent first, reported on their own line, not counted (default: ${DEFAULT-VALUE}).")
     String warmup;
 
-    @Option(names = "--rate", paramLabel = "R", defaultValue = "0",
-            description = "Open loop: R requests/s in total on a fixed schedule; latency from each intended start "
-                    + "(corrected) and from the actual send (uncorrected) (default: closed loop).")
-    double rate;
-
-    @Option(names = "--threads", paramLabel = "T",
-            description = "Event-loop threads for concurrent modes (default: the core count, at most --connections).")
-    Integer threads;
-
     @Option(names = "--runs", defaultValue = "1", description = "Runs; the table has a row per run and a mean row (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http", converter = Protocol.Converter.class,
-            description = "echo, or http: GET /ping, each response checked for status 200 and body {\"status\":\"ok\"}; "
-                    + "short connections send Connection: close (default: ${DEFAULT-VALUE}).")
-    Protocol protocol;
-
-    @Option(names = "--path", defaultValue = "/ping", paramLabel = "PATH",
-            description = "With --protocol http: the path to GET; a path other than /ping counts any 200 response with a body "
-                    + "of at most 4 KiB, e.g. /healthz (default: ${DEFAULT-VALUE}).")
-    String path;
-
-    @Option(names = "--size", defaultValue = "64", description = "Payload bytes per request (default: ${DEFAULT-VALUE}).")
-    int size;
-
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the random payload (default: ${DEFAULT-VALUE}).")
     long seed;
-
-    @Option(names = "--timeout", defaultValue = "5s", converter = Durations.class,
-            description = "Bound on every connect and every wait for a response (default: ${DEFAULT-VALUE}).")
-    Duration timeout;
-
-    @Option(names = "--linger0", description = "Close client sockets with SO_LINGER 0 (RST): no TIME-WAIT on the client. For experiments only.")
-    boolean linger0;
 
     @Option(names = "--server-pid", paramLabel = "PID",
             description = "Also report the server's CPU per request (/proc/PID/stat of PID and its descendants).")
@@ -164,12 +127,10 @@ public final class EchoBench implements Callable<Integer> {
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();
-        LoadSpec load = new LoadSpec(address, codec(), connections, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
-                keepAlive || pipeline > 1, pipeline, rate, timeout.toNanos(), linger0,
-                SerialSocket.Kind.forRun(!"0".equals(warmup.trim())));
+        LoadSpec load = loadOptions.spec(address, target, seed, SerialSocket.Kind.forRun(!"0".equals(warmup.trim())));
         out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%n",
                 target, load.describe(), duration() != null ? Durations.format(duration()) : requests() + " requests", runs,
-                protocol == Protocol.HTTP ? "HTTP GET " + path : size + "-byte payload");
+                loadOptions.protocol == Protocol.HTTP ? "HTTP GET " + loadOptions.path : loadOptions.size + "-byte payload");
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
         long intervalNanos = interval != null ? interval.toNanos() : hlog != null ? LOG_INTERVAL_NANOS : 0;
@@ -228,10 +189,6 @@ public final class EchoBench implements Callable<Integer> {
         }
     }
 
-    /** The request/response protocol, by {@code --protocol}. */
-    private Codec codec() {
-        return protocol == Protocol.HTTP ? new HttpPingCodec(target, keepAlive || pipeline > 1, path) : new EchoCodec(Payload.random(size, seed));
-    }
 
     /** {@code --tag}, or the host name: generators on several hosts get distinct tags by default. */
     private String logTag() {
@@ -262,7 +219,7 @@ public final class EchoBench implements Callable<Integer> {
     /** One blocking connect before a concurrent run, so a missing server is one line, not a storm of errors. */
     private void probe(InetSocketAddress address) {
         try (Socket s = new Socket()) {
-            s.connect(address, (int) Math.max(1, timeout.toMillis()));
+            s.connect(address, (int) Math.max(1, loadOptions.timeout.toMillis()));
         } catch (ConnectException e) {
             if (String.valueOf(e.getMessage()).contains("refused")) throw new TargetDownException(target);
         } catch (IOException e) {
@@ -341,7 +298,7 @@ public final class EchoBench implements Callable<Integer> {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("target", target);
         c.put("protocol", load.codec.name());
-        c.put("path", protocol == Protocol.HTTP ? path : null);
+        c.put("path", loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null);
         c.put("mode", load.serial() ? "serial-short" : load.keepAlive ? (load.pipeline > 1 ? "pipeline" : "keepalive") : "short");
         c.put("connections", (long) load.connections);
         c.put("threads", (long) (load.serial() ? 1 : load.threads));
@@ -350,13 +307,13 @@ public final class EchoBench implements Callable<Integer> {
         c.put("requests", duration() == null ? (Object) requests() : null);
         c.put("duration_s", duration() == null ? null : (Object) (duration().toMillis() / 1000.0));
         c.put("warmup", warmup.trim());
-        c.put("rate", rate);
+        c.put("rate", load.rate);
         c.put("runs", (long) runs);
-        c.put("size", (long) size);
+        c.put("size", (long) loadOptions.size);
         c.put("seed", seed);
-        c.put("timeout_ms", timeout.toMillis());
+        c.put("timeout_ms", loadOptions.timeout.toMillis());
         c.put("interval_s", interval == null ? null : (Object) (interval.toMillis() / 1000.0));
-        c.put("linger0", linger0);
+        c.put("linger0", load.linger0);
         c.put("max_error_rate", maxErrorRate);
         c.put("server_pid", serverPid > 0 ? (Object) serverPid : null);
         c.put("hlog", hlog == null ? null : hlog.toString());
@@ -387,16 +344,10 @@ public final class EchoBench implements Callable<Integer> {
         if (requests() < 1) throw usage("--requests must be at least 1");
         if (duration() != null && (duration().isZero() || duration().isNegative())) throw usage("--duration must be positive");
         if (runs < 1) throw usage("--runs must be at least 1");
-        if (connections < 1) throw usage("--connections must be at least 1");
-        if (pipeline < 1) throw usage("--pipeline must be at least 1");
-        if (threads != null && threads < 1) throw usage("--threads must be at least 1");
-        if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) throw usage("--rate must be a positive number of requests per second");
-        if (size < 1) throw usage("--size must be at least 1 byte");
-        if (timeout.isZero() || timeout.isNegative()) throw usage("--timeout must be positive");
+        String problem = loadOptions.problem();
+        if (problem != null) throw usage(problem);
         if (maxErrorRate < 0 || maxErrorRate > 1) throw usage("--max-error-rate must be between 0 and 1");
         if (interval != null && interval.toMillis() < 100) throw usage("--interval must be at least 100ms");
-        if (!path.equals("/ping") && protocol != Protocol.HTTP) throw usage("--path needs --protocol http");
-        if (!path.matches("/[\\x21-\\x7e]*")) throw usage("--path must start with / and hold no spaces or control characters, not '" + path + "'");
         if (tag != null && hlog == null) throw usage("--tag names this generator in --hlog: give --hlog FILE too");
         if (tag != null && !tag.matches("[^\\s,]+")) throw usage("--tag must not contain spaces or commas (the log's separators), not '" + tag + "'");
         String w = warmup.trim();
@@ -452,8 +403,15 @@ public final class EchoBench implements Callable<Integer> {
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new EchoBench());
         CommandLine.IParameterExceptionHandler picocliDefault = cl.getParameterExceptionHandler();
-        cl.setParameterExceptionHandler((e, args) -> picocliDefault.handleParseException(e instanceof CommandLine.MutuallyExclusiveArgsException
-                ? new CommandLine.ParameterException(e.getCommandLine(), RunLength.BOTH) : e, args));
+        cl.setParameterExceptionHandler((e, args) -> {
+            if (e.getCommandLine().getCommand() instanceof Compare) {
+                // compare's mistakes are one line: its help is long, and the servers' list is easy to get wrong
+                e.getCommandLine().getErr().println("error: " + e.getMessage() + " (echo-bench compare --help)");
+                return 2;
+            }
+            return picocliDefault.handleParseException(e instanceof CommandLine.MutuallyExclusiveArgsException
+                    ? new CommandLine.ParameterException(e.getCommandLine(), RunLength.BOTH) : e, args);
+        });
         return cl;
     }
 

@@ -9,10 +9,11 @@ import java.net.Socket;
  * A tiny thread-per-connection server for echo-bench's tests, with a behaviour knob: echo
  * faithfully, corrupt one byte, corrupt one connection in {@link #CORRUPT_ONE_IN} (a known error
  * rate), reset, close early, stay silent, or echo but pause once for {@link #STALL_MS} (a
- * synthetic stall for the coordinated-omission test).
+ * synthetic stall for the coordinated-omission test), or echo each read after {@link #SLOW_MS}
+ * (a server slower on purpose, for compare). {@link #reads()} counts what it answered.
  */
 final class TestEchoServer extends TestServer {
-    enum Mode { ECHO, CORRUPT, CORRUPT_SOME, RESET, CLOSE_EARLY, SILENT, STALL_ONCE }
+    enum Mode { ECHO, CORRUPT, CORRUPT_SOME, RESET, CLOSE_EARLY, SILENT, STALL_ONCE, SLOW }
 
     /** CORRUPT_SOME corrupts every connection whose number (counted from 1, over all) is a multiple of this. */
     static final int CORRUPT_ONE_IN = 4;
@@ -23,6 +24,8 @@ final class TestEchoServer extends TestServer {
     /** STALL_ONCE pauses before answering this read (counted over all connections). */
     static final int STALL_AT_READ = 300;
     private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+
+    static final long SLOW_MS = 2;
 
     private final Mode mode;
 
@@ -44,6 +47,7 @@ final class TestEchoServer extends TestServer {
             switch (corrupt ? Mode.CORRUPT : mode) {
                 case ECHO, CORRUPT_SOME -> {
                     do {
+                        reads.incrementAndGet();
                         out.write(buf, 0, n);
                     } while ((n = in.read(buf)) > 0);
                 }
@@ -60,6 +64,13 @@ final class TestEchoServer extends TestServer {
                         out.write(buf, 0, n);
                     } while ((n = in.read(buf)) > 0);
                 }
+                case SLOW -> {
+                    do {
+                        sleep(SLOW_MS);
+                        reads.incrementAndGet();
+                        out.write(buf, 0, n);
+                    } while ((n = in.read(buf)) > 0);
+                }
                 case SILENT -> {
                     while (in.read(buf) > 0) { /* never answer */ }
                 }
@@ -67,6 +78,11 @@ final class TestEchoServer extends TestServer {
         } catch (IOException ignored) {
             // the client went away
         }
+    }
+
+    /** Reads answered so far by ECHO, CORRUPT_SOME, STALL_ONCE and SLOW. */
+    int reads() {
+        return reads.get();
     }
 
     private static void sleep(long ms) {

@@ -115,7 +115,8 @@ public final class JsonReport {
                 .end();
     }
 
-    private static Json map(Json j, Map<String, Object> m) {
+    /** Writes each entry of {@code m} as a field of the object {@code j} is in. */
+    public static Json map(Json j, Map<String, Object> m) {
         for (Map.Entry<String, Object> e : m.entrySet()) {
             Object v = e.getValue();
             if (v == null) {

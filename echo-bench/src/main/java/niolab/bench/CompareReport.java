@@ -1,0 +1,225 @@
+package niolab.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import niolab.bench.report.Json;
+import niolab.bench.report.JsonReport;
+import niolab.common.stats.Bootstrap;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.Comparison.Quantity;
+import niolab.common.stats.Interval;
+import niolab.common.stats.Quantiles;
+
+/**
+ * What {@code echo-bench compare} prints and writes: per server the median rate, its range, the
+ * median CPU per request and p99; against the first server, the median of the per-round ratios
+ * with a bootstrap 95% interval and the verdict in words. Only rounds in which both servers served
+ * are paired; the statistics are lab-common's ({@link Bootstrap}, {@link Comparison}).
+ */
+final class CompareReport {
+    /** Fewer paired rounds than this give no interval worth printing. */
+    static final int MIN_PAIRED_ROUNDS = 5;
+
+    private final List<CompareTarget> targets;
+    private final List<Slice> slices;
+    private final long seed;
+    /** Server name to why it was given up, in the order they died. */
+    private final Map<String, String> deaths;
+
+    CompareReport(List<CompareTarget> targets, List<Slice> slices, long seed, Map<String, String> deaths) {
+        this.targets = targets;
+        this.slices = slices;
+        this.seed = seed;
+        this.deaths = deaths;
+    }
+
+    /** One quantity's ratio against the first server, or null when too few rounds pair. */
+    record Ratio(Quantity quantity, int pairs, Interval interval) {
+        String words() {
+            return Comparison.describe(interval, quantity);
+        }
+    }
+
+    /** A server's rates and medians over the slices in which it served. */
+    record Summary(CompareTarget target, int served, Interval rate, Interval rateIqr, double cpuUsPerRequest, double p99Us, long errors) {}
+
+    Summary summary(CompareTarget t) {
+        List<Slice> own = served(t.name());
+        long errors = 0;
+        for (Slice s : slices) {
+            if (s.server().equals(t.name())) errors += s.errors();
+        }
+        if (own.isEmpty()) return new Summary(t, 0, null, null, Double.NaN, Double.NaN, errors);
+        double[] rates = new double[own.size()];
+        for (int i = 0; i < rates.length; i++) rates[i] = own.get(i).rate();
+        return new Summary(t, own.size(), Quantiles.range(rates), Quantiles.interquartile(rates),
+                medianOfFinite(own, Quantity.COST), medianOfFinite(own, Quantity.LATENCY), errors);
+    }
+
+    /** {@code t}'s quantity over the first server's, round by round. */
+    Ratio ratio(CompareTarget t, Quantity quantity) {
+        String base = targets.get(0).name();
+        List<Double> numer = new ArrayList<>();
+        List<Double> denom = new ArrayList<>();
+        for (Slice a : slices) {
+            if (!a.server().equals(t.name()) || !a.served()) continue;
+            Slice b = find(base, a.round());
+            if (b == null || !b.served()) continue;
+            double x = value(a, quantity);
+            double y = value(b, quantity);
+            if (Double.isFinite(x) && Double.isFinite(y) && x > 0 && y > 0) {
+                numer.add(x);
+                denom.add(y);
+            }
+        }
+        if (numer.size() < MIN_PAIRED_ROUNDS) return null;
+        // each pair of servers and quantity its own stream, so adding a server does not move the others' intervals
+        long streamSeed = seed ^ (31L * t.name().hashCode() + quantity.ordinal());
+        return new Ratio(quantity, numer.size(), Bootstrap.medianOfRatios(unbox(numer), unbox(denom), streamSeed));
+    }
+
+    String text() {
+        StringBuilder sb = new StringBuilder();
+        int w = 6;
+        for (CompareTarget t : targets) w = Math.max(w, t.name().length());
+        String name = "%-" + w + "s";
+        sb.append(String.format(Locale.ROOT, name + " %-21s %6s %13s %23s %11s %9s %7s%n", "server", "target", "slices", "median rate/s",
+                "range (min-max)", "cpu us/req", "p99 us", "errors"));
+        for (CompareTarget t : targets) {
+            Summary s = summary(t);
+            sb.append(String.format(Locale.ROOT, name + " %-21s %6d %13s %23s %11s %9s %7d%n", t.name(), t.hostPort(), s.served(),
+                    s.rate() == null ? "-" : String.format(Locale.ROOT, "%,.0f", s.rate().estimate()),
+                    s.rate() == null ? "-" : String.format(Locale.ROOT, "%,.0f-%,.0f", s.rate().low(), s.rate().high()),
+                    fixed(s.cpuUsPerRequest(), 2), fixed(s.p99Us(), 0), s.errors()));
+        }
+        if (targets.size() > 1) {
+            sb.append(String.format(Locale.ROOT, "against %s: the median of the per-round ratios, bootstrap 95%% interval%n", targets.get(0).name()));
+            for (CompareTarget t : targets.subList(1, targets.size())) {
+                String label = t.name();
+                for (Quantity q : Quantity.values()) {
+                    Ratio r = ratio(t, q);
+                    String what = String.format(Locale.ROOT, name + " %-12s ", label, quantityName(q));
+                    if (r == null) {
+                        if (q == Quantity.RATE || q == Quantity.COST && t.hasPid() && targets.get(0).hasPid()) {
+                            sb.append(what).append("too few rounds in which both served (").append(MIN_PAIRED_ROUNDS).append(" needed)\n");
+                            label = "";
+                        }
+                        continue;
+                    }
+                    Interval i = r.interval();
+                    sb.append(what).append(String.format(Locale.ROOT, "%.3f [%.3f, %.3f]  %s (%d rounds)%n", i.estimate(), i.low(), i.high(),
+                            r.words(), r.pairs()));
+                    label = "";
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    String json(Map<String, Object> config) {
+        Json j = new Json().begin().field("tool", "echo-bench").field("schema", JsonReport.SCHEMA).field("command", "compare");
+        JsonReport.map(j.object("config"), config).end();
+        JsonReport.map(j.object("environment"), JsonReport.environment()).end();
+        j.beginArray("servers");
+        for (CompareTarget t : targets) {
+            j.begin().field("name", t.name()).field("target", t.hostPort());
+            if (t.hasPid()) j.field("pid", t.pid()); else j.field("pid", (String) null);
+            j.field("died", deaths.get(t.name())).end();
+        }
+        j.endArray().beginArray("slices");
+        for (Slice s : slices) {
+            j.begin().field("round", (long) s.round()).field("position", (long) s.position()).field("server", s.server())
+                    .field("requests", s.requests()).field("errors", s.errors()).field("seconds", s.seconds()).field("rate", s.rate())
+                    .field("p50_us", s.p50Us()).field("p99_us", s.p99Us()).field("server_cpu_us_per_request", s.serverCpuUsPerRequest())
+                    .field("refused", s.refused()).end();
+        }
+        j.endArray().object("summary").beginArray("servers");
+        for (CompareTarget t : targets) {
+            Summary s = summary(t);
+            j.begin().field("name", t.name()).field("slices", (long) s.served()).field("errors", s.errors());
+            if (s.rate() != null) {
+                j.field("median_rate", s.rate().estimate()).field("min_rate", s.rate().low()).field("max_rate", s.rate().high())
+                        .field("p25_rate", s.rateIqr().low()).field("p75_rate", s.rateIqr().high());
+            }
+            j.field("median_cpu_us_per_request", s.cpuUsPerRequest()).field("median_p99_us", s.p99Us()).end();
+        }
+        j.endArray().beginArray("comparisons");
+        for (CompareTarget t : targets.subList(1, targets.size())) {
+            j.begin().field("server", t.name()).field("baseline", targets.get(0).name());
+            for (Quantity q : Quantity.values()) {
+                Ratio r = ratio(t, q);
+                if (r == null) {
+                    j.field(jsonName(q), (String) null);
+                    continue;
+                }
+                Interval i = r.interval();
+                j.object(jsonName(q)).field("rounds", (long) r.pairs()).field("estimate", i.estimate()).field("low", i.low())
+                        .field("high", i.high()).field("direction", Comparison.direction(i).name().toLowerCase(Locale.ROOT))
+                        .field("words", r.words()).end();
+            }
+            j.end();
+        }
+        return j.endArray().end().end().toString();
+    }
+
+    private List<Slice> served(String server) {
+        List<Slice> own = new ArrayList<>();
+        for (Slice s : slices) {
+            if (s.server().equals(server) && s.served()) own.add(s);
+        }
+        return own;
+    }
+
+    private Slice find(String server, int round) {
+        for (Slice s : slices) {
+            if (s.round() == round && s.server().equals(server)) return s;
+        }
+        return null;
+    }
+
+    private static double value(Slice s, Quantity q) {
+        switch (q) {
+            case RATE: return s.rate();
+            case COST: return s.serverCpuUsPerRequest();
+            default: return s.p99Us();
+        }
+    }
+
+    private static double medianOfFinite(List<Slice> own, Quantity q) {
+        double[] xs = new double[own.size()];
+        int n = 0;
+        for (Slice s : own) {
+            double v = value(s, q);
+            if (Double.isFinite(v)) xs[n++] = v;
+        }
+        return n == 0 ? Double.NaN : Quantiles.median(java.util.Arrays.copyOf(xs, n));
+    }
+
+    private static String quantityName(Quantity q) {
+        switch (q) {
+            case RATE: return "rate";
+            case COST: return "cpu/request";
+            default: return "p99";
+        }
+    }
+
+    private static String jsonName(Quantity q) {
+        switch (q) {
+            case RATE: return "rate";
+            case COST: return "cpu_per_request";
+            default: return "p99";
+        }
+    }
+
+    private static String fixed(double v, int digits) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%." + digits + "f", v) : "-";
+    }
+
+    private static double[] unbox(List<Double> xs) {
+        double[] a = new double[xs.size()];
+        for (int i = 0; i < a.length; i++) a[i] = xs.get(i);
+        return a;
+    }
+}

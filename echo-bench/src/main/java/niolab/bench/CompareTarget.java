@@ -1,0 +1,55 @@
+package niolab.bench;
+
+import java.net.InetSocketAddress;
+
+/**
+ * One server of {@code echo-bench compare}, as given: {@code NAME=HOST:PORT[,pid=PID]}; with a pid
+ * its CPU (the process, its threads and its descendants, from /proc) gives CPU per request.
+ */
+record CompareTarget(String name, String hostPort, InetSocketAddress address, long pid) {
+    /** Thrown with the one line the user sees for a server that cannot be parsed. */
+    static final class BadTarget extends IllegalArgumentException {
+        BadTarget(String message) {
+            super(message);
+        }
+    }
+
+    static CompareTarget parse(String arg) {
+        int eq = arg.indexOf('=');
+        if (eq <= 0) throw new BadTarget("'" + arg + "' is not NAME=HOST:PORT[,pid=PID]");
+        String name = arg.substring(0, eq);
+        if (!name.matches("[A-Za-z0-9._+-]+")) throw new BadTarget("server name '" + name + "' may hold only letters, digits and . _ + -");
+        String rest = arg.substring(eq + 1);
+        long pid = 0;
+        int comma = rest.indexOf(',');
+        if (comma >= 0) {
+            String option = rest.substring(comma + 1);
+            rest = rest.substring(0, comma);
+            if (!option.matches("pid=[1-9][0-9]{0,9}")) throw new BadTarget("'" + option + "' in '" + arg + "' is not pid=PID");
+            pid = Long.parseLong(option.substring(4));
+        }
+        int colon = rest.lastIndexOf(':');
+        if (colon <= 0) throw new BadTarget("'" + rest + "' in '" + arg + "' is not HOST:PORT");
+        String host = rest.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        int port;
+        try {
+            port = Integer.parseInt(rest.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new BadTarget("'" + rest.substring(colon + 1) + "' in '" + arg + "' is not a port");
+        }
+        if (port < 1 || port > 65535) throw new BadTarget("port " + port + " in '" + arg + "' is out of range");
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) throw new BadTarget("cannot resolve host '" + host + "' in '" + arg + "'");
+        return new CompareTarget(name, rest, address, pid);
+    }
+
+    boolean hasPid() {
+        return pid > 0;
+    }
+
+    /** Whether the pid, if one was given, still names a live process. */
+    boolean pidAlive() {
+        return !hasPid() || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}

@@ -1,0 +1,182 @@
+package niolab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code echo-bench compare} against in-process servers: verdicts, the design's order, bad input, a server that dies. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CompareTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A server that sleeps before each answer is called slower, and its interval excludes 1. */
+    @Test
+    void aServerSlowedOnPurposeIsCalledSlower(@TempDir Path dir) throws Exception {
+        try (TestEchoServer fast = new TestEchoServer(TestEchoServer.Mode.ECHO);
+                TestEchoServer slow = new TestEchoServer(TestEchoServer.Mode.SLOW)) {
+            Path json = dir.resolve("cmp.json");
+            Cli run = Cli.run("compare", "--rounds", "6", "--slice", "300ms", "--warmup", "0", "--seed", "7", "-c", "2", "-k",
+                    "--json", json.toString(), "fast=" + fast.hostPort(), "slow=" + slow.hostPort());
+            assertThat(run.code()).as(run.out() + run.err()).isZero();
+            assertThat(run.err()).isEmpty();
+            assertThat(run.out()).contains("seed 7: --seed 7 repeats it").contains("against fast:");
+            assertThat(run.out()).containsPattern("slow +rate +0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]  slower by \\d+% \\[\\d+%, \\d+%\\] \\(6 rounds\\)");
+            JsonNode rate = JSON.readTree(json.toFile()).at("/summary/comparisons/0/rate");
+            assertThat(rate.get("high").asDouble()).isLessThan(1.0);
+            assertThat(rate.get("direction").asText()).isEqualTo("below");
+            assertThat(rate.get("words").asText()).startsWith("slower by ");
+        }
+    }
+
+    /**
+     * Two identical servers under the same --rate, slow enough that a warm client is never 10 ms
+     * behind its schedule: a slice serves exactly its 30 scheduled requests, so the rates are
+     * equal by design, the median per-round ratio is 1 and the verdict is "no difference" (a
+     * round or two with a request dropped at a slice's end by a stalled client cannot move a
+     * median of ten).
+     */
+    @Test
+    void identicalServersAtTheSameRateShowNoDifference(@TempDir Path dir) throws Exception {
+        try (TestEchoServer a = new TestEchoServer(TestEchoServer.Mode.ECHO); TestEchoServer b = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            Path json = dir.resolve("aa.json");
+            Cli run = Cli.run("compare", "--rounds", "10", "--slice", "300ms", "--warmup", "300ms", "-c", "1", "-k", "--rate", "100",
+                    "--json", json.toString(), "a=" + a.hostPort(), "b=" + b.hostPort());
+            assertThat(run.code()).as(run.out() + run.err()).isZero();
+            assertThat(run.out()).containsPattern("\\nb +rate +1\\.000 \\[[0-9.]+, [0-9.]+\\]  no difference this run can resolve \\(±[0-9.]+%\\) \\(10 rounds\\)");
+            JsonNode rate = JSON.readTree(json.toFile()).at("/summary/comparisons/0/rate");
+            assertThat(rate.get("estimate").asDouble()).isEqualTo(1.0);
+            assertThat(rate.get("direction").asText()).isEqualTo("none");
+        }
+    }
+
+    /** Every round visits every server once, in an order drawn from the seed; the same seed repeats it. */
+    @Test
+    void eachRoundVisitsEveryServerOnceInTheSeedsOrder(@TempDir Path dir) throws Exception {
+        try (TestEchoServer a = new TestEchoServer(TestEchoServer.Mode.ECHO); TestEchoServer b = new TestEchoServer(TestEchoServer.Mode.ECHO);
+                TestEchoServer c = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            List<List<String>> orders = new ArrayList<>();
+            for (String name : new String[] {"one.json", "two.json"}) {
+                Path json = dir.resolve(name);
+                Cli run = Cli.run("compare", "--rounds", "8", "--slice", "100ms", "--warmup", "0", "--seed", "12345", "-c", "1", "-k",
+                        "--json", json.toString(), "a=" + a.hostPort(), "b=" + b.hostPort(), "c=" + c.hostPort());
+                assertThat(run.code()).as(run.out() + run.err()).isZero();
+                Map<Integer, List<String>> rounds = new HashMap<>();
+                List<String> order = new ArrayList<>();
+                for (JsonNode s : JSON.readTree(json.toFile()).get("slices")) {
+                    rounds.computeIfAbsent(s.get("round").asInt(), r -> new ArrayList<>()).add(s.get("server").asText());
+                    order.add(s.get("server").asText());
+                }
+                assertThat(rounds).hasSize(8);
+                for (List<String> round : rounds.values()) assertThat(round).containsExactlyInAnyOrder("a", "b", "c");
+                orders.add(order);
+            }
+            assertThat(orders.get(1)).isEqualTo(orders.get(0));
+            assertThat(new java.util.HashSet<>(chunks(orders.get(0), 3))).as("8 rounds drawn at random are not all alike").hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo() {
+        String[][] cases = {
+            {"compare", "a=127.0.0.1:1", "a=127.0.0.1:2"},
+            {"compare", "127.0.0.1:1"},
+            {"compare", "a=127.0.0.1:99999"},
+            {"compare", "a=127.0.0.1:1,pd=3"},
+            {"compare", "--rounds", "1", "a=127.0.0.1:1"},
+            {"compare", "--slice", "10ms", "a=127.0.0.1:1"},
+            {"compare", "--load", "ab", "a=127.0.0.1:1"},
+            {"compare", "--load", "wrk", "a=127.0.0.1:1"},
+            {"compare", "-c", "0", "a=127.0.0.1:1"},
+            {"compare", "--rounds", "many", "a=127.0.0.1:1"},
+            {"compare", "--no-such-flag", "a=127.0.0.1:1"},
+            {"compare"},
+        };
+        for (String[] args : cases) {
+            Cli run = Cli.run(args);
+            assertThat(run.code()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.err()).as(String.join(" ", args)).startsWith("error: ").hasLineCount(1);
+            assertThat(run.out()).isEmpty();
+        }
+        assertThat(Cli.run("compare", "a=127.0.0.1:1", "a=127.0.0.1:2").err()).isEqualTo("error: server name 'a' is given twice\n");
+        assertThat(Cli.run("compare", "a=127.0.0.1:1,pid=999999999").err()).isEqualTo("error: server a: no process 999999999\n");
+    }
+
+    /** A server that stops listening mid-run is named, its slices are kept, the summary is printed, and the exit is 1. */
+    @Test
+    void aServerThatDiesMidRunIsNamedAndItsSlicesKept(@TempDir Path dir) throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (TestEchoServer a = new TestEchoServer(TestEchoServer.Mode.ECHO); TestEchoServer b = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            Path json = dir.resolve("died.json");
+            Future<Cli> run = pool.submit(() -> Cli.run("compare", "--rounds", "20", "--slice", "200ms", "--warmup", "0", "-c", "2", "-k",
+                    "--json", json.toString(), "a=" + a.hostPort(), "b=" + b.hostPort()));
+            waitForReads(b, 200);
+            b.close(); // the listener goes: the next slice's connects are refused
+            Cli done = run.get(100, TimeUnit.SECONDS);
+            assertThat(done.code()).isEqualTo(1);
+            assertThat(done.err()).startsWith("error: server b (" + b.hostPort() + ") died in round ")
+                    .contains(": every connect was refused; its ").hasLineCount(1);
+            assertThat(done.out()).contains("median rate/s").containsPattern("\\nb +" + b.hostPort().replace(".", "\\.") + " +[1-9]");
+            JsonNode root = JSON.readTree(json.toFile());
+            assertThat(root.at("/servers/1/died").asText()).contains("every connect was refused");
+            long served = 0;
+            long refused = 0;
+            long ofA = 0;
+            for (JsonNode s : root.get("slices")) {
+                if (s.get("server").asText().equals("a")) ofA++;
+                else if (s.get("refused").asBoolean()) refused++;
+                else if (s.get("requests").asLong() > 0) served++;
+            }
+            assertThat(served).isPositive();
+            assertThat(refused).isEqualTo(1);
+            assertThat(ofA).isEqualTo(20);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A server given with pid=PID whose process ends mid-run is named by its pid. */
+    @Test
+    void aServerWhosePidIsGoneIsNamed(@TempDir Path dir) throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        Process stand = new ProcessBuilder("sleep", "60").start(); // stands for b's server process
+        try (TestEchoServer a = new TestEchoServer(TestEchoServer.Mode.ECHO); TestEchoServer b = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            Future<Cli> run = pool.submit(() -> Cli.run("compare", "--rounds", "20", "--slice", "200ms", "--warmup", "0", "-c", "1", "-k",
+                    "a=" + a.hostPort(), "b=" + b.hostPort() + ",pid=" + stand.pid()));
+            waitForReads(b, 100);
+            stand.destroy();
+            stand.waitFor(10, TimeUnit.SECONDS);
+            Cli done = run.get(100, TimeUnit.SECONDS);
+            assertThat(done.code()).isEqualTo(1);
+            assertThat(done.err()).startsWith("error: server b (" + b.hostPort() + ") died before round ")
+                    .contains("its pid " + stand.pid() + " is gone; its ").hasLineCount(1);
+            assertThat(done.out()).contains("against a:");
+        } finally {
+            stand.destroyForcibly();
+            pool.shutdownNow();
+        }
+    }
+
+    private static void waitForReads(TestEchoServer server, int reads) throws InterruptedException {
+        for (int i = 0; i < 1000 && server.reads() < reads; i++) Thread.sleep(20);
+        assertThat(server.reads()).as("the server was never driven").isGreaterThanOrEqualTo(reads);
+    }
+
+    private static List<List<String>> chunks(List<String> xs, int n) {
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i + n <= xs.size(); i += n) out.add(xs.subList(i, i + n));
+        return out;
+    }
+}
