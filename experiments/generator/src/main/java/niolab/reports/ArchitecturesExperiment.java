@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.stats.Interval;
 
 /**
  * exp-architectures: every server side by side (experiments/scripts/exp-architectures.sh):
@@ -257,7 +258,7 @@ public final class ArchitecturesExperiment implements Experiment {
         String at = "echo-ka-" + run.setting("connections");
         if (!run.echoServers().isEmpty()) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
-                    Interval.exact((double) run.clean(run.top()) / run.echoServers().size()), 0, 1.0));
+                    Interval.exactly((double) run.clean(run.top()) / run.echoServers().size()), 0, 1.0));
         }
         if (run.has("vt", at) && run.has("lt", at)) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
@@ -275,7 +276,7 @@ public final class ArchitecturesExperiment implements Experiment {
         for (String s : new String[] {"lt", "et"}) {
             if (run.hasIdle(s)) {
                 claims.add(Claim.atMost(s + " holds " + run.setting("idle_connections") + " idle connections in under 100 MB of RSS (MB)",
-                        Interval.exact(run.rssMb(s)), 1, 100));
+                        Interval.exactly(run.rssMb(s)), 1, 100));
             }
         }
         Claim.report(claims, "measured", out);

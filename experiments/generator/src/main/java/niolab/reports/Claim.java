@@ -2,6 +2,9 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.common.stats.Bootstrap;
+import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Interval;
 
 /**
  * One of the lab's claims, checked on a run: a quantity measured with its 95% interval, from
@@ -50,11 +53,7 @@ record Claim(String statement, Interval measured, int rounds, double low, double
 
     /** The verdict in the report's words. */
     String words() {
-        return switch (verdict()) {
-            case HOLDS -> "holds";
-            case FAILS -> "fails";
-            case UNDECIDED -> "undecided at this run's precision";
-        };
+        return verdict().words();
     }
 
     String bound() {

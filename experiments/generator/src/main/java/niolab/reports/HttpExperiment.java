@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.stats.ClaimVerdict;
 
 /**
  * exp-http: the /ping comparison of {@code make bench-http} (lt, et, mp, the Netty peers and

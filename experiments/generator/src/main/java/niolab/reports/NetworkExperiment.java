@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import niolab.common.stats.Interval;
 import niolab.reports.BenchJson.Column;
 
 /**

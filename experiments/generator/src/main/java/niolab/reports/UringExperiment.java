@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Interval;
 
 /**
  * exp-uring: the uring server in each mode beside et (and netty-uring when it was built), on
