@@ -56,7 +56,7 @@ public final class HttpExperiment implements Experiment {
      * same responder (lt with netty-nio, et with netty-epoll), and its client reads within 10% of
      * wrk, either way. Each ratio's interval comes from the rounds' ratios, paired by round.
      */
-    private static void claims(Csv samples, String[] servers, Report out) {
+    static void claims(Csv samples, String[] servers, Report out) {
         List<Claim> claims = new ArrayList<>();
         String[][] pairs = {{"lt", "netty-nio"}, {"et", "netty-epoll"}};
         for (String[] p : pairs) {

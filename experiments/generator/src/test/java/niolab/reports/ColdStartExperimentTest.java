@@ -31,8 +31,12 @@ class ColdStartExperimentTest {
 
     @Test
     void theClientsCacheAloneIsComparedWithBoth() {
-        assertThat(ratios(900, 1000, 900, 1500, 6000, 1300).values.get("aot_sides")).startsWith("faster than with both caches");
-        assertThat(ratios(900, 1000, 1400, 1500, 6000, 1300).values.get("aot_sides")).startsWith("no faster");
+        assertThat(sides(new double[] {900, 950, 1000}, new double[] {1300, 1350, 1400}).values.get("aot_sides"))
+                .startsWith("faster than with both caches in every round");
+        assertThat(sides(new double[] {1400, 1500, 1600}, new double[] {1300, 1350, 1400}).values.get("aot_sides"))
+                .startsWith("not told apart from the run with both caches: their ranges overlap");
+        assertThat(sides(new double[] {1500, 1600, 1700}, new double[] {1300, 1350, 1400}).values.get("aot_sides"))
+                .startsWith("slower than with both caches in every round");
         assertThat(ratios(900, 1000, 1400, 1500, 6000, 1300).values.get("aot_client_vs_jdk25")).isEqualTo("1.30×");
     }
 
@@ -44,7 +48,23 @@ class ColdStartExperimentTest {
         assertThat(busier.values.get("jit_aot")).isEqualTo("25 ms");
         Report same = new Report();
         ColdStartExperiment.jit(Csv.parse("config,round,server_jit_ms\njdk25,1,10\naot,1,10\n", "pairs.csv"), same);
-        assertThat(same.values.get("jit_verdict")).contains("did not work more");
+        assertThat(same.values.get("jit_verdict")).contains("cannot say");
+        Report belowTick = new Report();
+        ColdStartExperiment.jit(Csv.parse("config,round,server_jit_ms\njdk25,1,10\naot,1,15\n", "pairs.csv"), belowTick);
+        assertThat(belowTick.values.get("jit_verdict")).startsWith("less than one 10 ms tick apart");
+        Report fewer = new Report();
+        ColdStartExperiment.jit(Csv.parse("config,round,server_jit_ms\njdk25,1,30\naot,1,10\n", "pairs.csv"), fewer);
+        assertThat(fewer.values.get("jit_verdict")).contains("did not work more");
+    }
+
+    /** {@link ColdStartExperiment#sides} with the client-cache-only rounds against both caches' rounds (other configurations unused). */
+    private static Report sides(double[] both, double[] clientOnly) {
+        Report out = new Report();
+        double[][] q = new double[ColdStartExperiment.CONFIGS.length][];
+        q[2] = both;
+        q[5] = clientOnly;
+        ColdStartExperiment.sides(q, out);
+        return out;
     }
 
     @Test
