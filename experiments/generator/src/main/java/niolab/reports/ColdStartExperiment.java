@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.stats.Interval;
 import niolab.reports.BenchJson.Column;
 
 /**
@@ -42,6 +43,13 @@ public final class ColdStartExperiment implements Experiment {
         jit(pairs, out);
         ratios(qps, out);
         sides(byRound, out);
+        out.put("aot_target", aotClaim(byRound[2], byRound[1]));
+        out.put("aot_client_target", aotClaim(byRound[5], byRound[1]));
+        Interval cached = Claim.ratio(byRound[2], byRound[1]);
+        if (cached.contains(1)) {
+            out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: the rounds' ratios put it at "
+                    + Md.f2(cached.estimate()) + "× [" + Md.f2(cached.low()) + ", " + Md.f2(cached.high()) + "], an interval that includes 1");
+        }
         ready(r.csv("ready.csv"), out);
         classes(r.csv("classes.csv"), out);
         skipped(r.csv("aot-skipped.csv"), out);
@@ -120,6 +128,16 @@ public final class ColdStartExperiment implements Experiment {
                 : "slower than with both caches in every round" + ranges + ": the server's cache saves the run more than it costs");
     }
 
+    /**
+     * The lab's claim that the AOT cache makes the run at least 1.5× as fast as JDK 25 without
+     * it: "the lab's claim of 1.5×: holds, 1.62× [1.55, 1.70]", from the rounds' paired ratios.
+     */
+    static String aotClaim(double[] cached, double[] plain) {
+        Claim c = Claim.atLeast("aot", Claim.ratio(cached, plain), cached.length, AOT_TARGET);
+        return "the lab's claim of " + Md.f1(AOT_TARGET) + "× " + c.words() + ": " + Md.f2(c.measured().estimate()) + "× " + c.interval()
+                + " over " + cached.length + " paired rounds";
+    }
+
     /** Whether the ranges (min to max) of two sets of rounds do not overlap. */
     static boolean disjoint(double[] a, double[] b) {
         return a[Stats.best(a, true)] < b[Stats.best(b, false)] || b[Stats.best(b, true)] < a[Stats.best(a, false)];
@@ -130,9 +148,9 @@ public final class ColdStartExperiment implements Experiment {
         double aot = q[2] / q[1];
         double clientOnly = q[5] / q[1];
         out.put("aot_client_vs_jdk25", Md.f2(clientOnly) + "×");
-        out.put("aot_client_target", (clientOnly >= AOT_TARGET ? "meets" : "misses") + " the target of " + Md.f1(AOT_TARGET) + "×");
+
         out.put("aot_vs_jdk25", Md.f2(aot) + "×");
-        out.put("aot_target", (aot >= AOT_TARGET ? "meets" : "misses") + " the target of " + Md.f1(AOT_TARGET) + "×");
+
         out.put("jdk25_vs_jdk17", Md.f2(q[1] / q[0]) + "×");
         out.put("warm_server_vs_jdk25", Md.f2(q[3] / q[1]) + "×");
         out.put("warm_vs_jdk25", Md.f2(q[4] / q[1]) + "×");
@@ -187,7 +205,7 @@ public final class ColdStartExperiment implements Experiment {
             double aot = Stats.median(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot"));
             out.put("ready_" + s.replace('-', '_') + "_aot", Double.isNaN(aot) ? "(not measured)" : Md.f0(aot) + " ms");
             out.put("mp_target_" + s.replace('-', '_'), Double.isNaN(aot) ? "was not measured"
-                    : (aot < MP_READY_TARGET_MS ? "meets" : "misses") + " the target of " + Md.f0(MP_READY_TARGET_MS) + " ms");
+                    : mpClaim(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot")));
         }
         double lt25 = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "jdk25"));
         double ltAot = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "aot"));
@@ -213,6 +231,13 @@ public final class ColdStartExperiment implements Experiment {
                 : sooner > 0 ? "An mp pool's ready time is bound by the CPUs its workers' starts get: on every CPU it is ready sooner,"
                 + " the ranges apart"
                 : "Given every CPU, an mp pool was ready later here, the ranges apart: its ready time is not bound by the CPUs alone");
+    }
+
+    /** The lab's claim that a pool of 4 with the cache is ready within 800 ms, on the interval of its ready times' median. */
+    static String mpClaim(double[] readyMs) {
+        Claim c = Claim.atMost("mp", Claim.median(readyMs), readyMs.length, MP_READY_TARGET_MS);
+        return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + c.words() + " (median " + Md.f0(c.measured().estimate())
+                + " ms, 95% interval " + c.interval() + " over " + readyMs.length + " starts)";
     }
 
     /** The starts ready.csv measured, {server, workers}, in file order, each once. */

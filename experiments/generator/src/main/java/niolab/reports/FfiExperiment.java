@@ -132,7 +132,7 @@ public final class FfiExperiment implements Experiment {
         out.put("calls_table", Md.table(List.of("call", "C", "JNA", "FFM", "FFM critical", "SocketChannel",
                 "JNA − C", "lab's FFM − C", "(FFM − C) / (JNA − C)"), rows));
         List<String> verdict = new ArrayList<>();
-        if (!met.isEmpty()) verdict.add("meets the target (at most " + Md.f2(FFM_TARGET) + " of JNA's) on " + String.join(", ", met));
+        if (!met.isEmpty()) verdict.add("meets the lab's claim (at most " + Md.f2(FFM_TARGET) + " of JNA's) on " + String.join(", ", met));
         if (!missed.isEmpty()) verdict.add("misses it on " + String.join(", ", missed));
         if (!unresolved.isEmpty()) {
             verdict.add("cannot be told on " + String.join(", ", unresolved) + ", where a binding's fastest round beat C's:"
