@@ -92,6 +92,13 @@ grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: m
 bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh
 
+.PHONY: noise noise-hog
+noise: all ## This machine's noise floor now: A/A, lt against lt, 50 keep-alive connections, 20 one-second slices, pinned (ROUNDS SLICE JSON=FILE)
+	@PORT=$(PORT) bash scripts/noise.sh
+
+noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts are not "no difference" (about 15 min; REPEATS ROUNDS)
+	@PORT=$(PORT) bash scripts/noise-hog.sh
+
 bench-ffi: ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)
 	@bash scripts/bench-ffi.sh
 

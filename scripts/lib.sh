@@ -140,3 +140,37 @@ EOF
 json_escape() {
   printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' | tr -d '\n'
 }
+
+# conditions_begin DIR: notes the load average and the CPU counters of /proc/stat now, in
+# DIR/.conditions-begin, for conditions_end.
+conditions_begin() {
+  mkdir -p "$1"
+  { cut -d' ' -f1-3 /proc/loadavg; grep -m1 '^cpu ' /proc/stat; } >"$1/.conditions-begin"
+}
+
+# conditions_end DIR [NOISE_JSON]: writes DIR/conditions.json, the machine's state over the run
+# since conditions_begin: the load average before and after, the steal time (the hypervisor's
+# share of all CPU time, from /proc/stat) and, when given, the noise floor measured then (the
+# `echo-bench compare --json` file of `make noise`, copied to DIR/noise.json).
+conditions_end() {
+  local dir=$1 noise=${2:-} before stat0 stat1 steal steal_ticks total_ticks steal_percent
+  before=$(sed -n 1p "$dir/.conditions-begin")
+  stat0=$(sed -n 2p "$dir/.conditions-begin")
+  stat1=$(grep -m1 '^cpu ' /proc/stat)
+  # fields after "cpu": user nice system idle iowait irq softirq steal (guest time is inside user)
+  steal=$(printf '%s\n%s\n' "$stat0" "$stat1" | awk '{t = 0; for (i = 2; i <= 9; i++) t += $i; s[NR] = $9; tot[NR] = t}
+    END {d = tot[2] - tot[1]; printf "%d %d %.2f", s[2] - s[1], d, (d > 0 ? 100 * (s[2] - s[1]) / d : 0)}')
+  if [ -n "$noise" ] && [ "$noise" != "$dir/noise.json" ]; then cp "$noise" "$dir/noise.json"; fi
+  read -r steal_ticks total_ticks steal_percent <<<"$steal"
+  cat >"$dir/conditions.json" <<JSON
+{
+  "loadavg_before": "$before",
+  "loadavg_after": "$(cut -d' ' -f1-3 /proc/loadavg)",
+  "steal_ticks": $steal_ticks,
+  "total_ticks": $total_ticks,
+  "steal_percent": $steal_percent,
+  "noise": $([ -n "$noise" ] && echo '"noise.json"' || echo null)
+}
+JSON
+  rm -f "$dir/.conditions-begin"
+}

@@ -16,6 +16,7 @@ make -s all >/dev/null
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 env_json >"$RESULTS/env.json"
+conditions_begin "$RESULTS"
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
@@ -30,8 +31,15 @@ stop_keep_log() {
   SERVER_LOG_COPY=$1 stop_server quiet
 }
 
-# report: regenerate experiments/exp-$NAME.md from the results.
+# report: records the machine's state over the run (conditions.json: load average before and
+# after, steal time; with NOISE=1, the default, the noise floor measured now by scripts/noise.sh,
+# about 45 s, in noise.json), then regenerates experiments/exp-$NAME.md from the results.
 report() {
+  if [ "${NOISE:-1}" = 1 ]; then
+    stop_server quiet
+    PORT=$EXP_PORT JSON=$RESULTS/noise.json bash "$ROOT/scripts/noise.sh" >"$RESULTS/noise.txt" 2>&1 || echo "warning: make noise failed (see $RESULTS/noise.txt)" >&2
+  fi
+  conditions_end "$RESULTS" "$([ -f "$RESULTS/noise.json" ] && echo "$RESULTS/noise.json")"
   java -jar "$ROOT/experiments/generator/target/experiment-reports.jar" "$ROOT/experiments" "$NAME"
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # exp-short-run: the lab write-up's experiment 2.1. Each architecture on a fresh server:
-# echo-bench 3 runs x 100 serial short-connection requests; then bash bench.sh with 100 nc
+# echo-bench 3 runs x 100 serial short-connection requests (warmed client, then cold client); then bash bench.sh with 100 nc
 # clients (ROUNDS rounds) and the 10..60 concurrency sweep (ROUNDS rounds). Server on CPU 0,
 # clients on CPU 1. About 2 minutes.
 set -euo pipefail
@@ -9,11 +9,17 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROUNDS=${ROUNDS:-3}
 export WORKERS=${WORKERS:-4}
 
+# the client warms itself first (never against the server), so the runs measure a cold server;
+# then the same with a cold client too (--cold-client), on a fresh server, as before issue 23
 for arch in lt et mp; do
   echo "== $arch: 3 x 100 serial requests"
   start_server "$arch" "$EXP_PORT"
   echo_bench --runs 3 --requests 100 --json "$RESULTS/serial-$arch.json"
   stop_keep_log "$RESULTS/server-$arch.log"
+  echo "== $arch: 3 x 100 serial requests, cold client"
+  start_server "$arch" "$EXP_PORT"
+  echo_bench --runs 3 --requests 100 --cold-client --json "$RESULTS/serial-$arch-cold-client.json"
+  stop_keep_log "$RESULTS/server-$arch-cold-client.log"
 done
 
 for r in $(seq "$ROUNDS"); do

@@ -39,7 +39,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "compare", sortOptions = false,
         description = "Compare servers in --rounds rounds of --slice slices, each round in a fresh random order; print per server "
                 + "the median rate, its range, CPU per request and p99, and against the first server the median of the per-round "
-                + "ratios with a bootstrap 95% interval and a verdict in words.",
+                + "ratios with a bootstrap 95%% interval and a verdict in words.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every server served to the end", "1:a server died mid-run (named; its slices are kept), or wrk or a report failed",
                 "2:bad flags or a bad server"})

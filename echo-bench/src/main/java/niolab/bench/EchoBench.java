@@ -67,6 +67,11 @@ public final class EchoBench implements Callable<Integer> {
             description = "Requests (e.g. 1000) or time (e.g. 2s) sent first, reported on their own line, not counted (default: ${DEFAULT-VALUE}).")
     String warmup;
 
+    @Option(names = "--cold-client",
+            description = "Serial runs: skip the client's own warm-up (by default its code path is first run against an echo sink "
+                    + "in this JVM, never the target), so that the first requests also measure a cold client.")
+    boolean coldClient;
+
     @Option(names = "--runs", defaultValue = "1", description = "Runs; the table has a row per run and a mean row (default: ${DEFAULT-VALUE}).")
     int runs;
 
@@ -127,10 +132,23 @@ public final class EchoBench implements Callable<Integer> {
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();
-        LoadSpec load = loadOptions.spec(address, target, seed, SerialSocket.Kind.forRun(!"0".equals(warmup.trim())));
-        out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%n",
+        boolean clientWarmup = !coldClient && loadOptions.serial();
+        LoadSpec load = loadOptions.spec(address, target, seed, SerialSocket.Kind.forRun(clientWarmup || !"0".equals(warmup.trim())));
+        ClientWarmup.Done clientWarm = null;
+        if (clientWarmup) {
+            try {
+                clientWarm = ClientWarmup.run(load);
+            } catch (IOException e) {
+                err().println("error: the client's own warm-up could not start its echo sink: " + e.getMessage());
+                return 1;
+            }
+        }
+        out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%s%n",
                 target, load.describe(), duration() != null ? Durations.format(duration()) : requests() + " requests", runs,
-                loadOptions.protocol == Protocol.HTTP ? "HTTP GET " + loadOptions.path : loadOptions.size + "-byte payload");
+                loadOptions.protocol == Protocol.HTTP ? "HTTP GET " + loadOptions.path : loadOptions.size + "-byte payload",
+                !load.serial() ? "" : clientWarm == null ? "; cold client (--cold-client)"
+                        : String.format(Locale.ROOT, "; client warmed by %d requests against its own in-process echo sink (%.2f s), "
+                                + "never the target", clientWarm.requests(), clientWarm.seconds()));
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
         long intervalNanos = interval != null ? interval.toNanos() : hlog != null ? LOG_INTERVAL_NANOS : 0;
@@ -172,7 +190,7 @@ public final class EchoBench implements Callable<Integer> {
             if (errors.total() > 0) out.println("errors: " + errors.summary());
             if (errors.get(ErrorClass.PORTS) > 0) out.print(portsAdvice(errors.get(ErrorClass.PORTS), results));
             out.flush();
-            if (json != null) Files.writeString(json, JsonReport.render(config(load), warm, results) + "\n", StandardCharsets.UTF_8);
+            if (json != null) Files.writeString(json, JsonReport.render(config(load, clientWarm), warm, results) + "\n", StandardCharsets.UTF_8);
             if (csv != null) Files.writeString(csv, CsvReport.render(results), StandardCharsets.UTF_8);
             if (hdr != null) writeHdr(results, load.rate > 0);
             long ok = attempted - errors.total();
@@ -294,7 +312,7 @@ public final class EchoBench implements Callable<Integer> {
                 failures, tw < 0 ? "unknown" : Long.toString(tw), range == null ? "unknown" : range);
     }
 
-    private Map<String, Object> config(LoadSpec load) {
+    private Map<String, Object> config(LoadSpec load, ClientWarmup.Done clientWarm) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("target", target);
         c.put("protocol", load.codec.name());
@@ -309,6 +327,7 @@ public final class EchoBench implements Callable<Integer> {
         c.put("warmup", warmup.trim());
         c.put("rate", load.rate);
         c.put("runs", (long) runs);
+        c.put("client_warmup_requests", clientWarm == null ? null : (Object) clientWarm.requests());
         c.put("size", (long) loadOptions.size);
         c.put("seed", seed);
         c.put("timeout_ms", loadOptions.timeout.toMillis());

@@ -51,6 +51,11 @@ final class LoadOptions {
     @Option(names = "--linger0", description = "Close client sockets with SO_LINGER 0 (RST): no TIME-WAIT on the client. For experiments only.")
     boolean linger0;
 
+    /** The seed's mode ({@link LoadSpec#serial}), known before a spec is made. */
+    boolean serial() {
+        return connections == 1 && !keepAliveOrPipelined() && rate == 0;
+    }
+
     boolean keepAliveOrPipelined() {
         return keepAlive || pipeline > 1;
     }

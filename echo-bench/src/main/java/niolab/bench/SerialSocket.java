@@ -18,9 +18,11 @@ import java.nio.ByteBuffer;
  *       {@code SocketChannel}: the same calls plus two {@code getsockname} per connect, which the
  *       JDK makes to learn the local address and offers no way to skip.</li>
  * </ul>
- * A run without {@code --warmup} takes the channel (FFM's call paths are slow until compiled:
- * {@link Kind#forRun} says how much); {@code -Decho-bench.serial-socket=channel} picks the channel
- * even where FFM is available and the run warms up, {@code =ffm} picks FFM even for a cold run.
+ * A cold client ({@code --cold-client} without {@code --warmup}) takes the channel (FFM's call
+ * paths are slow until compiled: {@link Kind#forRun} says how much); by default the client warms
+ * itself first ({@link ClientWarmup}) and takes FFM. {@code -Decho-bench.serial-socket=channel}
+ * picks the channel even where FFM is available and the run warms up, {@code =ffm} picks FFM even
+ * for a cold run.
  */
 interface SerialSocket {
     /** A new socket with TCP_NODELAY (and SO_LINGER 0 under --linger0): calls that never block. */

@@ -28,12 +28,12 @@ class CompareTest {
         try (TestEchoServer fast = new TestEchoServer(TestEchoServer.Mode.ECHO);
                 TestEchoServer slow = new TestEchoServer(TestEchoServer.Mode.SLOW)) {
             Path json = dir.resolve("cmp.json");
-            Cli run = Cli.run("compare", "--rounds", "6", "--slice", "300ms", "--warmup", "0", "--seed", "7", "-c", "2", "-k",
+            Cli run = Cli.run("compare", "--rounds", "8", "--slice", "300ms", "--warmup", "0", "--seed", "7", "-c", "2", "-k",
                     "--json", json.toString(), "fast=" + fast.hostPort(), "slow=" + slow.hostPort());
             assertThat(run.code()).as(run.out() + run.err()).isZero();
             assertThat(run.err()).isEmpty();
             assertThat(run.out()).contains("seed 7: --seed 7 repeats it").contains("against fast:");
-            assertThat(run.out()).containsPattern("slow +rate +0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]  slower by \\d+% \\[\\d+%, \\d+%\\] \\(6 rounds\\)");
+            assertThat(run.out()).containsPattern("slow +rate +0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]  slower by \\d+% \\[\\d+%, \\d+%\\] \\(8 rounds\\)");
             JsonNode rate = JSON.readTree(json.toFile()).at("/summary/comparisons/0/rate");
             assertThat(rate.get("high").asDouble()).isLessThan(1.0);
             assertThat(rate.get("direction").asText()).isEqualTo("below");

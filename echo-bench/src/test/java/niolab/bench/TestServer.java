@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 abstract class TestServer implements AutoCloseable {
     private final ServerSocket listener;
     private final ExecutorService pool;
+    private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
 
     TestServer(String threadName) throws IOException {
         this.pool = Executors.newCachedThreadPool(r -> {
@@ -42,6 +43,7 @@ abstract class TestServer implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket s = listener.accept();
+                accepted.incrementAndGet();
                 pool.execute(() -> {
                     try (s) {
                         serve(s);
@@ -53,6 +55,11 @@ abstract class TestServer implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** Connections accepted so far. */
+    int accepted() {
+        return accepted.get();
     }
 
     @Override

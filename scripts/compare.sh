@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# scripts/compare.sh NAME:ARCH[ SERVER-OPTIONS]... [-- COMPARE-OPTIONS...]: starts each lab server
+# on its own port (PORT, PORT+1, ...) pinned to SERVER_CPU, runs `echo-bench compare` pinned to
+# CLIENT_CPU against all of them (the first is the baseline; each server's pid gives CPU per
+# request), and stops every server by its PID, also when interrupted.
+#
+#   scripts/compare.sh lt-a:lt lt-b:lt -- -c 50 -k --rounds 20 --slice 1s
+#   scripts/compare.sh lt:lt "leaky:lt --mistake keys-not-removed" -- -c 50 -k --json cmp.json
+#
+# Environment: PORT (9988), SERVER_CPU (0), CLIENT_CPU (1): "" leaves a side unpinned.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+PORT=${PORT:-9988} SERVER_CPU=${SERVER_CPU-0} CLIENT_CPU=${CLIENT_CPU-1}
+
+specs=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do specs+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+if [ ${#specs[@]} -eq 0 ]; then
+  echo "error: usage: scripts/compare.sh NAME:ARCH[ SERVER-OPTIONS]... [-- COMPARE-OPTIONS...]" >&2
+  exit 2
+fi
+
+COMPARE_PIDS=() COMPARE_LOGS=()
+stop_all() {
+  local i
+  for i in "${!COMPARE_PIDS[@]}"; do
+    SERVER_PID=${COMPARE_PIDS[$i]} SERVER_LOG=${COMPARE_LOGS[$i]}
+    stop_server quiet
+  done
+  COMPARE_PIDS=()
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+targets=()
+for i in "${!specs[@]}"; do
+  name=${specs[$i]%%:*} rest=${specs[$i]#*:}
+  if [ "$name" = "${specs[$i]}" ] || [ -z "$rest" ]; then
+    echo "error: '${specs[$i]}' is not NAME:ARCH[ SERVER-OPTIONS]" >&2
+    exit 2
+  fi
+  port=$((PORT + i))
+  read -r -a words <<<"$rest"
+  start_server "${words[0]}" "$port" "${words[@]:1}" || exit 1
+  COMPARE_PIDS+=("$SERVER_PID") COMPARE_LOGS+=("$SERVER_LOG")
+  echo "# $name: $(grep -m1 '^listening on' "$SERVER_LOG"), pid $SERVER_PID, cpu ${SERVER_CPU:-unpinned}"
+  targets+=("$name=127.0.0.1:$port,pid=$SERVER_PID")
+done
+SERVER_PID= SERVER_LOG=
+client_pin "$NIOLAB_HOME/bin/echo-bench" compare "$@" "${targets[@]}"
