@@ -2,6 +2,7 @@ package niolab.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -76,16 +77,27 @@ public final class Results {
     /** The environment block every report carries, from {@code env.json}, with the load as the run recorded it. */
     public String environment() {
         RunEnvironment env = json("env.json", RunEnvironment.class);
-        return env.table(load(env));
+        if (!has("conditions.json")) return env.table(load(), null, null);
+        JsonNode c = json("conditions.json", JsonNode.class);
+        String steal = c.path("steal_percent").isNumber() ? Md.f2(c.get("steal_percent").asDouble()) + "% of the CPU time over the run" : null;
+        return env.table(c.get("loadavg_before").asText() + " before, " + c.get("loadavg_after").asText() + " after (1, 5, 15 min)",
+                steal, c.path("noise").isTextual() && has(c.get("noise").asText()) ? noiseFloor(c.get("noise").asText()) : null);
+    }
+
+    /** The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's interval and verdict. */
+    String noiseFloor(String file) {
+        JsonNode rate = json(file, JsonNode.class).path("summary").path("comparisons").path(0).path("rate");
+        if (!rate.isObject()) return "measured, but too few paired rounds for an interval";
+        return "A/A lt against lt, rate ratio " + Md.f3(rate.get("estimate").asDouble()) + " [" + Md.f3(rate.get("low").asDouble()) + ", "
+                + Md.f3(rate.get("high").asDouble()) + "] over " + rate.get("rounds").asInt() + " rounds: " + rate.get("words").asText();
     }
 
     /**
-     * The 1-minute load average around the run, wherever the run recorded it: env.json (newer
-     * runs), a settings.csv row or column, ffi's load.csv, mistakes' loadavg.txt, or a load1
+     * The 1-minute load average around a run from before conditions.json, wherever it recorded
+     * it: a settings.csv row or column, ffi's load.csv, mistakes' loadavg.txt, or a load1
      * column per measurement (cold-start). Null when the run recorded none.
      */
-    String load(RunEnvironment env) {
-        if (env.loadBefore() != null) return env.loadBefore() + " before, " + (env.loadAfter() == null ? "not recorded" : env.loadAfter()) + " after";
+    String load() {
         if (has("settings.csv")) {
             Csv settings = csv("settings.csv");
             if (settings.header().contains("load_before")) {

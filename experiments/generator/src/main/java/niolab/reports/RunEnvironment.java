@@ -3,20 +3,19 @@ package niolab.reports;
 /**
  * An experiment run's {@code env.json}, as {@code scripts/lib.sh}'s {@code env_json} writes it:
  * the machine, JDK, pinning and kernel limits a reader needs to judge the numbers. The load,
- * steal time and noise floor are newer fields: results written before them have none (null),
- * and the report says "not recorded" rather than guess.
+ * steal time and noise floor come from the run's conditions.json and noise.json where it has
+ * them (see {@link Results#environment}); results written before them say "not recorded".
  */
 public record RunEnvironment(String date, String cpu, int cores, String memory, String kernel, String jdk,
                              String javaOpts, String serverCpu, String clientCpu, String ulimitN,
-                             String ipLocalPortRange, String tcpTwReuse, String commit,
-                             String loadBefore, String loadAfter, String steal, String noiseFloor) {
+                             String ipLocalPortRange, String tcpTwReuse, String commit) {
     static final String DIRTY = "(with uncommitted changes)";
 
     /**
-     * A two-column markdown table, one row per field, values in code spans; {@code load} is the
-     * load average as the run recorded it (in env.json or a file of its own), or null.
+     * A two-column markdown table, one row per field, values in code spans; {@code load},
+     * {@code steal} and {@code noiseFloor} as the run recorded them, or null where it did not.
      */
-    public String table(String load) {
+    public String table(String load, String steal, String noiseFloor) {
         String[][] rows = {
                 {"date (UTC)", date}, {"CPU", cpu}, {"cores", Integer.toString(cores)}, {"memory", memory},
                 {"kernel", kernel}, {"JDK", jdk}, {"JVM flags (JAVA_OPTS)", javaOpts},
