@@ -37,7 +37,8 @@ class ExperimentReportsTest {
     void committedReportsMatchTheirResults() throws IOException {
         List<String> checked = new ArrayList<>();
         TreeSet<String> rendered = new TreeSet<>();
-        for (Experiment e : Experiments.all()) {
+        // an experiment registered before its first committed run (exp-noise) has no report to check yet
+        for (Experiment e : ExperimentReports.withResults(EXPERIMENTS)) {
             assertThat(ExperimentReports.stale(EXPERIMENTS, e))
                     .as("files of exp-%s that differ from what results/%s/ regenerate (run make reports)", e.name(), e.name())
                     .isEmpty();
