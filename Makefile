@@ -11,7 +11,7 @@ RUNS ?= 3
 WORKERS ?= 4
 # AOT=1: run-bench-* trains the AOT caches if needed (make aot) and runs server and client with them
 AOT ?=
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring architectures
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring architectures noise
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
 # The course's tools, run from source (java's source-file mode): no build needed before them.
@@ -75,7 +75,7 @@ clean: clean-reference
 clean-reference:
 	@$(MAKE) -s -C reference clean
 
-reports: all ## Regenerate experiments/*.md from the committed results, without running anything
+reports: all ## Regenerate experiments/*.md and the README's findings from the committed results, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments
 
 labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from labs/checkpoints.tsv and the committed results

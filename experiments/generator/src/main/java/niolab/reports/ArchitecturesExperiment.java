@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.stats.Interval;
 
 /**
  * exp-architectures: every server side by side (experiments/scripts/exp-architectures.sh):
@@ -247,37 +248,38 @@ public final class ArchitecturesExperiment implements Experiment {
                 + " context switches per request";
     }
 
-    /** The lab's claims about its servers, each checked against this run's figures. */
+    /**
+     * The lab's claims about its servers, each checked against this run's figures: a ratio's
+     * interval from the rounds' ratios, paired by round (rounds interleave the servers, so round
+     * i of two servers saw the same machine).
+     */
     static void claims(Run run, Report out) {
         List<Claim> claims = new ArrayList<>();
         String at = "echo-ka-" + run.setting("connections");
         if (!run.echoServers().isEmpty()) {
-            claims.add(new Claim("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
-                    (double) run.clean(run.top()) / run.echoServers().size(), 1.0, true));
+            claims.add(Claim.atLeast("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
+                    Interval.exactly((double) run.clean(run.top()) / run.echoServers().size()), 0, 1.0));
         }
         if (run.has("vt", at) && run.has("lt", at)) {
-            claims.add(new Claim("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
-                    run.rate("vt", at) / run.rate("lt", at), 0.7, true));
+            claims.add(Claim.atLeast("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
+                    Claim.ratio(run.rates("vt", at), run.rates("lt", at)), run.rounds(), 0.7));
         }
         String[][] cpuClaims = {{PING, "keep-alive /ping", "1.1"}, {at, "keep-alive echo", "1.1"}, {SHORT, "short connections", "1.2"}};
         for (String s : new String[] {"lt", "et"}) {
             for (String[] c : cpuClaims) {
                 if (run.has(s, c[0]) && run.has("c", c[0])) {
-                    double bound = Double.parseDouble(c[2]);
-                    claims.add(new Claim(c[1] + ": " + s + " spends at most " + c[2] + "× the C reference's server CPU per request",
-                            run.overC(s, c[0]), bound, false));
+                    claims.add(Claim.atMost(c[1] + ": " + s + " spends at most " + c[2] + "× the C reference's server CPU per request",
+                            Claim.ratio(run.cpus(s, c[0]), run.cpus("c", c[0])), run.rounds(), Double.parseDouble(c[2])));
                 }
             }
         }
         for (String s : new String[] {"lt", "et"}) {
             if (run.hasIdle(s)) {
-                claims.add(new Claim(s + " holds " + run.setting("idle_connections") + " idle connections in under 100 MB of RSS (MB)",
-                        run.rssMb(s), 100, false));
+                claims.add(Claim.atMost(s + " holds " + run.setting("idle_connections") + " idle connections in under 100 MB of RSS (MB)",
+                        Interval.exactly(run.rssMb(s)), 1, 100));
             }
         }
-        double noise = run.noise();
-        Claim.report(claims, "measured", noise, out);
-        out.put("noise", Md.f0(noise * 100) + "%");
+        Claim.report(claims, "measured", out);
     }
 
     /** The run's raw files, read once: medians over the rounds per server and measure. */
@@ -352,20 +354,30 @@ public final class ArchitecturesExperiment implements Experiment {
 
         /** Requests per second, median over the rounds. */
         double rate(String s, String m) {
-            if (isWrk(m)) return Stats.median(wrk.numbers("requests_per_s", "server", s, "measure", m));
-            double[] v = new double[rounds()];
-            for (int i = 0; i < v.length; i++) v[i] = bench(s, m, i + 1).median(BenchJson.Column.QPS);
-            return Stats.median(v);
+            return Stats.median(rates(s, m));
         }
 
-        /** Server CPU µs per request, median over the rounds: echo-bench's own reading, or /proc ticks over a wrk run. */
+        /** Requests per second, one per round, in round order (wrk's rows are written in it). */
+        double[] rates(String s, String m) {
+            if (isWrk(m)) return wrk.numbers("requests_per_s", "server", s, "measure", m);
+            double[] v = new double[rounds()];
+            for (int i = 0; i < v.length; i++) v[i] = bench(s, m, i + 1).median(BenchJson.Column.QPS);
+            return v;
+        }
+
+        /** Server CPU µs per request, median over the rounds. */
         double cpu(String s, String m) {
+            return Stats.median(cpus(s, m));
+        }
+
+        /** Server CPU µs per request, one per round: echo-bench's own reading, or /proc ticks over a wrk run. */
+        double[] cpus(String s, String m) {
             double[] v = new double[rounds()];
             for (int i = 0; i < v.length; i++) {
                 v[i] = isWrk(m) ? Csv.number(proc.row("server", s, "measure", m, "round", Integer.toString(i + 1)).get("cpu_ticks"))
                         * 10_000 / requests(s, m, i + 1) : bench(s, m, i + 1).serverCpuPerRequest();
             }
-            return Stats.median(v);
+            return v;
         }
 
         /**
@@ -425,19 +437,5 @@ public final class ArchitecturesExperiment implements Experiment {
             return Csv.number(idle.row("server", s).get("rss_kb")) / 1024;
         }
 
-        /** Median over servers and measures of the rate's (max − min) / median across rounds. */
-        double noise() {
-            List<Double> spreads = new ArrayList<>();
-            for (String s : servers) {
-                for (Map<String, String> row : wrk.rows()) {
-                    if (row.get("server").equals(s) && row.get("round").equals("1")) {
-                        spreads.add(Stats.relativeSpread(wrk.numbers("requests_per_s", "server", s, "measure", row.get("measure"))));
-                    }
-                }
-            }
-            double[] v = new double[spreads.size()];
-            for (int i = 0; i < v.length; i++) v[i] = spreads.get(i);
-            return Stats.median(v);
-        }
     }
 }

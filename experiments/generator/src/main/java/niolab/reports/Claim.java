@@ -2,42 +2,125 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.common.stats.Bootstrap;
+import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Interval;
 
 /**
- * One of the lab's claims, checked on a run: a figure measured on it (a ratio, or an absolute
- * amount) against the bound the lab sets. A failure by less than the run-to-run noise says so,
- * since a rerun may flip it.
+ * One of the lab's claims, checked on a run: a quantity measured with its 95% interval, from
+ * that quantity's own rounds (a CPU ratio's from the rounds' CPU ratios), against the range the
+ * lab claims for it. It holds when the whole interval lies in the range, fails when the whole
+ * interval lies outside it, and is otherwise undecided at the run's precision: noise never
+ * helps a claim, nor sinks one.
+ *
+ * <p>{@code rounds} is how many rounds the interval comes from; 0 marks a figure counted on
+ * the run (errors, connections), whose interval is itself; one round gives no interval at all.
  */
-record Claim(String statement, double measured, double bound, boolean atLeast) {
-    boolean holds() {
-        return atLeast ? measured >= bound : measured <= bound;
+record Claim(String statement, Interval measured, int rounds, double low, double high) {
+    /** Fixed, so that a report regenerates byte for byte from the same results. */
+    static final long SEED = 23;
+
+    static Claim atLeast(String statement, Interval measured, int rounds, double bound) {
+        return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY);
     }
 
-    boolean withinNoise(double noise) {
-        return !holds() && Math.abs(measured - bound) / bound < noise;
+    static Claim atMost(String statement, Interval measured, int rounds, double bound) {
+        return new Claim(statement, measured, rounds, Double.NEGATIVE_INFINITY, bound);
     }
 
-    /** A row of a claims table: the claim, the figure, the bound, and the verdict. */
-    List<String> row(double noise) {
-        return List.of(statement, Md.f2(measured), (atLeast ? "≥ " : "≤ ") + Md.f2(bound),
-                holds() ? "holds" : withinNoise(noise) ? "fails, within the noise" : "fails");
+    /** A two-sided claim: the quantity within [low, high]. */
+    static Claim within(String statement, Interval measured, int rounds, double low, double high) {
+        return new Claim(statement, measured, rounds, low, high);
+    }
+
+    /** A claim on the median of per-round ratios {@code numer[i] / denom[i]}, paired by round. */
+    static Interval ratio(double[] numer, double[] denom) {
+        return Bootstrap.medianOfRatios(numer, denom, SEED);
+    }
+
+    /** A claim on the median of per-round values. */
+    static Interval median(double[] values) {
+        return Bootstrap.median(values, SEED);
+    }
+
+    ClaimVerdict verdict() {
+        if (rounds == 1) return ClaimVerdict.UNDECIDED;
+        ClaimVerdict above = Double.isInfinite(low) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, low, true);
+        ClaimVerdict below = Double.isInfinite(high) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, high, false);
+        if (above == ClaimVerdict.FAILS || below == ClaimVerdict.FAILS) return ClaimVerdict.FAILS;
+        return above == ClaimVerdict.HOLDS && below == ClaimVerdict.HOLDS ? ClaimVerdict.HOLDS : ClaimVerdict.UNDECIDED;
+    }
+
+    /** The verdict in the report's words. */
+    String words() {
+        return verdict().words();
+    }
+
+    String bound() {
+        if (Double.isInfinite(high)) return "≥ " + Md.f2(low);
+        if (Double.isInfinite(low)) return "≤ " + Md.f2(high);
+        return Md.f2(low) + " – " + Md.f2(high);
+    }
+
+    String interval() {
+        if (rounds == 0) return "counted";
+        if (rounds == 1) return "none (1 round)";
+        return "[" + Md.f2(measured.low()) + ", " + Md.f2(measured.high()) + "]";
+    }
+
+    /** A row of a claims table: the claim, the figure, its interval and rounds, the bound, the verdict. */
+    List<String> row() {
+        return List.of(statement, Md.f2(measured.estimate()), interval(), rounds == 0 ? "–" : Integer.toString(rounds), bound(), words());
     }
 
     /**
      * The claims as a report's table ({@code claims_table}, the figure's column headed
-     * {@code measuredHeader}) and tallies: {@code claims_held} ("3 of 5") and {@code claims_close}
-     * (the failures within the noise).
+     * {@code measuredHeader}), a tally ({@code claims_held}: "3 of 5"; {@code claims_summary}:
+     * how many hold, fail and are undecided) and {@code claims_precision}: what the rounds
+     * behind the intervals can resolve.
      */
-    static void report(List<Claim> claims, String measuredHeader, double noise, Report out) {
+    static void report(List<Claim> claims, String measuredHeader, Report out) {
         List<List<String>> rows = new ArrayList<>();
-        int held = 0, close = 0;
+        int[] tally = new int[ClaimVerdict.values().length];
+        int fewest = Integer.MAX_VALUE;
         for (Claim c : claims) {
-            rows.add(c.row(noise));
-            if (c.holds()) held++;
-            if (c.withinNoise(noise)) close++;
+            rows.add(c.row());
+            tally[c.verdict().ordinal()]++;
+            if (c.rounds > 0) fewest = Math.min(fewest, c.rounds);
         }
-        out.put("claims_table", Md.table(List.of("claim", measuredHeader, "bound", "on this run"), rows));
-        out.put("claims_held", held + " of " + claims.size());
-        out.put("claims_close", Integer.toString(close));
+        out.put("claims_table", Md.table(List.of("claim", measuredHeader, "95% interval", "rounds", "bound", "on this run"), rows));
+        out.put("claims_held", tally[ClaimVerdict.HOLDS.ordinal()] + " of " + claims.size());
+        out.put("claims_summary", summary(tally, claims.size()));
+        out.put("claims_precision", precision(fewest));
+    }
+
+    /** "Of the lab's 12 claims checked on this run, 3 hold, 2 fail and 7 are undecided at this run's precision." */
+    static String summary(int[] tally, int n) {
+        int undecided = tally[ClaimVerdict.UNDECIDED.ordinal()];
+        return "Of the lab's " + n + " claim" + (n == 1 ? "" : "s") + " checked on this run, " + tally[ClaimVerdict.HOLDS.ordinal()]
+                + " hold" + (tally[ClaimVerdict.HOLDS.ordinal()] == 1 ? "s" : "") + ", " + tally[ClaimVerdict.FAILS.ordinal()]
+                + " fail" + (tally[ClaimVerdict.FAILS.ordinal()] == 1 ? "s" : "") + " and " + undecided + " "
+                + (undecided == 1 ? "is" : "are") + " undecided at this run's precision";
+    }
+
+    /** What the fewest rounds behind a claim can tell, in words. */
+    static String precision(int rounds) {
+        if (rounds == Integer.MAX_VALUE) return "Every figure here is counted on the run, not estimated from rounds.";
+        String base = "Each interval is a 95% bootstrap interval of the median over the rounds, from the quantity's own"
+                + " per-round values (a ratio's from the rounds' ratios, paired by round).";
+        if (rounds == 1) {
+            return base + " Some figures rest on a single round, which gives no interval: their claims are undecided,"
+                    + " whatever the figure, until a run with more rounds.";
+        }
+        if (rounds <= 5) {
+            // [min, max] of n rounds misses the median only when all n fall on one side of it
+            double coverage = 100 * (1 - Math.pow(2, 1 - rounds));
+            return base + " With " + rounds + " rounds behind a figure, its interval spans about the whole range of the rounds,"
+                    + " and the range of " + rounds + " rounds holds the true median only " + Md.f0(coverage) + "% of the time:"
+                    + " a claim decided here is decided at about that confidence, not 95%, and an undecided one is this run's"
+                    + " honest answer. More rounds (or a quieter machine) would narrow the intervals.";
+        }
+        return base + " An undecided claim is one whose interval straddles its bound: more rounds (or a quieter machine)"
+                + " would narrow it.";
     }
 }

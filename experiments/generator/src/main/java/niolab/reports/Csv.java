@@ -14,6 +14,7 @@ import java.util.Map;
 public final class Csv {
     private final String source;
     private final List<Map<String, String>> rows = new ArrayList<>();
+    private List<String> header = List.of();
 
     private Csv(String source) {
         this.source = source;
@@ -24,6 +25,7 @@ public final class Csv {
         Csv csv = new Csv(source);
         String[] lines = text.split("\r?\n");
         String[] header = lines[0].split(",", -1);
+        csv.header = List.of(header);
         for (int i = 1; i < lines.length; i++) {
             if (lines[i].isBlank()) continue;
             String[] cells = lines[i].split(",", -1);
@@ -36,6 +38,11 @@ public final class Csv {
             csv.rows.add(row);
         }
         return csv;
+    }
+
+    /** The column names, in file order. */
+    public List<String> header() {
+        return header;
     }
 
     public List<Map<String, String>> rows() {

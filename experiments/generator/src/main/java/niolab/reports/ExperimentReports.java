@@ -75,6 +75,18 @@ public final class ExperimentReports implements Callable<Integer> {
                     out.println("wrote " + p);
                 }
             }
+            // every report regenerated: the README's findings follow them
+            Path readme = names.isEmpty() ? Findings.readme(dir) : null;
+            if (readme != null) {
+                String now = Files.readString(readme, StandardCharsets.UTF_8), fresh = Findings.render(dir, now);
+                if (!check) {
+                    Files.writeString(readme, fresh, StandardCharsets.UTF_8);
+                    out.println("wrote " + readme);
+                } else if (!fresh.equals(now)) {
+                    err.println("stale: README.md's findings do not match the results");
+                    differing++;
+                }
+            }
         } catch (IOException | RuntimeException e) {
             err.println("error: " + e.getMessage());
             return 1;

@@ -28,7 +28,8 @@ public final class LongRunExperiment implements Experiment {
         SvgChart qpsChart = new SvgChart("Throughput over time, serial short connections", "seconds into the run", "QPS");
         SvgChart p99Chart = new SvgChart("P99 latency over time, serial short connections", "seconds into the run", "p99 (µs)");
         double[] steady = new double[ARCHS.length];
-        double[] ratio = new double[ARCHS.length];
+        double[] ratio = new double[ARCHS.length], spread = new double[ARCHS.length], warmS = new double[ARCHS.length];
+        List<String> steps = new ArrayList<>(), slopes = new ArrayList<>(), unclear = new ArrayList<>(), shapes = new ArrayList<>();
         long requests = 0;
         for (int a = 0; a < ARCHS.length; a++) {
             BenchJson shortRun = r.bench("short-" + ARCHS[a] + ".json");
@@ -65,6 +66,18 @@ public final class LongRunExperiment implements Experiment {
             out.put("steady_" + ARCHS[a], Md.f0(steady[a]));
             out.put("first_" + ARCHS[a], Md.f0(q[0]));
             out.put("warm_s_" + ARCHS[a], Md.f2(warm));
+            warmS[a] = warm;
+            spread[a] = Stats.relativeSpread(secondHalf);
+            // a step: one interval-to-interval rise carries most of the way from the first interval to the
+            // steady state; no shape can be read where the steady half itself moves by more than that rise
+            double largestRise = 0;
+            for (int i = 1; i < n; i++) largestRise = Math.max(largestRise, q[i] - q[i - 1]);
+            double share = largestRise / (steady[a] - q[0]);
+            (Stats.spread(secondHalf) >= largestRise ? unclear : share >= 0.5 ? steps : slopes).add(LABELS[a]);
+            shapes.add(LABELS[a] + " rose from " + Md.f0(q[0]) + " to a steady " + Md.f0(steady[a]) + " QPS, its largest rise between"
+                    + " two intervals " + Md.f0(share * 100) + "% of the whole, its P99 from " + Md.us(p99[0]) + " to "
+                    + Md.us(Stats.median(secondHalfP99)) + " (steady half's median); in the steady half its QPS varied by "
+                    + Md.f0(spread[a] * 100) + "% (max − min over median)");
         }
         out.put("requests", Long.toString(requests));
         out.put("interval", Md.f2(r.bench("long-lt.json").config().intervalS()) + " s");
@@ -75,6 +88,25 @@ public final class LongRunExperiment implements Experiment {
         out.chart("long-run-p99.svg", p99Chart.render());
         int best = Stats.best(steady, true);
         out.put("best_steady_line", LABELS[best] + " (" + Md.versus(steady, best, LABELS) + ")");
+        out.put("warmup_shapes", String.join(". ", shapes) + ".");
+        List<String> shape = new ArrayList<>();
+        if (!steps.isEmpty()) shape.add("a step (most of the rise between two intervals) for " + String.join(" and ", steps));
+        if (!slopes.isEmpty()) shape.add("a slope over several intervals for " + String.join(" and ", slopes));
+        if (!unclear.isEmpty()) {
+            shape.add("of no shape this run can tell for " + String.join(" and ", unclear)
+                    + " (the steady half moved by more than the largest rise)");
+        }
+        out.put("warmup_shape", String.join("; ", shape));
+        int slowest = Stats.best(warmS, true);
+        out.put("slowest_warm", LABELS[slowest]);
+        double runnerUp = -1;
+        for (int a = 0; a < ARCHS.length; a++) if (a != best) runnerUp = Math.max(runnerUp, steady[a]);
+        double gap = (steady[best] - runnerUp) / runnerUp, leastSpread = spread[Stats.best(spread, false)];
+        out.put("ranking_verdict", gap < leastSpread
+                ? "the lead of " + Md.f0(gap * 100) + "% over the next is smaller than the steady half's own variation (at least "
+                        + Md.f0(leastSpread * 100) + "% for every server), so this run cannot rank them"
+                : "the lead of " + Md.f0(gap * 100) + "% over the next is larger than every server's steady-half variation (at most "
+                        + Md.f0(spread[Stats.best(spread, true)] * 100) + "%), though one run with no rounds gives it no interval");
         out.put("seed_ratio", Md.f2(SEED_RATIO) + "×");
         out.put("ratio_min", Md.f2(ratio[Stats.best(ratio, false)]) + "×");
         out.put("ratio_max", Md.f2(ratio[Stats.best(ratio, true)]) + "×");

@@ -266,6 +266,12 @@ public final class MistakesExperiment implements Experiment {
             }
             overview.add(List.of("`herd`", arch, "`--loops 4`, 2000 short connections one at a time", symptom[1], symptom[0]));
         }
+        double lt = correctWakeups(csv, "lt"), et = correctWakeups(csv, "et");
+        out.put("herd_correct_wakeups", Md.f2(lt) + " (lt) and " + Md.f2(et) + " (et)");
+        // a connection brings three events to its loop: its accept, its request, its close
+        out.put("herd_correct_events", Math.max(lt, et) < 3
+                ? "fewer than its three events (accept, request, close), so one wakeup served more than one of them"
+                : "at least one per event (accept, request, close)");
         out.put("herd_table", Md.table(List.of("arch", "server", "listening sockets", "accepts per loop",
                 "empty accepts (all loops)", "loop-thread wakeups per connection", "req/s", "server CPU µs/req"), rows));
     }
@@ -333,6 +339,12 @@ public final class MistakesExperiment implements Experiment {
     /** {@code 20 KB}, {@code 1 MB}: the head sizes as the scenario names them (10^3 bytes). */
     static String headSize(long bytes) {
         return bytes >= 1_000_000 ? Md.f0(bytes / 1e6) + " MB" : Md.f0(bytes / 1e3) + " KB";
+    }
+
+    /** Loop-thread wakeups per connection of the correct server (one listener per loop). */
+    private static double correctWakeups(Csv herd, String arch) {
+        Map<String, String> row = herd.row("arch", arch, "variant", "correct");
+        return Csv.number(row.get("loop_wakeups")) / Csv.number(row.get("connections"));
     }
 
     /** {@code 1 log line}, {@code 2 log lines}. */

@@ -2,6 +2,7 @@ package niolab.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -73,8 +74,51 @@ public final class Results {
         return new ServerCounters(CountersLine.parse(last));
     }
 
-    /** The environment block every report carries, from {@code env.json}. */
+    /** The environment block every report carries, from {@code env.json}, with the load as the run recorded it. */
     public String environment() {
-        return json("env.json", RunEnvironment.class).table();
+        RunEnvironment env = json("env.json", RunEnvironment.class);
+        if (!has("conditions.json")) return env.table(load(), null, null);
+        JsonNode c = json("conditions.json", JsonNode.class);
+        String steal = c.path("steal_percent").isNumber() ? Md.f2(c.get("steal_percent").asDouble()) + "% of the CPU time over the run" : null;
+        return env.table(c.get("loadavg_before").asText() + " before, " + c.get("loadavg_after").asText() + " after (1, 5, 15 min)",
+                steal, c.path("noise").isTextual() && has(c.get("noise").asText()) ? noiseFloor(c.get("noise").asText()) : null);
+    }
+
+    /** The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's interval and verdict. */
+    String noiseFloor(String file) {
+        JsonNode rate = json(file, JsonNode.class).path("summary").path("comparisons").path(0).path("rate");
+        if (!rate.isObject()) return "measured, but too few paired rounds for an interval";
+        return "A/A lt against lt, rate ratio " + Md.f3(rate.get("estimate").asDouble()) + " [" + Md.f3(rate.get("low").asDouble()) + ", "
+                + Md.f3(rate.get("high").asDouble()) + "] over " + rate.get("rounds").asInt() + " rounds: " + rate.get("words").asText();
+    }
+
+    /**
+     * The 1-minute load average around a run from before conditions.json, wherever it recorded
+     * it: a settings.csv row or column, ffi's load.csv, mistakes' loadavg.txt, or a load1
+     * column per measurement (cold-start). Null when the run recorded none.
+     */
+    String load() {
+        if (has("settings.csv")) {
+            Csv settings = csv("settings.csv");
+            if (settings.header().contains("load_before")) {
+                java.util.Map<String, String> row = settings.rows().get(0);
+                return row.get("load_before") + " before, " + row.get("load_after") + " after";
+            }
+            if (settings.header().contains("key") && settings.numbers("value", "key", "load_at_start").length > 0) {
+                return settings.row("key", "load_at_start").get("value") + " before, " + settings.row("key", "load_at_end").get("value") + " after";
+            }
+        }
+        if (has("load.csv")) {
+            Csv load = csv("load.csv");
+            return load.rows().get(0).get("load1") + " before, " + load.row("phase", "end").get("load1") + " after";
+        }
+        if (has("loadavg.txt")) return text("loadavg.txt").trim().split(" ")[0] + " before, not recorded after";
+        for (String file : new String[] {"pairs.csv", "ready.csv"}) {
+            if (has(file) && csv(file).header().contains("load1")) {
+                double[] v = csv(file).numbers("load1");
+                return Md.f2(v[Stats.best(v, false)]) + " to " + Md.f2(v[Stats.best(v, true)]) + " at the starts of the measurements";
+            }
+        }
+        return null;
     }
 }

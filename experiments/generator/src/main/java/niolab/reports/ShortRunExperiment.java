@@ -25,18 +25,44 @@ public final class ShortRunExperiment implements Experiment {
     @Override
     public void generate(Results r, Report out) {
         BenchJson[] serial = new BenchJson[ARCHS.length];
+        boolean allFaster = true;
         for (int a = 0; a < ARCHS.length; a++) {
             serial[a] = r.bench("serial-" + ARCHS[a] + ".json");
             out.put("table_" + ARCHS[a], seedTable(serial[a]));
             double[] qps = serial[a].column(Column.QPS);
             double later = Stats.mean(Arrays.copyOfRange(qps, 1, qps.length));
             out.put("warm_" + ARCHS[a], Md.f2(later / qps[0]) + "×");
+            allFaster &= later > qps[0];
             out.put("errors_" + ARCHS[a], Long.toString(serial[a].errors().total()));
         }
+        out.put("warm_reading", allFaster ? "the later runs were faster on every server, as JVMs warming up would make them"
+                : "not every server's later runs were faster than its first");
         compare(serial, out);
         benchSh(r, out);
         sweep(r, out);
         seed(serial, out);
+        syscalls(r, out);
+    }
+
+    /**
+     * What exp-syscalls counted on the loop threads per serial short-connection request, read
+     * from its results: each architecture's total, and the calls lt makes more of than et.
+     */
+    private static void syscalls(Results r, Report out) {
+        Results sys = new Results(r.dir.resolveSibling("syscalls"));
+        double[] total = new double[ARCHS.length];
+        for (int a = 0; a < ARCHS.length; a++) total[a] = new SyscallsExperiment.Run(sys, ARCHS[a], "serial").total("loop", 0);
+        out.put("syscalls_serial_lt", Md.f1(total[0]));
+        out.put("syscalls_serial_et", Md.f1(total[1]));
+        out.put("syscalls_serial_range", Md.f1(total[Stats.best(total, false)]) + " to " + Md.f1(total[Stats.best(total, true)]));
+        SyscallsExperiment.Run lt = new SyscallsExperiment.Run(sys, "lt", "serial"), et = new SyscallsExperiment.Run(sys, "et", "serial");
+        List<String> extra = new ArrayList<>();
+        for (String call : lt.thread("loop").keySet()) {
+            double more = lt.perRequest("loop", call, 0) - et.perRequest("loop", call, 0);
+            if (more >= 0.5) extra.add("`" + call + "` +" + Md.f1(more));
+        }
+        out.put("syscalls_serial_extra", extra.isEmpty() ? "no call that lt makes at least once more per request"
+                : "per request, " + String.join(", ", extra));
     }
 
     /** The seed's table: a row per run, then the mean of each column. */
@@ -156,7 +182,7 @@ public final class ShortRunExperiment implements Experiment {
         out.put("sweep_errors", Md.f0(Stats.sum(csv.numbers("errors"))));
     }
 
-    /** Our means beside the seed's. */
+    /** Our means beside the original write-up's. */
     private static void seed(BenchJson[] s, Report out) {
         List<List<String>> rows = new ArrayList<>();
         for (int a = 0; a < ARCHS.length; a++) {
@@ -164,6 +190,11 @@ public final class ShortRunExperiment implements Experiment {
             rows.add(List.of(LABELS[a], Md.f1(SEED_QPS[a]), Md.f1(q), Md.f2(q / SEED_QPS[a]) + "×",
                     Md.us(SEED_P50[a]), Md.us(p)));
         }
-        out.put("seed_table", Md.table(List.of("arch", "seed QPS", "our QPS", "ours / seed", "seed P50", "our P50"), rows));
+        out.put("seed_table", Md.table(List.of("arch", "write-up QPS", "our QPS", "ours / write-up", "write-up P50", "our P50"), rows));
+        double[] ratio = new double[ARCHS.length];
+        for (int a = 0; a < ARCHS.length; a++) ratio[a] = s[a].mean(Column.QPS) / SEED_QPS[a];
+        double lo = ratio[Stats.best(ratio, false)], hi = ratio[Stats.best(ratio, true)];
+        out.put("ours_over_writeup", Md.f2(lo) + " to " + Md.f2(hi) + "× the write-up's" + (hi < 1 ? ", below it for every server"
+                : lo > 1 ? ", above it for every server" : ""));
     }
 }

@@ -93,6 +93,18 @@ public final class TimeWaitExperiment implements Experiment {
             }
             return "no errors";
         }
+
+        /** Whether requests succeeded in the intervals after the one with the first errors, in words. */
+        String resumed() {
+            for (int i = 0; i < t.length; i++) {
+                if (errorsSoFar[i] > 0) {
+                    double later = ok - okSoFar[i];
+                    return later > 0 ? Md.f0(later) + " requests succeeded in the intervals after the first errors: successes resumed"
+                            : "no request succeeded after the interval of the first errors: successes did not resume within the run";
+                }
+            }
+            return "no errors, so nothing to resume";
+        }
     }
 
     @Override
@@ -110,6 +122,7 @@ public final class TimeWaitExperiment implements Experiment {
             okChart.series(s.name, s.t, s.okSoFar);
             report.put(s.name, s.outcome());
             report.put(s.name + "_exhaustion", s.exhaustion());
+            report.put(s.name + "_resumed", s.resumed());
             report.put(s.name + "_rate", Md.f0(s.ok / s.elapsed));
             report.put(s.name + "_elapsed", Md.f3(s.elapsed));
             report.put(s.name + "_holders", "client " + Md.f0(s.clientTw) + ", server " + Md.f0(s.serverTw));

@@ -66,9 +66,12 @@ class ArchitecturesExperimentTest {
         Report out = new Report();
         ArchitecturesExperiment.claims(run, out);
         String table = out.values.get("claims_table");
-        assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | 1.25 | ≤ 1.10 | fails |");
-        assertThat(table).contains("| lt holds 10000 idle connections in under 100 MB of RSS (MB) | 120.00 | ≤ 100.00 | fails |");
+        // every round has lt at 1.25× C's CPU: an interval of one point, wholly above the bound
+        assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | 1.25 | [1.25, 1.25] | 3 | ≤ 1.10 | fails |");
+        // RSS is measured once: no interval, so no verdict either way
+        assertThat(table).contains("| lt holds 10000 idle connections in under 100 MB of RSS (MB) | 120.00 | none (1 round) | 1 | ≤ 100.00 | undecided at this run's precision |");
         assertThat(out.values.get("claims_held")).isEqualTo("0 of 2");
+        assertThat(out.values.get("claims_summary")).isEqualTo("Of the lab's 2 claims checked on this run, 0 hold, 1 fails and 1 is undecided at this run's precision");
     }
 
     @Test

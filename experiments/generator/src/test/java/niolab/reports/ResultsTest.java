@@ -143,4 +143,23 @@ class ResultsTest {
         assertThat(Stats.best(v, false)).isEqualTo(1);
         assertThat(Stats.median(new double[0])).isNaN();
     }
+
+    @Test
+    void theEnvironmentBlockSaysWhatTheRunRecordedAndWhatItDidNot(@TempDir Path dir) throws IOException {
+        String env = "{\"date\":\"d\",\"cpu\":\"c\",\"cores\":2,\"memory\":\"m\",\"kernel\":\"k\",\"jdk\":\"j\",\"java_opts\":\"\","
+                + "\"server_cpu\":\"0\",\"client_cpu\":\"1\",\"ulimit_n\":\"1024\",\"ip_local_port_range\":\"1 2\",\"tcp_tw_reuse\":\"2\","
+                + "\"commit\":\"abc1234 (with uncommitted changes)\"}";
+        Files.writeString(dir.resolve("env.json"), env, StandardCharsets.UTF_8);
+        String bare = new Results(dir).environment();
+        assertThat(bare).contains("| load average (1 min) | `not recorded` |", "| steal time | `not recorded` |",
+                "| noise floor (A/A) | `not recorded` |", "uncommitted changes: the code that produced these figures");
+        Files.writeString(dir.resolve("conditions.json"), "{\"loadavg_before\":\"1.20 1.00 0.90\",\"loadavg_after\":\"2.10 1.40 1.00\","
+                + "\"steal_ticks\":3,\"total_ticks\":1000,\"steal_percent\":0.30,\"noise\":\"noise.json\"}", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("noise.json"), "{\"summary\":{\"comparisons\":[{\"server\":\"lt-b\",\"baseline\":\"lt-a\","
+                + "\"rate\":{\"rounds\":20,\"estimate\":0.998,\"low\":0.985,\"high\":1.01,\"direction\":\"none\","
+                + "\"words\":\"no difference this run can resolve (±1.3%)\"}}]}}", StandardCharsets.UTF_8);
+        assertThat(new Results(dir).environment()).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
+                "| steal time | `0.30% of the CPU time over the run` |",
+                "| noise floor (A/A) | `A/A lt against lt, rate ratio 0.998 [0.985, 1.010] over 20 rounds: no difference this run can resolve (±1.3%)` |");
+    }
 }

@@ -1,0 +1,217 @@
+package niolab.reports;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import niolab.common.stats.Bootstrap;
+import niolab.common.stats.Interval;
+
+/**
+ * exp-noise: how noise behaves on the machine that ran it (experiments/scripts/exp-noise.sh),
+ * from `echo-bench compare --json` files: A/A interval width against slice length and rounds,
+ * the order bias (read off random-order rounds by which server went first), sequential rounds
+ * against paired slices in the same budget, quiet against a CPU hog, and one A/B comparison
+ * repeated over time. Every interval is computed here from the slices, paired by round.
+ */
+public final class NoiseExperiment implements Experiment {
+    static final String[] SLICES = {"0.25", "1", "4"};
+    /** An A/A interval from fewer rounds than this covers noticeably less than 95% (lab-common's compare uses 8 too). */
+    static final int MIN_ROUNDS = 8;
+
+    @Override
+    public String name() {
+        return "noise";
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        Csv settings = r.csv("settings.csv");
+        for (String k : List.of("budget_s", "ab_runs", "ab_gap_s", "hog_start_s", "hog_end_s")) out.put(k, settings.row("key", k).get("value"));
+        slices(r, out);
+        order(Rounds.of(r, "slice-1.json"), out);
+        Interval paired = Rounds.of(r, "slice-1.json").ratio(0);
+        Interval sequential = Claim.ratio(Rounds.of(r, "seq-b.json").rates(0), Rounds.of(r, "seq-a.json").rates(0));
+        out.put("design_table", Md.table(List.of("design (same budget per server)", "A/A ratio", "95% interval", "width"), List.of(
+                List.of("paired slices, random order, 1 s", Md.f3(paired.estimate()), interval(paired), pct(paired.width())),
+                List.of("sequential rounds (all of A, then all of B), 1 s, paired by index", Md.f3(sequential.estimate()),
+                        interval(sequential), pct(sequential.width())))));
+        out.put("design_verdict", (sequential.width() > paired.width() ? "wider" : "no wider") + " than the paired slices' ("
+                + pct(sequential.width()) + " against " + pct(paired.width()) + ")" + (sequential.contains(1) ? ""
+                : ", and it excludes 1: a difference between two identical servers, made by the order of the run"));
+        hog(r, paired, out);
+        ab(r, settings, out);
+    }
+
+    /** A/A by slice length, all rounds and the first 8 and 16: the interval and its width. */
+    private static void slices(Results r, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        double[] x = new double[SLICES.length], width = new double[SLICES.length];
+        int narrowest = -1;
+        for (int i = 0; i < SLICES.length; i++) {
+            Rounds rounds = Rounds.of(r, "slice-" + SLICES[i] + ".json");
+            List<Integer> firsts = new ArrayList<>();
+            for (int k = MIN_ROUNDS; k < rounds.count(); k *= 2) firsts.add(k);
+            firsts.add(rounds.count());
+            for (int k : firsts) {
+                Interval a = rounds.ratio(k);
+                String label = k < rounds.count() ? k + " (the first)" : k + " (all" + (k < MIN_ROUNDS ? "; fewer than " + MIN_ROUNDS : "") + ")";
+                rows.add(List.of(SLICES[i] + " s", label, Md.f3(a.estimate()), interval(a), pct(a.width()),
+                        a.contains(1) ? "contains 1" : "excludes 1: a false difference"));
+            }
+            Interval all = rounds.ratio(0);
+            x[i] = Double.parseDouble(SLICES[i]);
+            width[i] = all.width() * 100;
+            // an interval from too few rounds is narrow by undercoverage, not by precision: it competes with none
+            if (rounds.count() >= MIN_ROUNDS) {
+                if (narrowest < 0 || width[i] < width[narrowest]) narrowest = i;
+            }
+        }
+        out.put("slice_table", Md.table(List.of("slice", "rounds", "A/A ratio", "95% interval", "width", "against 1"), rows));
+        out.put("narrowest_slice", narrowest < 0 ? "no slice length (none had " + MIN_ROUNDS + " rounds)"
+                : SLICES[narrowest] + " s slices (" + Md.f1(width[narrowest]) + "% wide; of those with at least " + MIN_ROUNDS + " rounds)");
+        out.chart("noise-width-by-slice.svg", new SvgChart("A/A interval width in the same budget, by slice length", "slice (s, log2)",
+                "95% interval width (% of the ratio)").logX().series("lt against lt", x, width).render());
+    }
+
+    /** The order bias: B over A in the rounds A went first (a fixed order), in those B went first, and in all. */
+    static void order(Rounds rounds, Report out) {
+        Interval aFirst = rounds.ratioWhereFirst(rounds.servers.get(0)), bFirst = rounds.ratioWhereFirst(rounds.servers.get(1));
+        Interval all = rounds.ratio(0);
+        out.put("order_table", Md.table(List.of("rounds", "A/A ratio (B over A)", "95% interval"), List.of(
+                List.of("A first (what a fixed order A, B gives)", Md.f3(aFirst.estimate()), interval(aFirst)),
+                List.of("B first (a fixed order B, A)", Md.f3(bFirst.estimate()), interval(bFirst)),
+                List.of("all, in random order", Md.f3(all.estimate()), interval(all)))));
+        boolean apart = aFirst.high() < bFirst.low() || bFirst.high() < aFirst.low();
+        out.put("order_verdict", apart
+                ? "the two fixed orders give intervals that do not overlap: on this run the slot a server ran in moved its rate,"
+                + " and a fixed order would have turned that into a difference between identical servers; random order spreads it"
+                + " over both"
+                : "the two fixed orders' intervals overlap: this run shows no order bias it can resolve");
+    }
+
+    /** Quiet against the hog: the interval, and how far each server's rates spread. */
+    private static void hog(Results r, Interval quiet, Report out) {
+        Rounds quietRounds = Rounds.of(r, "slice-1.json"), hogRounds = Rounds.of(r, "hog.json");
+        Interval hog = hogRounds.ratio(0);
+        out.put("hog_table", Md.table(List.of("machine", "A/A ratio", "95% interval", "width", "A's rate, (max − min) / median"), List.of(
+                List.of("quiet (slice-1)", Md.f3(quiet.estimate()), interval(quiet), pct(quiet.width()), pct(Stats.relativeSpread(quietRounds.rates(0)))),
+                List.of("CPU hog on the servers' core for part of the run", Md.f3(hog.estimate()), interval(hog), pct(hog.width()),
+                        pct(Stats.relativeSpread(hogRounds.rates(0)))))));
+        out.put("hog_verdict", "with the hog the A/A interval is " + pct(hog.width()) + " wide against " + pct(quiet.width()) + " without it, and "
+                + (hog.contains(1) ? "still contains 1: no false difference"
+                : "excludes 1: the disturbance reached the verdict, a difference between identical servers"));
+    }
+
+    /** The A/B comparison repeated: each run's ratio with its interval, and whether the runs agree. */
+    private static void ab(Results r, Csv settings, Report out) {
+        int runs = Integer.parseInt(settings.row("key", "ab_runs").get("value"));
+        List<List<String>> rows = new ArrayList<>();
+        List<Interval> intervals = new ArrayList<>();
+        double[] x = new double[runs], est = new double[runs], low = new double[runs], high = new double[runs];
+        String names = "";
+        for (int i = 0; i < runs; i++) {
+            Rounds rounds = Rounds.of(r, "ab-" + (i + 1) + ".json");
+            names = rounds.servers.get(1) + " against " + rounds.servers.get(0);
+            Interval a = rounds.ratio(0);
+            intervals.add(a);
+            rows.add(List.of(Integer.toString(i + 1), rounds.date, Md.f3(a.estimate()), interval(a), pct(a.width())));
+            x[i] = i + 1;
+            est[i] = a.estimate();
+            low[i] = a.low();
+            high[i] = a.high();
+        }
+        out.put("ab_pair", names);
+        out.put("ab_table", Md.table(List.of("run", "started (UTC)", names + ", rate ratio", "95% interval", "width"), rows));
+        boolean disagree = false;
+        for (Interval a : intervals) {
+            for (Interval b : intervals) disagree |= a.high() < b.low();
+        }
+        String range = Md.f3(est[Stats.best(est, false)]) + " to " + Md.f3(est[Stats.best(est, true)]);
+        out.put("ab_verdict", disagree
+                ? "some runs' intervals do not overlap: the ratio depends on the machine's state, and over these " + runs + " runs it"
+                + " ranged from " + range + "; one run's interval, however tight, does not make the ratio reproducible"
+                : "every run's interval overlaps every other's (estimates " + range + "): the runs agree within their precision");
+        out.chart("noise-ab-runs.svg", new SvgChart("The same A/B comparison in separate runs: " + names, "run", "rate ratio")
+                .series("estimate", x, est).series("95% low", x, low).series("95% high", x, high).render());
+    }
+
+    private static String interval(Interval i) {
+        return "[" + Md.f3(i.low()) + ", " + Md.f3(i.high()) + "]";
+    }
+
+    /** A ratio's width as a percentage: 0.021 → "2.1%". */
+    private static String pct(double v) {
+        return Md.f1(v * 100) + "%";
+    }
+
+    /** One compare run's slices: each round's rate per server, and which server went first. */
+    static final class Rounds {
+        final List<String> servers = new ArrayList<>();
+        final Map<Integer, Map<String, Double>> rate = new TreeMap<>();
+        final Map<Integer, String> first = new TreeMap<>();
+        String date = "";
+
+        static Rounds of(Results r, String file) {
+            return of(r.json(file, JsonNode.class));
+        }
+
+        static Rounds of(JsonNode json) {
+            Rounds rounds = new Rounds();
+            for (JsonNode s : json.get("servers")) rounds.servers.add(s.get("name").asText());
+            rounds.date = json.path("environment").path("time").asText("");
+            for (JsonNode s : json.get("slices")) {
+                if (s.get("rate").isNull() || s.path("refused").asBoolean()) continue;
+                int round = s.get("round").asInt();
+                rounds.rate.computeIfAbsent(round, k -> new TreeMap<>()).put(s.get("server").asText(), s.get("rate").asDouble());
+                if (s.get("position").asInt() == 0) rounds.first.put(round, s.get("server").asText());
+            }
+            return rounds;
+        }
+
+        int count() {
+            return rate.size();
+        }
+
+        /** Server {@code index}'s rates, one per round that served it, in round order. */
+        double[] rates(int index) {
+            List<Double> v = new ArrayList<>();
+            for (Map<String, Double> round : rate.values()) {
+                Double x = round.get(servers.get(index));
+                if (x != null) v.add(x);
+            }
+            return toArray(v);
+        }
+
+        /** The second server over the first, per round where both served, from the first {@code limit} rounds (0: all). */
+        Interval ratio(int limit) {
+            return ratioOf(limit, null);
+        }
+
+        /** The same, from the rounds where {@code server} went first. */
+        Interval ratioWhereFirst(String server) {
+            return ratioOf(0, server);
+        }
+
+        private Interval ratioOf(int limit, String firstServer) {
+            List<Double> numer = new ArrayList<>(), denom = new ArrayList<>();
+            int seen = 0;
+            for (Map.Entry<Integer, Map<String, Double>> e : rate.entrySet()) {
+                if (limit > 0 && seen++ >= limit) break;
+                if (firstServer != null && !firstServer.equals(first.get(e.getKey()))) continue;
+                Double a = e.getValue().get(servers.get(0)), b = e.getValue().get(servers.get(1));
+                if (a == null || b == null) continue;
+                numer.add(b);
+                denom.add(a);
+            }
+            return Bootstrap.medianOfRatios(toArray(numer), toArray(denom), Claim.SEED);
+        }
+
+        private static double[] toArray(List<Double> v) {
+            double[] a = new double[v.size()];
+            for (int i = 0; i < a.length; i++) a[i] = v.get(i);
+            return a;
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package niolab.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Interval;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the reports use the statistics: a claim's interval comes from its own rounds, paired by
+ * round; it holds only when the whole interval clears the bound, fails only when the whole
+ * interval is on the wrong side, and one round decides nothing.
+ */
+class ClaimTest {
+    private static final double[] ONES = {1, 1, 1};
+
+    @Test
+    void aClaimHoldsOnlyWhenEveryRoundClearsItsBound() {
+        Claim clear = Claim.atLeast("x", Claim.ratio(new double[] {2.0, 2.1, 2.2}, ONES), 3, 1.5);
+        Claim straddles = Claim.atLeast("x", Claim.ratio(new double[] {1.4, 1.6, 1.7}, ONES), 3, 1.5);
+        Claim below = Claim.atLeast("x", Claim.ratio(new double[] {1.0, 1.1, 1.2}, ONES), 3, 1.5);
+        assertThat(clear.verdict()).isEqualTo(ClaimVerdict.HOLDS);
+        assertThat(straddles.verdict()).isEqualTo(ClaimVerdict.UNDECIDED);
+        assertThat(straddles.words()).isEqualTo("undecided at this run's precision");
+        assertThat(below.verdict()).isEqualTo(ClaimVerdict.FAILS);
+    }
+
+    @Test
+    void noiseNeverHelpsAnAtMostClaimEither() {
+        // the median (1.05) is within the bound, but a round above it leaves the claim open
+        Claim c = Claim.atMost("cpu", Claim.ratio(new double[] {1.0, 1.05, 1.2}, ONES), 3, 1.1);
+        assertThat(c.measured().estimate()).isEqualTo(1.05);
+        assertThat(c.verdict()).isEqualTo(ClaimVerdict.UNDECIDED);
+        assertThat(Claim.atMost("cpu", Claim.ratio(new double[] {1.2, 1.3, 1.25}, ONES), 3, 1.1).verdict()).isEqualTo(ClaimVerdict.FAILS);
+    }
+
+    @Test
+    void ratiosArePairedByRound() {
+        // the machine halves and doubles both servers' rates from round to round: each round's ratio is 1.1
+        Interval paired = Claim.ratio(new double[] {110, 55, 220}, new double[] {100, 50, 200});
+        assertThat(paired.low()).isEqualTo(paired.high()).isCloseTo(1.1, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(Claim.atLeast("a", paired, 3, 1.0).verdict()).isEqualTo(ClaimVerdict.HOLDS);
+    }
+
+    @Test
+    void oneRoundGivesNoIntervalAndNoVerdict() {
+        Claim once = Claim.atMost("rss", Interval.exactly(60), 1, 100);
+        assertThat(once.verdict()).isEqualTo(ClaimVerdict.UNDECIDED);
+        assertThat(once.row()).containsExactly("rss", "60.00", "none (1 round)", "1", "≤ 100.00", "undecided at this run's precision");
+        assertThat(Claim.atLeast("counted", Interval.exactly(1), 0, 1).verdict()).isEqualTo(ClaimVerdict.HOLDS);
+    }
+
+    @Test
+    void withinIsCheckedOnBothSides() {
+        assertThat(Claim.within("r", new Interval(1.0, 0.95, 1.05), 5, 0.9, 1.1).verdict()).isEqualTo(ClaimVerdict.HOLDS);
+        assertThat(Claim.within("r", new Interval(1.14, 1.07, 1.19), 5, 0.9, 1.1).verdict()).isEqualTo(ClaimVerdict.UNDECIDED);
+        assertThat(Claim.within("r", new Interval(1.25, 1.2, 1.3), 5, 0.9, 1.1).verdict()).isEqualTo(ClaimVerdict.FAILS);
+        assertThat(Claim.within("r", new Interval(0.8, 0.75, 0.85), 5, 0.9, 1.1).verdict()).isEqualTo(ClaimVerdict.FAILS);
+        assertThat(Claim.within("r", new Interval(1, 1, 1), 5, 0.9, 1.1).bound()).isEqualTo("0.90 – 1.10");
+    }
+
+    @Test
+    void theReportTalliesVerdictsAndSaysWhatFewRoundsCanResolve() {
+        Report out = new Report();
+        Claim.report(List.of(Claim.atLeast("a", Claim.ratio(new double[] {2, 2, 2}, ONES), 3, 1),
+                Claim.atLeast("b", Claim.ratio(new double[] {0.9, 1.0, 1.1}, ONES), 3, 1)), "ratio", out);
+        assertThat(out.values.get("claims_held")).isEqualTo("1 of 2");
+        assertThat(out.values.get("claims_summary"))
+                .isEqualTo("Of the lab's 2 claims checked on this run, 1 holds, 0 fail and 1 is undecided at this run's precision");
+        assertThat(out.values.get("claims_precision")).contains("the range of 3 rounds holds the true median only 75% of the time");
+        assertThat(out.values.get("claims_table")).contains("| b | 1.00 | [0.90, 1.10] | 3 | ≥ 1.00 | undecided at this run's precision |");
+    }
+
+    @Test
+    void httpChecksTheRulerOnBothSidesFromTheRoundsOfATinyRun() {
+        StringBuilder csv = new StringBuilder("server,mode,round,tool,requests_per_s,server_cpu_us_per_req,errors\n");
+        double[][] wrk = {{100, 100, 100}, {100, 100, 100}};
+        double[][] echoBench = {{120, 125, 130}, {99, 101, 100}}; // lt: echo-bench reads 20-30% high; et: within 1%
+        String[] servers = {"lt", "et"};
+        for (int s = 0; s < 2; s++) {
+            for (int r = 0; r < 3; r++) {
+                for (String mode : new String[] {"keepalive", "pipeline"}) {
+                    csv.append(servers[s]).append(',').append(mode).append(',').append(r + 1).append(",wrk,").append(wrk[s][r]).append(",5,0\n");
+                    csv.append(servers[s]).append(',').append(mode).append(',').append(r + 1).append(",echo-bench,").append(echoBench[s][r]).append(",5,0\n");
+                }
+            }
+        }
+        for (String peer : new String[] {"netty-nio", "netty-epoll"}) {
+            for (int r = 0; r < 3; r++) {
+                for (String mode : new String[] {"keepalive", "pipeline"}) {
+                    csv.append(peer).append(',').append(mode).append(',').append(r + 1).append(",wrk,100,5,0\n");
+                }
+            }
+        }
+        Report out = new Report();
+        HttpExperiment.claims(Csv.parse(csv.toString(), "samples.csv"), servers, out);
+        String table = out.values.get("claims_table");
+        assertThat(table).contains("| keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against lt | 1.25 | [1.20, 1.30] | 3 | 0.90 – 1.10 | fails |");
+        assertThat(table).contains("against et | 1.00 | [0.99, 1.01] | 3 | 0.90 – 1.10 | holds |");
+        assertThat(out.values.get("ruler_held")).isEqualTo("1 of 2");
+    }
+}

@@ -1,0 +1,105 @@
+package niolab.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * exp-noise on a tiny run written here: identical servers give an A/A interval around 1, a slot
+ * bias shows as two fixed orders apart, and A/B runs whose intervals do not overlap are said to
+ * depend on the machine's state.
+ */
+class NoiseExperimentTest {
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void writeRun() throws IOException {
+        write("env.json", "{\"date\":\"d\",\"cpu\":\"c\",\"cores\":2,\"memory\":\"m\",\"kernel\":\"k\",\"jdk\":\"j\",\"java_opts\":\"\","
+                + "\"server_cpu\":\"0\",\"client_cpu\":\"1\",\"ulimit_n\":\"1024\",\"ip_local_port_range\":\"1 2\",\"tcp_tw_reuse\":\"2\",\"commit\":\"x\"}");
+        write("settings.csv", "key,value\nbudget_s,16\nab_runs,3\nab_gap_s,0\nhog_start_s,8\nhog_end_s,24\n");
+        write("slice-0.25.json", compare(new String[] {"lt-a", "lt-b"}, 20, 1.0, 1.0));
+        // the second slot of each round runs 4% faster, whoever holds it
+        write("slice-1.json", compare(new String[] {"lt-a", "lt-b"}, 16, 1.04, 1.0));
+        write("slice-4.json", compare(new String[] {"lt-a", "lt-b"}, 4, 1.0, 1.0));
+        write("seq-a.json", compare(new String[] {"lt-a"}, 16, 1.0, 1.0));
+        write("seq-b.json", compare(new String[] {"lt-b"}, 16, 1.0, 1.0));
+        write("hog.json", compare(new String[] {"lt-a", "lt-b"}, 16, 1.0, 1.0));
+        write("ab-1.json", compare(new String[] {"lt", "vt"}, 16, 1.0, 0.6));
+        write("ab-2.json", compare(new String[] {"lt", "vt"}, 16, 1.0, 0.45));
+        write("ab-3.json", compare(new String[] {"lt", "vt"}, 16, 1.0, 0.6));
+    }
+
+    /**
+     * A compare JSON of {@code rounds} rounds: A runs at 1000 req/s times a round's own factor (the
+     * machine's drift); the second slot of each round gets {@code secondSlot}; the order alternates;
+     * B's rate is A's times {@code bOverA}.
+     */
+    private static String compare(String[] servers, int rounds, double secondSlot, double bOverA) {
+        StringBuilder sb = new StringBuilder("{\"tool\":\"echo-bench\",\"schema\":2,\"command\":\"compare\",\"environment\":{\"time\":\"2026-12-01T10:00:00Z\"},\"servers\":[");
+        for (int i = 0; i < servers.length; i++) sb.append(i > 0 ? "," : "").append("{\"name\":\"").append(servers[i]).append("\"}");
+        sb.append("],\"slices\":[");
+        boolean firstSlice = true;
+        for (int round = 1; round <= rounds; round++) {
+            double drift = 1 + 0.3 * Math.sin(round);
+            for (int position = 0; position < servers.length; position++) {
+                int s = servers.length == 1 ? 0 : (round + position) % 2;
+                double rate = 1000 * drift * (position == 1 ? secondSlot : 1) * (s == 1 ? bOverA : 1);
+                sb.append(firstSlice ? "" : ",").append(String.format(Locale.ROOT,
+                        "{\"round\":%d,\"position\":%d,\"server\":\"%s\",\"rate\":%.3f,\"refused\":false}", round, position, servers[s], rate));
+                firstSlice = false;
+            }
+        }
+        return sb.append("]}").toString();
+    }
+
+    private void write(String file, String text) throws IOException {
+        Files.writeString(dir.resolve(file), text, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void identicalServersGiveAnIntervalAroundOne() {
+        Report out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("slice_table")).contains("| 0.25 s | 20 (all) | 1.000 | [1.000, 1.000] | 0.0% | contains 1 |")
+                .contains("| 4 s | 4 (all; fewer than 8) |");
+        assertThat(out.values.get("hog_verdict")).endsWith("still contains 1: no false difference");
+        // the 4 s run has 4 rounds: too few to count as the narrowest
+        assertThat(out.values.get("narrowest_slice")).startsWith("0.25 s slices");
+    }
+
+    @Test
+    void aSlotBiasShowsAsTwoFixedOrdersApart() {
+        Report out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("order_table")).contains("| A first (what a fixed order A, B gives) | 1.040 |")
+                .contains("| B first (a fixed order B, A) | 0.962 |");
+        assertThat(out.values.get("order_verdict")).startsWith("the two fixed orders give intervals that do not overlap");
+    }
+
+    @Test
+    void runsThatDisagreeBeyondTheirIntervalsAreSaidToDependOnTheMachine() {
+        Report out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("ab_pair")).isEqualTo("vt against lt");
+        assertThat(out.values.get("ab_verdict")).startsWith("some runs' intervals do not overlap: the ratio depends on the machine's state")
+                .contains("ranged from 0.450 to 0.600");
+    }
+
+    @Test
+    void everyPlaceholderOfTheTemplateIsFilled() throws IOException {
+        Report out = new Report();
+        out.put("env", new Results(dir).environment());
+        new NoiseExperiment().generate(new Results(dir), out);
+        String template = Files.readString(Path.of("..", "templates", "exp-noise.md"), StandardCharsets.UTF_8);
+        assertThat(out.fill(template, "templates/exp-noise.md")).doesNotContain("{{").contains("## 6. The answer");
+        assertThat(out.charts).containsOnlyKeys("noise-width-by-slice.svg", "noise-ab-runs.svg");
+    }
+}

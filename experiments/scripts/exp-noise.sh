@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# exp-noise: how noise behaves on the machine that runs it, measured with `echo-bench compare`
+# (scripts/compare.sh: servers on SERVER_CPU, the client on CLIENT_CPU, 50 keep-alive echo
+# connections). Every design gets the same budget, BUDGET_S seconds of load per server:
+#   slice-0.25.json, slice-1.json, slice-4.json   A/A, lt against lt, slices of 0.25, 1 and 4 s
+#                                                  (BUDGET_S / slice rounds), each round in random order
+#   seq-a.json, seq-b.json                         the same budget in sequential rounds: lt-a's
+#                                                  rounds, then lt-b's (the reports' old design)
+#   hog.json                                       A/A, 1 s slices, a CPU hog (a busy shell loop) on
+#                                                  SERVER_CPU from HOG_START_S to HOG_END_S into the run
+#   ab-1.json .. ab-AB_RUNS.json                   vt against lt, 1 s slices, AB_RUNS runs AB_GAP_S
+#                                                  apart (default 5 runs over about an hour)
+# The generator computes every interval from the slices (paired per round; fixed order read off
+# the random-order rounds by which server went first). About 70 minutes with the defaults;
+# BUDGET_S=16 AB_RUNS=5 AB_GAP_S=0 make exp-noise takes about 8.
+NAME=noise
+NOISE=0 # the whole experiment is the noise: no separate floor after it
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+BUDGET_S=${BUDGET_S:-40}
+AB_RUNS=${AB_RUNS:-5}
+AB_GAP_S=${AB_GAP_S:-720}
+HOG_START_S=${HOG_START_S:-$((BUDGET_S / 2))}
+HOG_END_S=${HOG_END_S:-$((BUDGET_S * 3 / 2))}
+LOAD=(-c 50 -k --warmup 2s)
+
+# compare OUT SLICE_S ROUNDS SPEC...: one `echo-bench compare` run, its JSON kept as OUT.
+compare() {
+  local out=$1 slice=$2 rounds=$3
+  shift 3
+  echo "# $out: ${slice}s slices, $rounds rounds: $*"
+  PORT=$EXP_PORT bash "$ROOT/scripts/compare.sh" "$@" -- "${LOAD[@]}" --slice "${slice}s" --rounds "$rounds" \
+    --seed "$RANDOM" --json "$RESULTS/$out" >"$RESULTS/${out%.json}.txt" 2>&1 \
+    || echo "warning: $out: compare exited non-zero (see ${out%.json}.txt)" >&2
+}
+
+rounds_for() {
+  awk -v b="$BUDGET_S" -v s="$1" 'BEGIN { printf "%d", b / s }'
+}
+
+for slice in 0.25 1 4; do
+  compare "slice-$slice.json" "$slice" "$(rounds_for "$slice")" lt-a:lt lt-b:lt
+done
+compare seq-a.json 1 "$BUDGET_S" lt-a:lt
+compare seq-b.json 1 "$BUDGET_S" lt-b:lt
+
+# the hog: a busy loop on the servers' core for part of the run; timeout ends it, and so does
+# the exit trap if the run is stopped first (timeout passes the signal on to the loop)
+( sleep "$HOG_START_S"; exec timeout "$((HOG_END_S - HOG_START_S))" taskset -c "${SERVER_CPU:-0}" bash -c 'while :; do :; done' ) &
+HOG_PID=$!
+trap 'kill "$HOG_PID" 2>/dev/null; stop_server' EXIT
+compare hog.json 1 "$BUDGET_S" lt-a:lt lt-b:lt
+wait "$HOG_PID" 2>/dev/null || true
+trap stop_server EXIT
+
+for i in $(seq 1 "$AB_RUNS"); do
+  [ "$i" -gt 1 ] && sleep "$AB_GAP_S"
+  compare "ab-$i.json" 1 "$BUDGET_S" lt:lt vt:vt
+done
+
+{
+  echo "key,value"
+  echo "budget_s,$BUDGET_S"
+  echo "ab_runs,$AB_RUNS"
+  echo "ab_gap_s,$AB_GAP_S"
+  echo "hog_start_s,$HOG_START_S"
+  echo "hog_end_s,$HOG_END_S"
+} >"$RESULTS/settings.csv"
+report
