@@ -98,4 +98,8 @@ bench-ffi: ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM cri
 clean: ## Remove build output
 	@$(JDK) $(MVN) clean
 
+.PHONY: profile
+profile: all ## A flame graph of one server under load: make profile ARCH=lt|et|vt|uring|mp|bio|netty-*|c MODE=keepalive|pipelined|echo|short [DURATION=10s OPTS='--binding ffm'] (target/profile/)
+	@$(if $(filter c,$(ARCH)),$(MAKE) -s reference &&) bash scripts/profile.sh
+
 FORCE:
