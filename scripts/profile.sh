@@ -21,8 +21,9 @@
 #
 # Event: cpu (perf_events' software cpu-clock, which takes kernel frames too); where the
 # kernel closes perf events (perf_event_paranoid above 2) it falls back to itimer and says so.
-# Output: OUT_DIR/NAME-MODE.html and .collapsed (NAME is ARCH and OPTS, e.g. et-binding-ffm),
-# and one line with the load's rate and the server's CPU per request (echo-bench --server-pid).
+# Output: OUT_DIR/NAME-MODE.html and .collapsed (NAME is ARCH and OPTS, e.g. et-binding-ffm), the
+# profiled load's echo-bench output (.load.txt, .json), and on the terminal the load's rate, the
+# server's CPU per request (echo-bench --server-pid) and the CPU by category (profile-shares).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -146,7 +147,7 @@ else
   mapfile -t jvms < <(tree_pids "$SERVER_PID")
   for p in "${jvms[@]}"; do agent "$p" "start,event=$event,interval=$INTERVAL"; done
 fi
-load "$DURATION" --server-pid "$SERVER_PID" >"$OUT_DIR/$name.load.txt" 2>&1 || load_failed load
+load "$DURATION" --server-pid "$SERVER_PID" --json "$OUT_DIR/$name.json" >"$OUT_DIR/$name.load.txt" 2>&1 || load_failed load
 if [ "$ARCH" = c ]; then
   kill -INT "$PERF_PID"; wait "$PERF_PID" 2>/dev/null || true
   PERF_PID=
@@ -172,5 +173,8 @@ samples=$(awk '{s += $NF} END {print s + 0}' "$collapsed")
 rate=$(awk '$1 == "mean" {print $2}' "$OUT_DIR/$name.load.txt")
 cpu=$(sed -n 's/.*server \([0-9.]*\) us\/request.*/\1/p' "$OUT_DIR/$name.load.txt")
 echo "$name: $samples samples ($event, every $INTERVAL), load ${rate:-?} requests/s, server cpu ${cpu:-?} us/request (server on cpu $SERVER_CPU, echo-bench on cpu $CLIENT_CPU)"
+# the shares by ProfileCategories (the report generator's rules), when the generator is built
+reports=$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar
+[ -f "$reports" ] && java -jar "$reports" profile-shares ${cpu:+--cpu-us-per-request "$cpu"} --flame-svg "$OUT_DIR/$name.svg" "$collapsed" | tail -n +2
 echo "flame graph: $html"
 echo "collapsed stacks: $collapsed"

@@ -38,7 +38,8 @@ public final class Experiments {
             new ColdStartExperiment(),
             new FfiExperiment(),
             new UringExperiment(),
-            new ArchitecturesExperiment());
+            new ArchitecturesExperiment(),
+            new ProfileExperiment());
 
     private Experiments() {
     }

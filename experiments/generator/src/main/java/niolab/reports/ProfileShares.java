@@ -1,6 +1,8 @@
 package niolab.reports;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +33,10 @@ final class ProfileShares implements Callable<Integer> {
             description = "The server's CPU per request during the profile: adds a µs/request column.")
     private double cpuUsPerRequest;
 
+    @Option(names = "--flame-svg", paramLabel = "FILE",
+            description = "Also draw the (first) profile as a static SVG flame graph, frames under 1% left out.")
+    private Path flameSvg;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -44,8 +50,11 @@ final class ProfileShares implements Callable<Integer> {
                     if (cpuUsPerRequest > 0) out.printf(Locale.ROOT, "  %6.2f us/request", cpuUsPerRequest * p.share(c));
                     out.println();
                 }
+                if (flameSvg != null && f.equals(files.get(0))) {
+                    Files.writeString(flameSvg, new SvgFlameGraph(f.getFileName() + " (" + p.samples() + " samples)", ProfileExperiment.FLAME_MIN_SHARE).render(p));
+                }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | IOException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;
         }

@@ -38,6 +38,9 @@ class ExperimentReportsTest {
         List<String> checked = new ArrayList<>();
         TreeSet<String> rendered = new TreeSet<>();
         for (Experiment e : Experiments.all()) {
+            // A new experiment waits for its first run on a quiet machine: no results and no report yet
+            // (a report without results, or results without a report, still fail below).
+            if (!Files.exists(EXPERIMENTS.resolve("results").resolve(e.name())) && !Files.exists(EXPERIMENTS.resolve("exp-" + e.name() + ".md"))) continue;
             assertThat(ExperimentReports.stale(EXPERIMENTS, e))
                     .as("files of exp-%s that differ from what results/%s/ regenerate (run make reports)", e.name(), e.name())
                     .isEmpty();
