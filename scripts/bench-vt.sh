@@ -77,7 +77,7 @@ measure() {
       ;;
   esac
   after=$(cpu_ticks "${PID[$k]}")
-  awk -v n="$n" -v s="$secs" -v t=$((after - before)) 'BEGIN {printf "%.1f %.2f\n", n / s, n > 0 ? t * 1e4 / n : 0}'
+  awk -v n="$n" -v s="$secs" -v t=$((after - before)) 'BEGIN {printf "%.1f %.2f\n", n / s, (n > 0 ? t * 1e4 / n : 0)}'
 }
 
 echo "# bench-vt: servers [$SERVERS] on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; $CONNECTIONS connections;" \
@@ -87,8 +87,8 @@ samples=$(mktemp "${TMPDIR:-/tmp}/bench-vt.XXXXXX")
 for r in $(seq "$ROUNDS"); do
   for m in $MEASURES; do
     for s in $SERVERS; do
-      read -r rate cpu < <(measure "$s" "$m" "$DURATION")
-      echo "$m $s $r $rate $cpu" | tee -a "$samples"
+      line=$(measure "$s" "$m" "$DURATION")
+      echo "$m $s $r $line" | tee -a "$samples"
     done
   done
 done

@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
  * outwards and the first frame a rule matches decides (among rules matching the same frame, the
  * earlier). Innermost first because the outer frames are shared by everything: every vt stack
  * starts in {@code VirtualThread.run}, every lt stack in the loop; what a sample was doing is the
- * nearest frame that says so. A sample in the kernel that no kernel rule explains (a syscall's
- * entry and exit, a page fault, an interrupt) is {@link Category#KERNEL_OTHER}, unless it waits on
+ * nearest frame that says so. A sample in a syscall's entry or exit is charged by the libc
+ * wrapper that made the call ({@link #SYSCALL_WRAPPERS}). A sample in the kernel that no rule
+ * explains (a page fault, an interrupt, an unknown syscall) is {@link Category#KERNEL_OTHER}, unless it waits on
  * or wakes a futex: then it is charged to the code that parks or unparks. Anything else is
  * {@link Category#OTHER}.
  *
@@ -83,6 +84,18 @@ public final class ProfileCategories {
             rule(Category.JDK_NIO, "^(sun/nio/ch/.*|java/nio/channels/.*|sun/nio/ch/IOUtil.*)$"),
             rule(Category.LOOP, "^(niolab/.*|io/netty/.*|main|serve|dispatch|on_readable|on_writable|on_acceptable|respond|echo|write_some|park|close_conn|wait_events)$"));
 
+    /**
+     * A sample taken in a syscall's entry or exit (on a virtual machine, many land on the
+     * hypervisor's interrupt-enable there) names no kernel function that says which call it was:
+     * the libc wrapper just outside the kernel does.
+     */
+    static final List<Rule> SYSCALL_WRAPPERS = List.of(
+            rule(Category.TCP_SEND, "^(__GI___)?(__libc_)?(write|writev|send|sendto|sendmsg)(_nocancel)?$|^__GI_write$"),
+            rule(Category.TCP_RECEIVE, "^(__GI___)?(__libc_)?(read|readv|recv|recvfrom|recvmsg)(_nocancel)?$|^__GI_read$"),
+            rule(Category.EPOLL, "^(__GI_)?(epoll_wait|epoll_pwait|epoll_ctl)$"),
+            rule(Category.SOCKET_LIFECYCLE, "^(__GI_|__GI___)?(__libc_)?(accept4?|close|shutdown|setsockopt|getsockopt|fcntl|fcntl64|getsockname|getpeername|socket)(_nocancel)?$"),
+            rule(Category.IO_URING, "^io_uring_enter$"));
+
     private ProfileCategories() {
     }
 
@@ -107,6 +120,15 @@ public final class ProfileCategories {
         }
         if (kernelRule < RULES.size()) return RULES.get(kernelRule).category;
         boolean inKernel = frames[frames.length - 1].endsWith("_[k]");
+        if (inKernel) {
+            int caller = frames.length - 1;
+            while (caller >= 0 && frames[caller].endsWith("_[k]")) caller--;
+            if (caller >= 0) {
+                for (Rule r : SYSCALL_WRAPPERS) {
+                    if (r.frame.matcher(frames[caller]).matches()) return r.category;
+                }
+            }
+        }
         // a futex is a thread parking or waking one: charged to whoever parks (the vt scheduler, GC, JIT)
         if (inKernel && !stack.contains("futex")) return Category.KERNEL_OTHER;
         for (int i = frames.length - 1; i >= 0; i--) {

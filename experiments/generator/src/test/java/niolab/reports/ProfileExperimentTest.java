@@ -57,8 +57,8 @@ class ProfileExperimentTest {
     void sharesAndVtsExtraCostComeFromTheStacks() throws IOException {
         Map<Path, String> files = ExperimentReports.render(dir, new ProfileExperiment());
         String md = files.get(Paths.get("exp-profile.md"));
-        // lt fixture: 30 of 100 samples in the TCP send, its largest category
-        assertThat(md).contains("lt: kernel TCP send (30.0%)");
+        // lt fixture: 33 of 100 samples in the TCP send, its largest category
+        assertThat(md).contains("lt: kernel TCP send (33.0%)");
         // parser: 20% of lt's 6.2 µs = 1.24 µs, the 2nd largest category
         assertThat(md).contains("lt 20.0% (1.24 µs/request, 2nd of its categories)");
         // vt 12.4 µs against lt's 6.2; the scheduler is 24/42 of vt's, none of lt's: +7.09 µs
