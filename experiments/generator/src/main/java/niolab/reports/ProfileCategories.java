@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * outwards and the first frame a rule matches decides (among rules matching the same frame, the
  * earlier). Innermost first because the outer frames are shared by everything: every vt stack
  * starts in {@code VirtualThread.run}, every lt stack in the loop; what a sample was doing is the
- * nearest frame that says so. A sample in a syscall's entry or exit is charged by the libc
- * wrapper that made the call ({@link #SYSCALL_WRAPPERS}). A sample in the kernel that no rule
+ * nearest frame that says so. A sample in a syscall's entry or exit, or in its libc wrapper, is
+ * charged by the wrapper that made the call ({@link #SYSCALL_WRAPPERS}). A sample in the kernel that no rule
  * explains (a page fault, an interrupt, an unknown syscall) is {@link Category#KERNEL_OTHER}, unless it waits on
  * or wakes a futex: then it is charged to the code that parks or unparks. Anything else is
  * {@link Category#OTHER}.
@@ -86,8 +86,8 @@ public final class ProfileCategories {
 
     /**
      * A sample taken in a syscall's entry or exit (on a virtual machine, many land on the
-     * hypervisor's interrupt-enable there) names no kernel function that says which call it was:
-     * the libc wrapper just outside the kernel does.
+     * hypervisor's interrupt-enable there), or in the libc wrapper itself, names no kernel
+     * function that says which call it was: the libc wrapper just outside the kernel does.
      */
     static final List<Rule> SYSCALL_WRAPPERS = List.of(
             rule(Category.TCP_SEND, "^(__GI___)?(__libc_)?(write|writev|send|sendto|sendmsg)(_nocancel)?$|^__GI_write$"),
@@ -120,13 +120,11 @@ public final class ProfileCategories {
         }
         if (kernelRule < RULES.size()) return RULES.get(kernelRule).category;
         boolean inKernel = frames[frames.length - 1].endsWith("_[k]");
-        if (inKernel) {
-            int caller = frames.length - 1;
-            while (caller >= 0 && frames[caller].endsWith("_[k]")) caller--;
-            if (caller >= 0) {
-                for (Rule r : SYSCALL_WRAPPERS) {
-                    if (r.frame.matcher(frames[caller]).matches()) return r.category;
-                }
+        int caller = frames.length - 1;
+        while (caller >= 0 && frames[caller].endsWith("_[k]")) caller--;
+        if (caller >= 0) {
+            for (Rule r : SYSCALL_WRAPPERS) {
+                if (r.frame.matcher(frames[caller]).matches()) return r.category;
             }
         }
         // a futex is a thread parking or waking one: charged to whoever parks (the vt scheduler, GC, JIT)

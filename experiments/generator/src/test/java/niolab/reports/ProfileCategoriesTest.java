@@ -58,6 +58,15 @@ class ProfileCategoriesTest {
     }
 
     @Test
+    void aSampleInASyscallsEntryOrItsWrapperIsChargedToThatCall() {
+        assertThat(ProfileCategories.classify("sun/nio/ch/EPoll.wait;Java_sun_nio_ch_EPoll_wait;epoll_wait")).isEqualTo(Category.EPOLL);
+        assertThat(ProfileCategories.classify("x;Java_sun_nio_ch_Net_shutdown;__GI_shutdown;entry_SYSCALL_64_after_hwframe_[k];do_syscall_64_[k];pvm_irq_enable_[k]"))
+                .isEqualTo(Category.SOCKET_LIFECYCLE);
+        assertThat(ProfileCategories.classify("x;Java_sun_nio_ch_IOUtil_configureBlocking;__GI___libc_fcntl64")).isEqualTo(Category.SOCKET_LIFECYCLE);
+        assertThat(ProfileCategories.classify("x;Java_sun_nio_ch_SocketDispatcher_read0")).isEqualTo(Category.CROSSING);
+    }
+
+    @Test
     void innermostJavaFrameDecidesOverTheLoopAroundIt() {
         assertThat(ProfileCategories.classify("niolab/server/et/EtLoop.run;niolab/epoll/JnaEpoll.wait;com/sun/jna/Native.invokeInt;ffi_call"))
                 .isEqualTo(Category.CROSSING);
