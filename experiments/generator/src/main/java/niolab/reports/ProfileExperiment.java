@@ -32,6 +32,8 @@ public final class ProfileExperiment implements Experiment {
     @Override
     public void generate(Results r, Report out) {
         List<String> flames = new ArrayList<>();
+        double jitMax = 0;
+        String jitWhere = "no profile";
         for (int m = 0; m < MODES.length; m++) {
             String mode = MODES[m];
             List<String> present = new ArrayList<>();
@@ -65,6 +67,10 @@ public final class ProfileExperiment implements Experiment {
                 }
                 rows.add(row);
                 chart.bar(s, shares);
+                if (p.share(Category.JIT) >= jitMax) {
+                    jitMax = p.share(Category.JIT);
+                    jitWhere = s + " under " + MODE_LABELS[m];
+                }
                 String file = "profile-flame-" + s + "-" + mode + ".svg";
                 out.chart(file, new SvgFlameGraph(s + ", " + MODE_LABELS[m] + " (" + p.samples() + " samples)", FLAME_MIN_SHARE).render(p));
                 flames.add("[" + s + " " + MODE_LABELS[m] + "](charts/" + file + ")");
@@ -75,6 +81,7 @@ public final class ProfileExperiment implements Experiment {
             out.put("largest_" + mode, largestLine(present, profiles));
         }
         out.put("flame_graphs", String.join(" · ", flames));
+        out.put("jit_max", Md.f1(100 * jitMax) + "% (" + jitWhere + ")");
         parser(r, out);
         vtVersusLt(r, out);
     }
