@@ -9,7 +9,7 @@
 #             µs per connection (lt's short-connection target is against c's)
 # Every server stays up for the whole run (idle ones sleep); after a warm-up of every measure,
 # each round goes through every measure and server in turn, so a drift of the machine falls on
-# all of them. Prints every sample, then the medians and the ratios to lt (and lt/c for short).
+# all of them. Prints every sample, then the medians and the ratios to lt and to c.
 #
 # Environment: SERVERS ("lt vt c"; VT_OPTS="-Djdk.pollerMode=1 ..." are JVM options for vt only,
 # VT_ARGS server options for vt only), MEASURES ("ping echo-c echo-eb short"), DURATION (10),
@@ -82,7 +82,8 @@ measure() {
 
 echo "# bench-vt: servers [$SERVERS] on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; $CONNECTIONS connections;" \
   "${DURATION}s runs, $ROUNDS interleaved rounds; VT_OPTS='${VT_OPTS:-}' VT_ARGS='${VT_ARGS:-}'; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-for s in $SERVERS; do for m in $MEASURES; do [ "$m" = short ] || measure "$s" "$m" "$WARMUP" >/dev/null; done; done
+# the warm-up: every measure once, unrecorded (short: SHORT_N connections, the JIT's accept-to-close path)
+for s in $SERVERS; do for m in $MEASURES; do measure "$s" "$m" "$WARMUP" >/dev/null; done; done
 samples=$(mktemp "${TMPDIR:-/tmp}/bench-vt.XXXXXX")
 for r in $(seq "$ROUNDS"); do
   for m in $MEASURES; do
@@ -92,12 +93,13 @@ for r in $(seq "$ROUNDS"); do
     done
   done
 done
-echo "# medians: measure server requests/s cpu_us/request  rate_vs_lt cpu_vs_lt"
+echo "# medians: measure server requests/s cpu_us/request  rate_vs_lt cpu_vs_lt cpu_vs_c"
 awk '{k = $1 " " $2; rate[k] = rate[k] " " $4; cpu[k] = cpu[k] " " $5; if (!(k in seen)) {seen[k] = 1; order[++n] = k}}
   function median(list,   v, m, i, j, t) { m = split(list, v, " "); for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) {t = v[i]; v[i] = v[j]; v[j] = t}
     return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
   END { for (i = 1; i <= n; i++) { split(order[i], p, " "); R[order[i]] = median(rate[order[i]]); C[order[i]] = median(cpu[order[i]]) }
-    for (i = 1; i <= n; i++) { split(order[i], p, " "); lt = p[1] " lt"
-      printf "%-8s %-4s %12.1f %8.2f %8s %8s\n", p[1], p[2], R[order[i]], C[order[i]],
-        (lt in R && R[lt] > 0) ? sprintf("%.2f", R[order[i]] / R[lt]) : "-", (lt in C && C[lt] > 0) ? sprintf("%.2f", C[order[i]] / C[lt]) : "-" } }' "$samples"
+    for (i = 1; i <= n; i++) { split(order[i], p, " "); lt = p[1] " lt"; c = p[1] " c"
+      printf "%-8s %-4s %12.1f %8.2f %8s %8s %8s\n", p[1], p[2], R[order[i]], C[order[i]],
+        (lt in R && R[lt] > 0) ? sprintf("%.2f", R[order[i]] / R[lt]) : "-", (lt in C && C[lt] > 0) ? sprintf("%.2f", C[order[i]] / C[lt]) : "-",
+        (c in C && C[c] > 0) ? sprintf("%.2f", C[order[i]] / C[c]) : "-" } }' "$samples"
 rm -f "$samples"
