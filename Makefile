@@ -11,7 +11,7 @@ RUNS ?= 3
 WORKERS ?= 4
 # AOT=1: run-bench-* trains the AOT caches if needed (make aot) and runs server and client with them
 AOT ?=
-EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring architectures noise
+EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring architectures noise profile
 
 REPORTS_JAR := experiments/generator/target/experiment-reports.jar
 # The course's tools, run from source (java's source-file mode): no build needed before them.
@@ -104,5 +104,13 @@ bench-ffi: ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM cri
 
 clean: ## Remove build output
 	@$(JDK) $(MVN) clean
+
+.PHONY: bench-vt
+bench-vt: all reference ## vt against lt and C: keep-alive /ping CPU, keep-alive echo with the C client and echo-bench, short connections; pinned, interleaved (ROUNDS=3 DURATION=10 VT_OPTS=...)
+	@bash scripts/bench-vt.sh
+
+.PHONY: profile
+profile: all ## A flame graph of one server under load: make profile ARCH=lt|et|vt|uring|mp|bio|netty-*|c MODE=keepalive|pipelined|echo|short [DURATION=10s OPTS='--binding ffm'] (target/profile/)
+	@$(if $(filter c,$(ARCH)),$(MAKE) -s reference &&) bash scripts/profile.sh
 
 FORCE:

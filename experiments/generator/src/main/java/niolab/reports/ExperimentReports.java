@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  *   java -jar experiment-reports.jar labs .                      # make labs: the course's notes and checkpoint tables
  * </pre>
  */
-@Command(name = "experiment-reports", mixinStandardHelpOptions = true, subcommands = {BenchSummary.class, LabNotes.class},
+@Command(name = "experiment-reports", mixinStandardHelpOptions = true, subcommands = {BenchSummary.class, LabNotes.class, ProfileShares.class},
         description = "Regenerates experiments/exp-NAME.md and its charts from experiments/results/NAME/ and "
                 + "experiments/templates/exp-NAME.md.",
         exitCodeListHeading = "%nExit codes:%n",

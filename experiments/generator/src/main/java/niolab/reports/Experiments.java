@@ -39,7 +39,8 @@ public final class Experiments {
             new FfiExperiment(),
             new UringExperiment(),
             new ArchitecturesExperiment(),
-            new NoiseExperiment());
+            new NoiseExperiment(),
+            new ProfileExperiment());
 
     private Experiments() {
     }

@@ -37,8 +37,10 @@ class ExperimentReportsTest {
     void committedReportsMatchTheirResults() throws IOException {
         List<String> checked = new ArrayList<>();
         TreeSet<String> rendered = new TreeSet<>();
-        // an experiment registered before its first committed run (exp-noise) has no report to check yet
-        for (Experiment e : ExperimentReports.withResults(EXPERIMENTS)) {
+        for (Experiment e : Experiments.all()) {
+            // A new experiment waits for its first run on a quiet machine: no results and no report yet
+            // (a report without results, or results without a report, still fail below).
+            if (!Files.exists(EXPERIMENTS.resolve("results").resolve(e.name())) && !Files.exists(EXPERIMENTS.resolve("exp-" + e.name() + ".md"))) continue;
             assertThat(ExperimentReports.stale(EXPERIMENTS, e))
                     .as("files of exp-%s that differ from what results/%s/ regenerate (run make reports)", e.name(), e.name())
                     .isEmpty();

@@ -1,0 +1,63 @@
+package niolab.reports;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import niolab.reports.ProfileCategories.Category;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code profile-shares FILE...}: where each profile's CPU went, by {@link ProfileCategories}:
+ * a row per category with its share of the samples and, given the server's CPU per request,
+ * the µs per request it stands for. {@code make profile} prints it after each run.
+ */
+@Command(name = "profile-shares", mixinStandardHelpOptions = true,
+        description = "Prints each collapsed-stack profile's CPU by category (ProfileCategories).",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:printed", "1:a file cannot be read or is not collapsed stacks", "2:bad usage"})
+final class ProfileShares implements Callable<Integer> {
+    @Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Collapsed stacks (frame;frame COUNT a line), .gz or plain.")
+    private List<Path> files;
+
+    @Option(names = "--cpu-us-per-request", paramLabel = "US",
+            description = "The server's CPU per request during the profile: adds a µs/request column.")
+    private double cpuUsPerRequest;
+
+    @Option(names = "--flame-svg", paramLabel = "FILE",
+            description = "Also draw the (first) profile as a static SVG flame graph, frames under 1% left out.")
+    private Path flameSvg;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try {
+            for (Path f : files) {
+                CollapsedProfile p = CollapsedProfile.read(f);
+                out.printf(Locale.ROOT, "%s: %d samples%n", f.getFileName(), p.samples());
+                for (Category c : Category.values()) {
+                    if (p.samples(c) == 0) continue;
+                    out.printf(Locale.ROOT, "  %-32s %5.1f%%", c.label, 100 * p.share(c));
+                    if (cpuUsPerRequest > 0) out.printf(Locale.ROOT, "  %6.2f us/request", cpuUsPerRequest * p.share(c));
+                    out.println();
+                }
+                if (flameSvg != null && f.equals(files.get(0))) {
+                    Files.writeString(flameSvg, new SvgFlameGraph(f.getFileName() + " (" + p.samples() + " samples)", ProfileExperiment.FLAME_MIN_SHARE).render(p));
+                }
+            }
+        } catch (RuntimeException | IOException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return 1;
+        }
+        return 0;
+    }
+}

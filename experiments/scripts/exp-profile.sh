@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# exp-profile: every server profiled (make profile) under keep-alive /ping, pipelined /ping and
+# keep-alive echo; keeps the collapsed stacks (gzip) and the profiled echo-bench run per server
+# and mode, and regenerates exp-profile.md. DURATION (10s) per profiled run after WARMUP (5s);
+# SERVERS and MODES narrow it. Server on CPU 0, client on CPU 1. About 24 runs x 25 s: 10 minutes.
+set -euo pipefail
+NAME=profile
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+SERVERS=${SERVERS:-"lt et et-ffm uring vt mp netty-epoll c"}
+MODES=${MODES:-"keepalive pipelined echo"}
+export DURATION=${DURATION:-10s} WARMUP=${WARMUP:-5s} WORKERS=${WORKERS:-2} PORT=$EXP_PORT
+export OUT_DIR=$ROOT/target/profile/exp
+make -s reference
+trap - EXIT
+
+for s in $SERVERS; do
+  arch=${s%-ffm} opts=
+  [ "$s" = et-ffm ] && opts="--binding ffm"
+  for m in $MODES; do
+    echo "== $s $m"
+    if ! ARCH=$arch MODE=$m OPTS=$opts bash "$ROOT/scripts/profile.sh"; then
+      echo "   (no profile of $s $m: see above)"
+      continue
+    fi
+    name=$s-$m
+    [ "$s" = et-ffm ] && name=et-binding-ffm-$m
+    gzip -n -9 -c "$OUT_DIR/$name.collapsed" >"$RESULTS/$s-$m.collapsed.gz"
+    cp "$OUT_DIR/$name.json" "$RESULTS/$s-$m.json"
+  done
+done
+report
