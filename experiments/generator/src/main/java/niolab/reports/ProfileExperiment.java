@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import niolab.common.stats.Interval;
 import niolab.reports.BenchJson.Column;
 import niolab.reports.ProfileCategories.Category;
 
@@ -22,7 +23,6 @@ public final class ProfileExperiment implements Experiment {
     /** The flame graphs leave out frames under this share of the samples, so that they stay small. */
     static final double FLAME_MIN_SHARE = 0.01;
     /** Profiles sample every millisecond: a share is known to about this much (the claims' noise). */
-    static final double NOISE = 0.10;
 
     @Override
     public String name() {
@@ -137,13 +137,16 @@ public final class ProfileExperiment implements Experiment {
                     + Md.f2(vtCpu / ltCpu) + "×, " + (vtCpu >= ltCpu ? "+" : "") + Md.f2(vtCpu - ltCpu) + " µs); the categories where vt spends most beyond lt: "
                     + (top.isEmpty() ? "none" : String.join(", ", top)));
             if (mode.equals("keepalive")) {
-                claims.add(new Claim("vt's server CPU per keep-alive /ping within 1.25× lt's (profiled run)", vtCpu / ltCpu, 1.25, false));
+                double ratio = vtCpu / ltCpu;
+                claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (one profiled run each)",
+                        new Interval(ratio, ratio, ratio), 1, 1.25));
             } else {
-                claims.add(new Claim("vt's keep-alive echo rate at least 0.7× lt's (profiled run, echo-bench)",
-                        vtRun.mean(Column.QPS) / ltRun.mean(Column.QPS), 0.7, true));
+                double ratio = vtRun.mean(Column.QPS) / ltRun.mean(Column.QPS);
+                claims.add(Claim.atLeast("vt's keep-alive echo rate at least 0.7× lt's (one profiled run each, echo-bench)",
+                        new Interval(ratio, ratio, ratio), 1, 0.7));
             }
         }
-        Claim.report(claims, "vt / lt", NOISE, out);
+        Claim.report(claims, "vt / lt", out);
     }
 
     private static String ordinal(int n) {
