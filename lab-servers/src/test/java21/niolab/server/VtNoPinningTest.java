@@ -3,7 +3,6 @@ package niolab.server;
 import static niolab.server.testing.Http.ascii;
 import static niolab.server.testing.Http.get;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,6 +27,7 @@ import niolab.server.testing.PacedEchoLoad;
 import niolab.server.testing.Proc;
 import niolab.server.testing.RedisServer;
 import niolab.server.testing.ServerProcess;
+import niolab.testkit.Capability;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,7 +119,7 @@ class VtNoPinningTest {
      */
     @Test
     void healthzOnTheConnectionThreadsPinsNoCarrier() throws Exception {
-        assumeTrue(Runtime.version().feature() >= 24, "a monitor pins a virtual thread before JDK 24");
+        Capability.JDK_24.assume("a monitor pins a virtual thread before JDK 24");
         Path jfr = dir.resolve("backend.jfr");
         try (RedisServer redis = RedisServer.start();
              ServerProcess p = ServerProcess.startWithJvmOptions(recordingTo(jfr), "vt", "--protocol", "http", "--backend", redis.uri())) {
