@@ -19,28 +19,31 @@ public final class SkipGuard implements TestExecutionExceptionHandler, Lifecycle
 
     @Override
     public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
-        throw judge(context, thrown);
+        throw judge(ON, name(context), thrown);
     }
 
     @Override
     public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
-        throw judge(context, thrown);
+        throw judge(ON, name(context), thrown);
     }
 
     @Override
     public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
-        throw judge(context, thrown);
+        throw judge(ON, name(context), thrown);
     }
 
     /** What the test ends with: the skip itself if fair (or the guard is off), else a failure saying why. */
-    static Throwable judge(ExtensionContext context, Throwable thrown) {
-        if (!ON || !(thrown instanceof TestAbortedException)) return thrown;
-        String test = context.getRequiredTestClass().getSimpleName() + context.getTestMethod().map(Method::getName).map(m -> "." + m).orElse("");
+    static Throwable judge(boolean on, String test, Throwable thrown) {
+        if (!on || !(thrown instanceof TestAbortedException)) return thrown;
         if (!(thrown instanceof CapabilitySkip)) {
             return new AssertionError("skip guard: " + test + " skipped without naming a capability: " + thrown.getMessage());
         }
         CapabilitySkip skip = (CapabilitySkip) thrown;
         if (skip.becausePresent || !skip.capability.present()) return thrown;
         return new AssertionError("skip guard: " + test + " skipped for " + skip.capability.label + ", which this machine has: " + thrown.getMessage());
+    }
+
+    private static String name(ExtensionContext context) {
+        return context.getRequiredTestClass().getSimpleName() + context.getTestMethod().map(Method::getName).map(m -> "." + m).orElse("");
     }
 }
