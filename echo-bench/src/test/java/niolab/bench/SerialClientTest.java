@@ -1,7 +1,6 @@
 package niolab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import niolab.testkit.Capability;
 
 /**
  * The serial client on each of its sockets (the JDK's channel; FFM on JDK 22+): every echo
@@ -32,7 +32,7 @@ class SerialClientTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     private static SerialClient client(Kind kind, int port, int timeoutMs, long requests, boolean linger0) {
-        assumeTrue(kind.available(), "FFM needs JDK 22 or newer, and a build on one (this JVM is " + Runtime.version().feature() + ")");
+        Capability.JDK_22.assume(kind.available(), "FFM needs JDK 22 or newer, and a build on one (this JVM is " + Runtime.version().feature() + ")");
         return new SerialClient(new InetSocketAddress(LOOPBACK, port), new EchoCodec(PAYLOAD), timeoutMs, requests, Long.MAX_VALUE,
                 linger0, kind);
     }

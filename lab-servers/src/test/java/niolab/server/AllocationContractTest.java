@@ -1,7 +1,6 @@
 package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
+import niolab.testkit.Capability;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -84,7 +84,7 @@ public abstract class AllocationContractTest {
      */
     protected static long allocatedByLoop(List<String> serverArgs, Traffic traffic, long bound) throws Exception {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported());
+        Capability.THREAD_ALLOCATION.assume();
         mx.setThreadAllocatedMemoryEnabled(true);
 
         List<String> args = new ArrayList<>(serverArgs);

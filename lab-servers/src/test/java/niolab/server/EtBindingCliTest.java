@@ -5,17 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.ServerProcess;
+import niolab.testkit.Capability;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledForJreRange;
-import org.junit.jupiter.api.condition.JRE;
 
 /** {@code et --binding}: the FFM binding needs JDK 22; a JVM too old for it says so in one line. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EtBindingCliTest {
     @Test
-    @EnabledForJreRange(max = JRE.JAVA_21)
     void ffmOnAnOlderJdkIsOneLineAndExitTwo() throws Exception {
+        Capability.JDK_22.assumeMissing("this JVM has FFM");
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of("et", "--binding", "ffm", "--port", "0"))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);
             assertThat(p.output().trim()).isEqualTo("error: --binding ffm needs JDK 22 or newer (this JVM is "

@@ -1,7 +1,6 @@
 package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.Socket;
@@ -21,6 +20,7 @@ import niolab.server.testing.Echo;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
 import niolab.server.testing.TestNetns;
+import niolab.testkit.Capability;
 import org.junit.jupiter.api.Test;
 
 /** The fault suite against mp (2 lt workers), plus what only mp has: a worker killed mid-run. */
@@ -45,8 +45,7 @@ class MpFaultContractTest extends FaultContractTest {
     @Test
     void withMigrateAWorkerKilledMidRunLosesNoQueuedConnection() throws Exception {
         // The sysctl is per network namespace: set it in a host of the test's own, not on the machine.
-        String why = TestNetns.unavailableBecause();
-        assumeTrue(why == null, why);
+        Capability.NETNS.assume();
         try (TestNetns ns = TestNetns.create("net.ipv4.tcp_migrate_req=1")) {
             killAWorkerUnderLoad(ns);
         }

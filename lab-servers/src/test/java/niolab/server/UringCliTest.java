@@ -1,11 +1,11 @@
 package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.ServerProcess;
+import niolab.testkit.Capability;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,7 +17,7 @@ class UringCliTest {
     @ValueSource(strings = {"uring", "mp --worker-arch uring"})
     void uringOnAJdkOlderThan22IsOneLineAndExitTwo(String command) throws Exception {
         int jdk = Runtime.version().feature();
-        assumeTrue(jdk < 22, "this JVM runs uring");
+        Capability.JDK_22.assumeMissing("this JVM runs uring");
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of(command.split(" ")))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);
             assertThat(p.output().trim()).isEqualTo("error: uring needs JDK 22 or newer (this JVM is " + jdk + ")");

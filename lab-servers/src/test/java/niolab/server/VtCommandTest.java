@@ -1,7 +1,6 @@
 package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
 import niolab.server.testing.ServerProcess;
+import niolab.testkit.Capability;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,7 +24,7 @@ class VtCommandTest {
 
     @Test
     void onAJdkWithoutVirtualThreadsVtIsOneLineAndExitTwo() throws Exception {
-        assumeTrue(JDK < 21, "this JVM has virtual threads");
+        Capability.JDK_21.assumeMissing("this JVM has virtual threads");
         for (List<String> args : List.of(List.of("vt", "--port", "0"), List.of("mp", "--worker-arch", "vt", "--port", "0"))) {
             try (ServerProcess p = ServerProcess.launch(List.of(), args)) {
                 assertThat(p.awaitExit(30)).as(p.output()).isEqualTo(2);
@@ -35,7 +35,7 @@ class VtCommandTest {
 
     @Test
     void loopsIsOneLineAndExitTwo() throws Exception {
-        assumeTrue(JDK >= 21, "vt needs JDK 21");
+        Capability.JDK_21.assume();
         try (ServerProcess p = ServerProcess.launch(List.of(), List.of("vt", "--loops", "2", "--port", "0"))) {
             assertThat(p.awaitExit(30)).isEqualTo(2);
             assertThat(p.output().trim())
@@ -45,7 +45,7 @@ class VtCommandTest {
 
     @Test
     void readyLineThenSigtermClosesOpenConnectionsAndPrintsTheCounters() throws Exception {
-        assumeTrue(JDK >= 21, "vt needs JDK 21");
+        Capability.JDK_21.assume();
         try (ServerProcess p = ServerProcess.start("vt"); Socket open = Echo.connect(p.address())) {
             assertThat(p.label()).isEqualTo("vt, echo");
             byte[] payload = Echo.random(100, 1);
@@ -60,7 +60,7 @@ class VtCommandTest {
 
     @Test
     void portInUseIsOneLineAndExitOne() throws Exception {
-        assumeTrue(JDK >= 21, "vt needs JDK 21");
+        Capability.JDK_21.assume();
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             try (ServerProcess p = ServerProcess.launch(List.of(), List.of("vt", "--port", Integer.toString(port)))) {
@@ -72,7 +72,7 @@ class VtCommandTest {
 
     @Test
     void mpRunsVtWorkers() throws Exception {
-        assumeTrue(JDK >= 21, "vt needs JDK 21");
+        Capability.JDK_21.assume();
         try (ServerProcess p = ServerProcess.start("mp", "--workers", "2", "--worker-arch", "vt")) {
             assertThat(p.label()).isEqualTo("mp: 2 x vt, echo");
             byte[] payload = Echo.random(1000, 2);

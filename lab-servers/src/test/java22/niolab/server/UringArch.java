@@ -1,9 +1,7 @@
 package niolab.server;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.util.List;
-import niolab.uring.UringSupport;
+import niolab.testkit.Capability;
 
 /**
  * The command lines of the uring contract tests. Each suite calls {@code arch()} before it
@@ -19,8 +17,7 @@ final class UringArch {
 
     /** {@code args} as the command line, if io_uring is usable here. */
     static List<String> of(String... args) {
-        String reason = UringSupport.check();
-        assumeTrue(reason == null, "io_uring unavailable: " + reason);
+        Capability.IO_URING.assume();
         return List.of(args);
     }
 }

@@ -2,9 +2,8 @@ package niolab.epoll;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import org.junit.jupiter.api.Test;
+import niolab.testkit.Capability;
 
 class BindingsTest {
 
@@ -23,14 +22,14 @@ class BindingsTest {
     @Test
     void ffmBeforeJdk22IsOneClearLine() {
         int feature = Runtime.version().feature();
-        assumeTrue(feature < 22, "this JVM has FFM");
+        Capability.JDK_22.assumeMissing("this JVM has FFM");
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, Bindings::ffm);
         assertThat(e).hasMessage("--binding ffm needs JDK 22 or newer (this JVM is " + feature + ")");
     }
 
     @Test
     void ffmOnJdk22OrNewerIsANewInstancePerCaller() {
-        assumeTrue(Runtime.version().feature() >= 22, "FFM needs JDK 22 or newer");
+        Capability.JDK_22.assume();
         Syscalls ffm = Bindings.named("ffm");
         assertThat(ffm.name()).isEqualTo("ffm");
         assertThat(Bindings.ffm()).isNotSameAs(ffm);

@@ -2,8 +2,6 @@ package niolab.epoll;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import niolab.testkit.Capability;
 
 class ErrnoTest {
 
@@ -48,7 +47,7 @@ class ErrnoTest {
     void everyNamedNumberMatchesThisLibcsMessageForIt(String binding) throws Exception {
         Syscalls sys = BindingsUnderTest.open(binding);
         // strerror speaks the process locale: compare only where it is English.
-        assumeTrue(sys.strerror(Errno.EPERM).equals("Operation not permitted"), "libc speaks another language here");
+        Capability.ENGLISH_LIBC.assume(sys.strerror(Errno.EPERM).equals("Operation not permitted"), "libc speaks another language here");
         int checked = 0;
         for (Field f : Errno.class.getFields()) {
             if (f.getType() == int.class && Modifier.isStatic(f.getModifiers())) {

@@ -2,7 +2,6 @@ package niolab.uring;
 
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import niolab.testkit.Capability;
 
 /**
  * The Java layouts against {@code linux/io_uring.h}: against values recorded from the header
@@ -51,8 +51,8 @@ class IoUringStructsTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void layoutsMatchThisMachinesHeaderCompiledByGcc(@TempDir Path dir) throws Exception {
-        assumeTrue(Files.exists(HEADER), "no " + HEADER + " (apt-get install linux-libc-dev)");
-        assumeTrue(onPath("gcc"), "no gcc on PATH");
+        Capability.GCC.assume();
+        Capability.GCC.assume(Files.exists(HEADER), "no " + HEADER + " (apt-get install linux-libc-dev)");
         Path source = dir.resolve("io_uring_layout.c");
         Files.write(source, resource("io_uring_layout.c"));
         Path binary = dir.resolve("io_uring_layout");
@@ -97,13 +97,6 @@ class IoUringStructsTest {
             assertThat(in).as(name).isNotNull();
             return in.readAllBytes();
         }
-    }
-
-    private static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (Files.isExecutable(Path.of(dir, command))) return true;
-        }
-        return false;
     }
 
     /** Runs a command to completion (bounded) and returns its output; fails on a non-zero exit. */

@@ -1,7 +1,6 @@
 package niolab.uring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import niolab.testkit.Capability;
 
 /** The ring itself, without sockets: submission, waiting, the enter count, timers, cancel, a wakeup. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -24,7 +24,7 @@ class IoUringTest {
 
     @BeforeAll
     static void ioUringIsUsable() {
-        assumeTrue(UringSupport.check() == null, UringSupport.check());
+        Capability.IO_URING.assume();
     }
 
     @BeforeEach

@@ -1,7 +1,6 @@
 package niolab.uring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
 import java.net.Socket;
@@ -10,6 +9,7 @@ import niolab.uring.CompletionLog.Cqe;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import niolab.testkit.Capability;
 
 /**
  * The two signals a server needs from the kernel to bound what it holds and to know when a
@@ -23,13 +23,13 @@ class RecvByteLimitTest {
 
     @BeforeAll
     static void ioUringIsUsable() {
-        assumeTrue(UringSupport.check() == null, UringSupport.check());
+        Capability.IO_URING.assume();
     }
 
     @Test
     void aMultishotRecvWithAByteLimitEndsOnceItIsReachedAndLeavesTheRestInTheSocket() throws Exception {
         UringCapabilities caps = UringSupport.capabilities();
-        assumeTrue(caps.recvByteLimit() && caps.bufferRing(), "no multishot recv byte limit on this kernel");
+        Capability.IO_URING.assume(caps.recvByteLimit() && caps.bufferRing(), "no multishot recv byte limit on this kernel");
         try (Loopback loopback = new Loopback(); IoUring ring = IoUring.open(16, 0, caps.setupFlags())) {
             CompletionLog log = new CompletionLog(ring);
             long acceptId = UserData.of(1, 0, loopback.listenFd);

@@ -1,7 +1,6 @@
 package niolab.uring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import niolab.testkit.Capability;
 
 /**
  * An echo loop on the ring allocates nothing per operation: 100,000 recv and send completions
@@ -31,14 +31,14 @@ class RingAllocationTest {
 
     @BeforeAll
     static void ioUringIsUsable() {
-        assumeTrue(UringSupport.check() == null, UringSupport.check());
+        Capability.IO_URING.assume();
     }
 
     @ParameterizedTest
     @EnumSource(RecvMode.class)
     void recvAndSendCompletionsAllocateNothing(RecvMode mode) throws Exception {
         UringCapabilities caps = UringSupport.capabilities();
-        assumeTrue(mode.unsupportedBy(caps) == null, mode.unsupportedBy(caps));
+        Capability.IO_URING.assume(mode.unsupportedBy(caps) == null, mode.unsupportedBy(caps));
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         int roundTrips = WARMUP_ROUND_TRIPS + MEASURED_ROUND_TRIPS;
         AtomicReference<Throwable> peerFailure = new AtomicReference<>();

@@ -1,7 +1,6 @@
 package niolab.uring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import niolab.testkit.Capability;
 
 /**
  * A real TCP connection on 127.0.0.1 served through the ring, in each receive mode: accept,
@@ -36,14 +36,14 @@ class RingSocketTest {
 
     @BeforeAll
     static void ioUringIsUsable() {
-        assumeTrue(UringSupport.check() == null, UringSupport.check());
+        Capability.IO_URING.assume();
     }
 
     @ParameterizedTest
     @EnumSource(RecvMode.class)
     void acceptRecvSendCloseThroughTheRing(RecvMode mode) throws Exception {
         UringCapabilities caps = UringSupport.capabilities();
-        assumeTrue(mode.unsupportedBy(caps) == null, mode.unsupportedBy(caps));
+        Capability.IO_URING.assume(mode.unsupportedBy(caps) == null, mode.unsupportedBy(caps));
         boolean multishot = mode.multishot;
         try (Loopback loopback = new Loopback(); IoUring ring = IoUring.open(16, 0, caps.setupFlags())) {
             CompletionLog log = new CompletionLog(ring);

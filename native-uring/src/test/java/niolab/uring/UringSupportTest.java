@@ -2,11 +2,11 @@ package niolab.uring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.Arrays;
 import niolab.epoll.Errno;
 import org.junit.jupiter.api.Test;
+import niolab.testkit.Capability;
 
 class UringSupportTest {
 
@@ -49,7 +49,7 @@ class UringSupportTest {
 
     @Test
     void capabilitiesComeFromARingThatWorked() {
-        assumeTrue(UringSupport.check() == null, UringSupport.check());
+        Capability.IO_URING.assume();
         UringCapabilities caps = UringSupport.capabilities();
 
         assertThat(Arrays.stream(UringSupport.SETUP_PREFERENCE).boxed()).contains(caps.setupFlags());

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -85,6 +87,13 @@ public final class Proc {
      */
     public static long voluntarySwitches(long pid, String... names) {
         long n = 0;
+        for (long switches : voluntarySwitchesByThread(pid, names).values()) n += switches;
+        return n;
+    }
+
+    /** {@link #voluntarySwitches}, thread by thread (by thread id): which of the loops woke. */
+    public static Map<String, Long> voluntarySwitchesByThread(long pid, String... names) {
+        Map<String, Long> byThread = new HashMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String comm = Files.readString(task.resolve("comm")).trim();
@@ -92,15 +101,17 @@ public final class Proc {
                 for (String name : names) loop |= comm.equals(name) || comm.startsWith(name + "-");
                 if (!loop) continue;
                 for (String line : Files.readAllLines(task.resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:")) n += Long.parseLong(line.replaceAll("[^0-9]", ""));
+                    if (line.startsWith("voluntary_ctxt_switches:")) {
+                        byThread.put(task.getFileName().toString(), Long.parseLong(line.replaceAll("[^0-9]", "")));
+                    }
                 }
             }
         } catch (NoSuchFileException gone) {
-            return n; // a thread ended while we looked
+            return byThread; // a thread ended while we looked
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return n;
+        return byThread;
     }
 
     /** Resident memory of one process in bytes, from /proc/PID/status (VmRSS). */

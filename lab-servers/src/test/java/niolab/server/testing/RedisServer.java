@@ -1,14 +1,10 @@
 package niolab.server.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import niolab.testkit.Capability;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -29,7 +25,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** Skips the calling test unless redis-server is on the PATH. */
     public static void assumeInstalled() {
-        assumeTrue(onPath(BINARY), "redis-server is not installed (Debian: apt-get install redis-server; .ci/run installs it)");
+        Capability.REDIS_SERVER.assume();
     }
 
     /** Starts one on a free port and waits until it answers PING. */
@@ -104,14 +100,5 @@ public final class RedisServer implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         stop();
-    }
-
-    private static boolean onPath(String binary) {
-        String path = System.getenv("PATH");
-        if (path == null) return false;
-        for (String dir : path.split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, binary))) return true;
-        }
-        return false;
     }
 }

@@ -1,8 +1,6 @@
 package niolab.server.testing;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * A network host of the test's own: a network namespace joined to this one by a veth pair,
  * {@code 10.199.N.1} on this side and {@code 10.199.N.2} inside. Per-namespace sysctls (such as
  * {@code net.ipv4.tcp_migrate_req}) can be set inside without touching the machine's own. Needs
- * root and {@code ip}; {@link #close()} removes both.
+ * root and {@code ip} ({@code Capability.NETNS.assume()} first); {@link #close()} removes both.
  *
  * <pre>
  *   try (TestNetns ns = TestNetns.create("net.ipv4.tcp_migrate_req=1")) {
@@ -28,13 +26,6 @@ public final class TestNetns implements AutoCloseable {
         this.name = name;
         this.hostLink = hostLink;
         this.subnet = subnet;
-    }
-
-    /** Why a namespace cannot be made here, or null if it can. */
-    public static String unavailableBecause() {
-        if (!"root".equals(System.getProperty("user.name"))) return "needs root to create a network namespace";
-        if (!Files.isExecutable(Path.of("/usr/sbin/ip")) && !Files.isExecutable(Path.of("/sbin/ip"))) return "needs ip (iproute2)";
-        return null;
     }
 
     /** Creates the namespace and its link, then sets each {@code name=value} sysctl inside. */
