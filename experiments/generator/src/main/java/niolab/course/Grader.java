@@ -168,11 +168,11 @@ public final class Grader {
                 }
                 if (ofLab.isEmpty()) continue; // --only named none of this lab's
                 graded++;
-                ByteArrayOutputStream table = new ByteArrayOutputStream();
-                if (print(new PrintStream(table, true, StandardCharsets.UTF_8), lab, title(root, lab), ofLab, hints)) full++;
+                ByteArrayOutputStream printed = new ByteArrayOutputStream();
+                if (print(new PrintStream(printed, true, StandardCharsets.UTF_8), lab, title(root, lab), ofLab, hints)) full++;
                 else notFull.add(Integer.toString(lab));
-                out.print(table.toString(StandardCharsets.UTF_8));
-                if (runTests) keep(root, lab, only, table.toString(StandardCharsets.UTF_8));
+                out.print(printed.toString(StandardCharsets.UTF_8));
+                if (runTests) keep(root, lab, only, printed.toString(StandardCharsets.UTF_8));
             }
             if (graded > 1) {
                 out.printf(Locale.ROOT, "%n%d of %d labs at full marks%s%n", full, graded, notFull);

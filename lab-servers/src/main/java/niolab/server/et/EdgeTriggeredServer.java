@@ -79,6 +79,8 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     // Cold: setup and stop.
     /** The 8-byte value stop() writes to the eventfd. */
     private final NativeBuffer wakeValue;
+    /** The int of --sndbuf for setsockopt, or null when the kernel's own send buffer is kept. */
+    private final NativeBuffer sndbuf;
     private Epoll epoll;
 
     protected EdgeTriggeredServer(ServerOptions options, Syscalls sys) {
@@ -90,6 +92,8 @@ public abstract class EdgeTriggeredServer extends EventLoop {
         this.readBuffer = readMemory.address();
         this.wakeValue = NativeBuffer.allocate(sys, 8);
         wakeValue.view().order(java.nio.ByteOrder.nativeOrder()).putLong(0, 1);
+        this.sndbuf = options.sndbuf > 0 ? NativeBuffer.allocate(sys, Integer.BYTES) : null;
+        if (sndbuf != null) sndbuf.view().order(java.nio.ByteOrder.nativeOrder()).putInt(0, options.sndbuf);
         // Load these now: after EMFILE, loading a class from the class path may need a descriptor.
         Errno.message(Errno.EMFILE, sys);
         EtConnection.class.getName();
@@ -209,6 +213,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
         opened();
         // As lt does; a failure only costs latency. MISTAKE nagle: left off, Nagle's algorithm on.
         if (!mistakes.nagle) sys.setFlag(fd, Linux.IPPROTO_TCP, Linux.TCP_NODELAY);
+        if (sndbuf != null) sys.setsockopt(fd, Linux.SOL_SOCKET, Linux.SO_SNDBUF, sndbuf.address(), Integer.BYTES); // partial writes on loopback
         if (fd >= connections.length) connections = Arrays.copyOf(connections, Math.max(fd + 1, 2 * connections.length));
         EtConnection c = connections[fd];
         if (c == null) connections[fd] = c = new EtConnection(sys);
@@ -332,6 +337,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
         events.close();
         readMemory.close();
         wakeValue.close();
+        if (sndbuf != null) sndbuf.close();
     }
 
     /** Safe from any thread: ends a blocked epoll_wait by making the eventfd readable. */

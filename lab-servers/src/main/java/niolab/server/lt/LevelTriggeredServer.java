@@ -185,6 +185,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
             try {
                 ch.configureBlocking(false);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, !mistakes.nagle); // MISTAKE nagle: Nagle's algorithm left on
+                if (options.sndbuf > 0) ch.setOption(StandardSocketOptions.SO_SNDBUF, options.sndbuf); // --sndbuf: partial writes on loopback
                 ch.register(selector, readingOps, newAttachment());
             } catch (IOException e) {
                 counters.inc(RESETS);
