@@ -29,11 +29,23 @@ import org.w3c.dom.NodeList;
  *   lab 3: ET through JNA: drain to EAGAIN
  *     et-burst          3/3  pass  a burst of 1000 connections is accepted and served
  *     et-large          0/3  FAIL  payloads of 1 B to 1 MiB come back exactly
- *                                  hint: one read per edge leaves bytes no edge announces again: read until drained
- *                                  randomPayloads...Exactly failed: see lab-servers/target/surefire-reports/TEST-...xml
- *     et-accept-once      -  n/a   --mistake accept-once strands a burst; ... (niolab.server.MistakesTest is not in this tree)
- *     total            11/14
+ *                                  hint [et-read]: one read per edge leaves bytes no edge announces again: read until drained
+ *                                  randomPayloads...Exactly failed: Read timed out
+ *                                  (see lab-servers/target/surefire-reports/TEST-...xml)
+ *     et-read-once      0/2  FAIL  --mistake read-once stalls an echo; your loop does not
+ *                                  hint [et-read]: the correct server (no --mistake) stalled too: your read loop stops early (fix et-large first)
+ *                                  ...
+ *     total            11/16
+ *     several failures may share one cause: start with et-large (region et-read)
+ *
+ *   Maven's and the servers' output: target/grade.log (VERBOSE=1 shows it here)
  * </pre>
+ *
+ * The hint under a failure comes from {@code labs/hints.tsv} when a row of that checkpoint
+ * matches the first line of the failed assertion (its description says which part failed, and
+ * which of a correct and a broken twin), else from the table; each lab's rows are in dependency
+ * order, so its first failure is the one to fix first. Each lab's table is also kept in
+ * {@code runs/labN/grade.txt} for {@code make handin}.
  *
  * {@code LAB=1,2,7} or {@code LAB=all} grades several labs in one Maven run: a table per lab,
  * then how many are at full marks.

@@ -223,7 +223,7 @@ class HandoutTest {
     private static final List<Bug> BUGS = List.of(
             new Bug(1, "bio-silent", "bio-thread-per-connection", "lab-servers/src/main/java/niolab/server/bio/BlockingServer.java",
                     "t.start();", "t.run(); // serves on the accepting thread"),
-            new Bug(2, "lt-half-close", "lt-interest-ops", "lab-servers/src/main/java/niolab/server/lt/LevelTriggeredServer.java",
+            new Bug(2, "lt-slow-readers", "lt-interest-ops", "lab-servers/src/main/java/niolab/server/lt/LevelTriggeredServer.java",
                     "key.interestOps(readingOps); // OP_READ (MISTAKE standing-write: OP_READ | OP_WRITE)", "// OP_WRITE stays: never back to reading"),
             new Bug(3, "et-burst", "et-accept", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredServer.java",
                     "if (mistakes.acceptOnce) return;", "if (accepted > 0) return; // one accept per edge"),
