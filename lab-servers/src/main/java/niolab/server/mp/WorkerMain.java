@@ -68,6 +68,7 @@ public final class WorkerMain {
         if (o.idleTimeout != null) a.addAll(List.of("--idle-timeout", millis(o.idleTimeout)));
         for (Mistake m : o.mistakeList) a.addAll(List.of("--mistake", m.name()));
         if (o.epollExclusive) a.add("--epoll-exclusive");
+        if (o.sndbuf > 0) a.addAll(List.of("--sndbuf", Integer.toString(o.sndbuf)));
         BackendOptions b = o.backend;
         if (b != null) {
             a.addAll(List.of("--backend", b.address.host(), b.address.resolved().getAddress().getHostAddress(),
@@ -94,6 +95,7 @@ public final class WorkerMain {
                     case "--exit-on-stdin-eof": o.exitOnStdinEof = true; break;
                     case "--backlog": o.backlog = Integer.parseInt(args[++i]); break;
                     case "--buffer-size": o.bufferSize = Integer.parseInt(args[++i]); break;
+                    case "--sndbuf": o.sndbuf = Integer.parseInt(args[++i]); break;
                     case "--loops": o.loops = Integer.parseInt(args[++i]); break;
                     case "--protocol": o.protocol = Protocol.valueOf(args[++i]); break;
                     case "--stats-interval": o.statsInterval = Duration.ofMillis(Long.parseLong(args[++i])); break;
