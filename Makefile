@@ -19,7 +19,7 @@ COURSE := experiments/generator/src/main/java/niolab/course
 JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)
 SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f -print) $(wildcard pom.xml */pom.xml */*/pom.xml)
 
-.PHONY: help all test clean aot run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade \
+.PHONY: help all test clean aot run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade handin \
         $(addprefix exp-,$(EXPERIMENTS)) FORCE
 
 help: ## List the targets, one line each
@@ -31,7 +31,7 @@ all: $(JARS) ## Build everything: bin/lab-server and bin/echo-bench work afterwa
 # The JDK of this build, recorded for bin/* (they run on it). Another JDK starts from clean:
 # classes compiled for release 22 by one JDK must not stay in target/ for an older one.
 target/jdk-home: FORCE
-	@$(JDK) echo "using $$JDK_LABEL"; \
+	@$(JDK) $(if $(filter grade,$(MAKECMDGOALS)),$(if $(VERBOSE),,: ),)echo "using $$JDK_LABEL"; \
 	  if [ "$$(cat $@ 2>/dev/null)" != "$$JAVA_HOME" ]; then $(MVN) clean && mkdir -p target && echo "$$JAVA_HOME" >$@; fi
 
 $(JARS) &: $(SOURCES) target/jdk-home
@@ -86,9 +86,12 @@ handout: ## Write the student handout: make handout DEST=DIR (solutions cut, stu
 	@if [ -z "$(DEST)" ]; then echo "error: say where: make handout DEST=DIR" >&2; exit 2; fi
 	@$(JDK) java $(COURSE)/Handout.java $(if $(SOLUTIONS),--with-solutions) "$(DEST)"
 
-grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (or LAB=1,2 or LAB=all; a hint per failure; exit 0 only at full marks)
+grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (or LAB=1,2 or LAB=all; a hint per failure; exit 0 only at full marks; Maven's output in target/grade.log, VERBOSE=1 shows it)
 	@if [ -z "$(LAB)" ]; then echo "error: say which lab: make grade LAB=N, LAB=N,N... or LAB=all (labs/README.md lists them)" >&2; exit 2; fi
-	@$(JDK) MVN="$(MVN)" java $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
+	@$(JDK) MVN="$(MVN)" VERBOSE="$(VERBOSE)" java $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
+
+handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (the machine, the grade table, the runs kept by bin/record; FILES="a b" adds files)
+	@LAB="$(LAB)" DEST="$(DEST)" FILES="$(FILES)" bash scripts/handin.sh
 
 bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh

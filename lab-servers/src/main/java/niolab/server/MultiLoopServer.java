@@ -31,7 +31,9 @@ public final class MultiLoopServer implements EventLoopServer {
         // BEGIN SOLUTION loops-reuseport
         // STUB: // TODO lab 7: bind() gives every loop a listening socket of its own on one port. As here, the
         // STUB: // second bind fails (address already in use). Which socket option lets several sockets listen on
-        // STUB: // one port, and how does the kernel then pick the one a new connection goes to? (Not with herd.)
+        // STUB: // one port, and how does the kernel then pick the one a new connection goes to? ServerOptions has it.
+        // STUB: // Leave it off under the mistake: the loops-herd checkpoint expects this line to decide.
+        // STUB: boolean herd = options.mistakes().herd; // MISTAKE herd: the loops share loop 1's listener, no option needed
         if (!options.mistakes().herd) options.reusePort = true;
         // END SOLUTION
         loops = new EventLoopServer[options.loops];

@@ -27,6 +27,11 @@ public final class ServerOptions {
                     + "buffers grow to, from 4096) (default: ${DEFAULT-VALUE}).")
     public int bufferSize;
 
+    @Option(names = "--sndbuf", paramLabel = "BYTES", defaultValue = "0",
+            description = "lt and et: SO_SNDBUF of each connection (0, the default: the kernel's, autotuned). A small one "
+                    + "makes large echoes end in partial writes on loopback too.")
+    public int sndbuf;
+
     @Option(names = "--reuse-port", description = "Set SO_REUSEPORT so several processes can share the port (mp workers do).")
     public boolean reusePort;
 

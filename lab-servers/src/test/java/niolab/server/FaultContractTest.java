@@ -254,7 +254,7 @@ public abstract class FaultContractTest {
             List<Socket> flood = new ArrayList<>();
             try {
                 for (int i = 0; i < 300; i++) flood.add(Echo.connect(p.address())); // the kernel completes them all
-                assertThat(p.awaitOutput("pausing accepts", 20_000)).as(p.output()).isTrue();
+                assertThat(p.awaitOutput("pausing accepts", 20_000)).as("the server says it is pausing accepts, once out of descriptors; it said:\n%s", p.output()).isTrue();
 
                 // Per process: a spinning event loop keeps its own process near 1.0 of a core,
                 // while mp's three JVMs together may add up their start-up work (JIT, GC).
@@ -304,17 +304,17 @@ public abstract class FaultContractTest {
                 for (Socket s : flood) s.close();
             }
             byte[] payload = Echo.random(100_000, 3);
-            assertThat(Echo.roundTrip(p.address(), payload, 10_000, 3)).isEqualTo(payload);
+            assertThat(Echo.roundTrip(p.address(), payload, 10_000, 3)).as("a 100 KB echo after the episode").isEqualTo(payload);
 
             assertThat(p.terminate(30)).as(p.output()).isZero();
             assertCleanLog(p);
-            assertThat(Proc.counter(p, "accept_failures")).isPositive();
-            assertThat(Proc.counter(p, "accepts")).isEqualTo(301);
+            assertThat(Proc.counter(p, "accept_failures")).as("accept_failures counted").isPositive();
+            assertThat(Proc.counter(p, "accepts")).as("accepts: the flood's 300 and the 100 KB echo's one").isEqualTo(301);
             // One line per process per episode: it lasts until the backlog is drained.
             Matcher m = Pattern.compile("(?m)^(\\[w\\d+\\] )?" + logPrefix() + "( loop\\d+)?: accept.* failed").matcher(p.output());
             List<String> lines = new ArrayList<>();
             while (m.find()) lines.add(m.group());
-            assertThat(lines).as(p.output()).isNotEmpty().doesNotHaveDuplicates();
+            assertThat(lines).as("one log line per episode; the server said:\n%s", p.output()).isNotEmpty().doesNotHaveDuplicates();
         }
     }
 

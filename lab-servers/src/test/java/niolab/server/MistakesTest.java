@@ -181,11 +181,11 @@ class MistakesTest {
             System.out.printf("%s herd: %s, empty accepts %s, accepts %s (SO_REUSEPORT: %s, %s, %s)%n", arch, broken,
                     Arrays.toString(perLoop(t.broken, "empty_accepts")), Arrays.toString(perLoop(t.broken, "accepts")), correct,
                     Arrays.toString(perLoop(t.correct, "empty_accepts")), Arrays.toString(perLoop(t.correct, "accepts")));
-            assertThat(Arrays.stream(perLoop(t.broken, "accepts")).sum()).isEqualTo(connections);
-            assertThat(Arrays.stream(perLoop(t.correct, "empty_accepts")).sum()).as("accepts that found nothing, a listener per loop").isZero();
+            assertThat(Arrays.stream(perLoop(t.broken, "accepts")).sum()).as("accepts of the server with --mistake herd").isEqualTo(connections);
+            assertThat(Arrays.stream(perLoop(t.correct, "empty_accepts")).sum()).as("accepts that found nothing, the correct server (a listener per loop)").isZero();
             assertThat(correct.loops).as("loops woken per connection, a listener per loop").isLessThan(1.5);
             // Each connection wakes the idle loops too, for nothing: on average at least one more wakeup per connection.
-            assertThat(broken.loops).as("loops woken per connection, one listener for all loops").isGreaterThan(correct.loops + 1);
+            assertThat(broken.loops).as("loops woken per connection with --mistake herd (one listener for all loops), against the correct server's").isGreaterThan(correct.loops + 1);
             assertThat(broken.wakeups).as("loop wakeups per connection, one listener for all loops").isGreaterThan(correct.wakeups + 1);
         }
     }
@@ -319,7 +319,7 @@ class MistakesTest {
 
     /** SIGTERM to both; each must exit 0 and print its counters. */
     private static void stop(Twins t) throws InterruptedException {
-        assertThat(t.correct.terminate(30)).as(t.correct.output()).isZero();
+        assertThat(t.correct.terminate(30)).as("the correct server stops gracefully; it said:\n%s", t.correct.output()).isZero();
         assertThat(t.broken.terminate(30)).as("the broken server still stops gracefully").isZero();
     }
 

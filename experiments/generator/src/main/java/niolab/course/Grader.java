@@ -1,5 +1,6 @@
 package niolab.course;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
@@ -27,11 +29,23 @@ import org.w3c.dom.NodeList;
  *   lab 3: ET through JNA: drain to EAGAIN
  *     et-burst          3/3  pass  a burst of 1000 connections is accepted and served
  *     et-large          0/3  FAIL  payloads of 1 B to 1 MiB come back exactly
- *                                  hint: one read per edge leaves bytes no edge announces again: read until drained
- *                                  randomPayloads...Exactly failed: see lab-servers/target/surefire-reports/TEST-...xml
- *     et-accept-once      -  n/a   --mistake accept-once strands a burst; ... (niolab.server.MistakesTest is not in this tree)
- *     total            11/14
+ *                                  hint [et-read]: one read per edge leaves bytes no edge announces again: read until drained
+ *                                  randomPayloads...Exactly failed: Read timed out
+ *                                  (see lab-servers/target/surefire-reports/TEST-...xml)
+ *     et-read-once      0/2  FAIL  --mistake read-once stalls an echo; your loop does not
+ *                                  hint [et-read]: the correct server (no --mistake) stalled too: your read loop stops early (fix et-large first)
+ *                                  ...
+ *     total            11/16
+ *     several failures may share one cause: start with et-large (region et-read)
+ *
+ *   Maven's and the servers' output: target/grade.log (VERBOSE=1 shows it here)
  * </pre>
+ *
+ * The hint under a failure comes from {@code labs/hints.tsv} when a row of that checkpoint
+ * matches the first line of the failed assertion (its description says which part failed, and
+ * which of a correct and a broken twin), else from the table; each lab's rows are in dependency
+ * order, so its first failure is the one to fix first. Each lab's table is also kept in
+ * {@code runs/labN/grade.txt} for {@code make handin}.
  *
  * {@code LAB=1,2,7} or {@code LAB=all} grades several labs in one Maven run: a table per lab,
  * then how many are at full marks.
@@ -50,6 +64,9 @@ import org.w3c.dom.NodeList;
  */
 public final class Grader {
     static final String TABLE = "labs/checkpoints.tsv";
+    static final String HINTS = "labs/hints.tsv";
+    /** Where Maven's and the servers' output goes unless VERBOSE=1, relative to the root. */
+    static final String LOG = "target/grade.log";
     private static final String USAGE = "usage: Grader --lab N|N,N...|all [--only ID,ID...] [--score-only] [--root DIR]";
 
     /** One row of the table. */
@@ -76,11 +93,30 @@ public final class Grader {
     /** How a checkpoint came out. */
     enum Outcome { PASS, FAIL, NOT_RUN, NOT_APPLICABLE }
 
-    /** A checkpoint's outcome, and why when it is not a pass. */
-    record Score(Checkpoint checkpoint, Outcome outcome, String why) {
+    /**
+     * A checkpoint's outcome, and why when it is not a pass; {@code failure}: the first line of
+     * what the failed assertion said (an assertion's description, which says what part failed), or "".
+     */
+    record Score(Checkpoint checkpoint, Outcome outcome, String why, String failure) {
+        Score(Checkpoint checkpoint, Outcome outcome, String why) {
+            this(checkpoint, outcome, why, "");
+        }
+
         int earned() {
             return outcome == Outcome.PASS ? checkpoint.points() : 0;
         }
+
+        boolean failed() {
+            return outcome == Outcome.FAIL || outcome == Outcome.NOT_RUN;
+        }
+    }
+
+    /**
+     * A row of {@code labs/hints.tsv}: the region a checkpoint's failure points to, and, when the
+     * first line of the failed assertion's text matches {@code when} (a regex, {@code *} for any), the hint to print
+     * instead of the table's ({@code -} keeps the table's).
+     */
+    record Hint(String id, String region, Pattern when, String text) {
     }
 
     private final Path root;
@@ -130,9 +166,11 @@ public final class Grader {
                 err.println("error: no checkpoint for lab " + labArg + (only.isEmpty() ? "" : " among " + only) + " in " + TABLE);
                 return 2;
             }
-            if (runTests) g.runMaven(chosen, err);
+            boolean verbose = "1".equals(System.getenv("VERBOSE"));
+            if (runTests) g.runMaven(chosen, verbose, err);
             // One Maven run for every lab asked; then a table per lab, and whether each is at full marks.
             List<Score> scores = g.score(chosen);
+            List<Hint> hints = readHints(root.resolve(HINTS));
             StringJoiner notFull = new StringJoiner(", ", " (below: lab ", ")").setEmptyValue("");
             int graded = 0, full = 0;
             for (int lab : labs) {
@@ -142,17 +180,29 @@ public final class Grader {
                 }
                 if (ofLab.isEmpty()) continue; // --only named none of this lab's
                 graded++;
-                if (print(out, lab, title(root, lab), ofLab)) full++;
+                ByteArrayOutputStream printed = new ByteArrayOutputStream();
+                if (print(new PrintStream(printed, true, StandardCharsets.UTF_8), lab, title(root, lab), ofLab, hints)) full++;
                 else notFull.add(Integer.toString(lab));
+                out.print(printed.toString(StandardCharsets.UTF_8));
+                if (runTests) keep(root, lab, only, printed.toString(StandardCharsets.UTF_8));
             }
             if (graded > 1) {
                 out.printf(Locale.ROOT, "%n%d of %d labs at full marks%s%n", full, graded, notFull);
             }
+            if (runTests && !verbose) out.println("\nMaven's and the servers' output: " + LOG + " (VERBOSE=1 shows it here)");
             return full == graded ? 0 : 1;
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             err.println("error: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** Keeps the lab's table for {@code make handin}: runs/labN/grade.txt, with the command that graded it. */
+    private static void keep(Path root, int lab, Set<String> only, String table) throws IOException {
+        Path file = root.resolve("runs/lab" + lab + "/grade.txt");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "$ make grade LAB=" + lab + (only.isEmpty() ? "" : " ONLY=" + String.join(",", only))
+                + "\n# graded " + java.time.OffsetDateTime.now().withNano(0) + " on JDK " + Runtime.version() + "\n" + table);
     }
 
     /** {@code 3}, {@code 1,2,7} or {@code all} (an empty list: every lab of the table). */
@@ -188,6 +238,31 @@ public final class Grader {
         return rows;
     }
 
+    /** The rows of {@code labs/hints.tsv} (none if it is absent), in their order: the first that matches wins. */
+    static List<Hint> readHints(Path file) throws IOException {
+        List<Hint> hints = new ArrayList<>();
+        if (!Files.isRegularFile(file)) return hints;
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] f = line.split("\t");
+            if (f.length != 4) throw new IllegalStateException(file + ":" + (i + 1) + ": 4 tab-separated fields expected, found " + f.length);
+            String when = f[2].strip();
+            hints.add(new Hint(f[0].strip(), f[1].strip(), when.equals("*") ? null : Pattern.compile(when, Pattern.CASE_INSENSITIVE),
+                    f[3].strip()));
+        }
+        return hints;
+    }
+
+    /** The hints.tsv row for this failure: the first of its checkpoint whose pattern the failure matches, or null. */
+    static Hint hintFor(Score s, List<Hint> hints) {
+        for (Hint h : hints) {
+            if (h.id().equals(s.checkpoint().id()) && (h.when() == null || h.when().matcher(s.failure()).find())) return h;
+        }
+        return null;
+    }
+
     static List<Checkpoint> select(List<Checkpoint> all, int lab, Set<String> only) {
         List<Checkpoint> chosen = new ArrayList<>();
         for (Checkpoint c : all) {
@@ -209,10 +284,11 @@ public final class Grader {
     }
 
     /**
-     * Runs the available checkpoints' tests in one Maven run (its output goes to the terminal).
-     * Failing tests do not stop it; a build that fails leaves reports missing, scored as not run.
+     * Runs the available checkpoints' tests in one Maven run, its output (and the servers') into
+     * {@link #LOG}, or to the terminal when {@code verbose}. Failing tests do not stop it; a build
+     * that fails leaves reports missing, scored as not run.
      */
-    void runMaven(List<Checkpoint> chosen, PrintStream err) throws IOException {
+    void runMaven(List<Checkpoint> chosen, boolean verbose, PrintStream err) throws IOException {
         Set<String> modules = new LinkedHashSet<>();
         Set<String> selectors = new LinkedHashSet<>();
         for (Checkpoint c : chosen) {
@@ -229,9 +305,19 @@ public final class Grader {
                 // the table below is the summary; the tests' own output stays in their reports
                 "-Dsurefire.printSummary=false", "-Dmaven.test.redirectTestOutputToFile=true",
                 "-Dsurefire.timeout=900", "test"));
-        err.println("grading: " + String.join(" ", cmd));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toAbsolutePath().toFile());
+        if (verbose) {
+            err.println("grading: " + String.join(" ", cmd));
+            pb.inheritIO();
+        } else {
+            Path log = root.resolve(LOG);
+            Files.createDirectories(log.getParent());
+            Files.writeString(log, "grading: " + String.join(" ", cmd) + "\n");
+            pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        }
         try {
-            new ProcessBuilder(cmd).directory(root.toAbsolutePath().toFile()).inheritIO().start().waitFor();
+            pb.start().waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while the tests ran");
@@ -263,7 +349,7 @@ public final class Grader {
 
     private Score fromReport(Checkpoint c) {
         Path report = root.resolve(c.module()).resolve("target/surefire-reports/TEST-" + c.testClass() + ".xml");
-        if (!Files.isRegularFile(report)) return new Score(c, Outcome.NOT_RUN, "no test report: did the build fail? (see Maven's output above)");
+        if (!Files.isRegularFile(report)) return new Score(c, Outcome.NOT_RUN, "no test report: did the build fail? (see Maven's output in " + LOG + ")");
         NodeList cases;
         try {
             cases = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getElementsByTagName("testcase");
@@ -271,7 +357,7 @@ public final class Grader {
             return new Score(c, Outcome.NOT_RUN, "unreadable test report " + report + ": " + e.getMessage());
         }
         int ran = 0, skipped = 0;
-        String failed = null;
+        String failed = null, message = "";
         for (int i = 0; i < cases.getLength(); i++) {
             Element t = (Element) cases.item(i);
             if (!isCaseOf(c, t.getAttribute("name"))) continue;
@@ -280,10 +366,14 @@ public final class Grader {
                 skipped++;
             } else if (failed == null && (has(t, "failure") || has(t, "error"))) {
                 failed = t.getAttribute("name");
+                message = failureText(t);
             }
         }
         if (ran == 0) return new Score(c, Outcome.NOT_RUN, "the test did not run: is " + c.test() + " spelled as in its class?");
-        if (failed != null) return new Score(c, Outcome.FAIL, failed + " failed: see " + root.relativize(report));
+        if (failed != null) {
+            String line = message.strip().split("\n", 2)[0].strip();
+            return new Score(c, Outcome.FAIL, failed + " failed: " + shortened(line) + "\n(see " + root.relativize(report) + ")", line);
+        }
         if (skipped == ran) return new Score(c, Outcome.NOT_APPLICABLE, "skipped on this machine (an assumption did not hold)");
         return new Score(c, Outcome.PASS, null);
     }
@@ -292,6 +382,18 @@ public final class Grader {
     private static boolean isCaseOf(Checkpoint c, String caseName) {
         String m = c.method();
         return m == null || caseName.equals(m) || caseName.startsWith(m + "(") || caseName.startsWith(m + "[");
+    }
+
+    /** What the failed assertion said: the failure's (or error's) message, then its type and trace. */
+    private static String failureText(Element testcase) {
+        NodeList f = testcase.getElementsByTagName(has(testcase, "failure") ? "failure" : "error");
+        Element e = (Element) f.item(0);
+        return e.getAttribute("message") + "\n" + e.getAttribute("type") + "\n" + e.getTextContent();
+    }
+
+    /** A line of at most 160 characters. */
+    static String shortened(String line) {
+        return line.length() > 160 ? line.substring(0, 157) + "..." : line;
     }
 
     private static boolean has(Element testcase, String child) {
@@ -305,14 +407,18 @@ public final class Grader {
         }
     }
 
-    /** Prints a line per checkpoint, a hint under each failure, and the total; true at full marks. */
-    static boolean print(PrintStream out, int lab, String title, List<Score> scores) {
+    /**
+     * Prints a line per checkpoint, a hint under each failure (keyed by hints.tsv to what failed,
+     * with the region it points to), the total, and the first failure to fix; true at full marks.
+     */
+    static boolean print(PrintStream out, int lab, String title, List<Score> scores, List<Hint> hints) {
         int width = "total".length();
         for (Score s : scores) width = Math.max(width, s.checkpoint().id().length());
         String row = "  %-" + width + "s %6s  %-4s  %s%n";
         String indent = " ".repeat(width + 17);
         out.printf(Locale.ROOT, "%nlab %d: %s%n", lab, title.replaceFirst("(?i)^lab \\d+:\\s*", ""));
-        int earned = 0, possible = 0;
+        int earned = 0, possible = 0, failures = 0;
+        Score first = null;
         for (Score s : scores) {
             Checkpoint c = s.checkpoint();
             switch (s.outcome()) {
@@ -320,15 +426,28 @@ public final class Grader {
                 case NOT_APPLICABLE -> out.printf(Locale.ROOT, row, c.id(), "-", "n/a", c.checks() + " (" + s.why() + ")");
                 default -> {
                     out.printf(Locale.ROOT, row, c.id(), "0/" + c.points(), "FAIL", c.checks());
-                    out.println(indent + "hint: " + c.hint());
-                    out.println(indent + s.why());
+                    Hint h = hintFor(s, hints);
+                    String region = h == null || h.region().equals("-") ? "" : " [" + h.region() + "]";
+                    out.println(indent + "hint" + region + ": " + (h == null || h.text().equals("-") ? c.hint() : h.text()));
+                    for (String line : s.why().split("\n")) out.println(indent + line);
                 }
+            }
+            if (s.failed()) {
+                failures++;
+                if (first == null) first = s;
             }
             earned += s.earned();
             if (s.outcome() != Outcome.NOT_APPLICABLE) possible += c.points();
         }
         boolean full = possible > 0 && earned == possible;
         out.printf(Locale.ROOT, row, "total", earned + "/" + possible, full ? "full" : "", "");
+        if (first != null) {
+            // The table lists each lab's checkpoints in dependency order: what the first failure breaks, later ones need.
+            Hint h = hintFor(first, hints);
+            String region = h == null || h.region().equals("-") ? "" : " (region " + h.region() + ")";
+            out.println(failures > 1 ? "  several failures may share one cause: start with " + first.checkpoint().id() + region
+                    : "  start with " + first.checkpoint().id() + region);
+        }
         return full;
     }
 }

@@ -189,6 +189,7 @@ public final class LabNotes implements Callable<Integer> {
                     + ", server on CPU " + env.serverCpu() + ", client on CPU " + env.clientCpu() + " (" + env.date().substring(0, 10) + ")");
         }
         ranges(experiments.resolve("results"), all);
+        lab7Ranges(experiments.resolve("results"), all);
         for (Map.Entry<Integer, int[]> e : perLab(checkpoints).entrySet()) all.put("lab" + e.getKey() + ":points", Integer.toString(e.getValue()[1]));
         return all;
     }
@@ -223,6 +224,40 @@ public final class LabNotes implements Callable<Integer> {
                 append(line, server + " " + range(samples.numbers("requests_per_s", "server", server, "mode", mode, "tool", "wrk")));
             }
             out.put("notes:http_wrk_" + mode, line.toString());
+        }
+    }
+
+    /** The servers of lab 7 (and their neighbours) in exp-architectures, and the uring modes in exp-uring. */
+    private static final String[] LAB7_SERVERS = {"lt", "et", "vt", "lt-loops", "et-loops", "mp"};
+    private static final String[] URING_SERVERS = {"et", "uring-basic", "uring-multishot", "uring-bufring"};
+
+    /**
+     * Lab 7's ranges: keep-alive echo and /ping per round for vt, --loops and mp beside lt and et
+     * (exp-architectures), idle memory, and each io_uring mode beside et (exp-uring).
+     */
+    static void lab7Ranges(Path results, Report out) {
+        Results arch = new Results(results.resolve("architectures"));
+        StringBuilder echo = new StringBuilder(), ping = new StringBuilder(), idle = new StringBuilder();
+        Csv wrk = arch.csv("wrk.csv");
+        Csv idleCsv = arch.csv("idle.csv");
+        for (String server : LAB7_SERVERS) {
+            double[] qps = new double[3];
+            for (int round = 1; round <= 3; round++) qps[round - 1] = arch.bench("raw/" + server + "-echo-ka-50-r" + round + ".json").median(Column.QPS);
+            append(echo, server + " " + range(qps) + "/s");
+            append(ping, server + " " + range(wrk.numbers("requests_per_s", "server", server, "measure", "ping-keepalive")) + "/s");
+            double[] rss = idleCsv.numbers("rss_kb", "server", server);
+            if (rss.length > 0) append(idle, server + " " + Md.f0(rss[0] / 1024) + " MB");
+        }
+        out.put("notes:arch_echo_ka_50", echo.toString());
+        out.put("notes:arch_ping_keepalive", ping.toString());
+        out.put("notes:arch_idle_rss", idle.toString());
+        Csv uring = new Results(results.resolve("uring")).csv("samples.csv");
+        for (String workload : new String[] {"echo-1", "echo-50", "http-pipeline"}) {
+            StringBuilder line = new StringBuilder();
+            for (String server : URING_SERVERS) {
+                append(line, server + " " + range(uring.numbers("requests_per_s", "server", server, "workload", workload)) + "/s");
+            }
+            out.put("notes:uring_" + workload.replace('-', '_'), line.toString());
         }
     }
 

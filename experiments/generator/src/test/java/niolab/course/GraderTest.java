@@ -58,7 +58,8 @@ class GraderTest {
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"niolab.server." + cls + "\">\n");
         for (String[] c : cases) {
             xml.append("  <testcase name=\"").append(c[0]).append("\" classname=\"niolab.server.").append(cls).append('"');
-            xml.append(c[1].equals("pass") ? "/>\n" : ">\n    <" + c[1] + " message=\"boom\"/>\n  </testcase>\n");
+            String message = c.length > 2 ? c[2] : "boom";
+            xml.append(c[1].equals("pass") ? "/>\n" : ">\n    <" + c[1] + " message=\"" + message + "\"/>\n  </testcase>\n");
         }
         Path p = root.resolve("srv/target/surefire-reports/TEST-niolab.server." + cls + ".xml");
         Files.createDirectories(p.getParent());
@@ -139,16 +140,46 @@ class GraderTest {
         report("BurstTest", new String[] {"aBurstIsServed", "failure"}, new String[] {"eachArch(String)[1]", "pass"});
         report("WholeTest", new String[] {"a", "pass"});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        boolean full = Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3: ET through JNA", score(17));
+        boolean full = Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3: ET through JNA", score(17), List.of());
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(full).isFalse();
         assertThat(out).contains("lab 3: ET through JNA")
-                .containsPattern("burst +0/3 +FAIL +a burst is served\\n +hint: accept until EAGAIN\\n +aBurstIsServed failed: see ")
+                .containsPattern("burst +0/3 +FAIL +a burst is served\\n +hint: accept until EAGAIN\\n +aBurstIsServed failed: boom\\n +\\(see ")
                 .containsPattern("whole +2/2 +pass")
                 .containsPattern("param +1/1 +pass")
                 .containsPattern("later +- +n/a +a part still to come \\(niolab.server.NotYetTest is not in this tree\\)")
                 .containsPattern("total +3/6 ");
         assertThat(out).doesNotContain("read the report").doesNotContain("both archs"); // hints of passes stay hidden
+    }
+
+    @Test
+    void aHintIsKeyedToWhatFailedNamesItsRegionAndTheTableEndsWithTheFirstFailureToFix() throws IOException {
+        Files.writeString(root.resolve(Grader.HINTS), String.join("\n",
+                "# id, region, when, hint",
+                "burst\tacc\tcorrect server\tthe correct server stalled: your loop stops early (fix x first)",
+                "burst\tacc\t*\t-",
+                "param\trd\t*\tboth archs, keyed",
+                ""));
+        report("BurstTest", new String[] {"aBurstIsServed", "failure", "[bytes echoed by the correct server] &#10;expected: 64"},
+                new String[] {"eachArch(String)[1]", "failure", "[the broken one] expected: 16"});
+        report("WholeTest", new String[] {"a", "pass"});
+        String out = printed(score(17));
+        assertThat(out).containsPattern("burst +0/3 +FAIL .*\\n +hint \\[acc\\]: the correct server stalled: your loop stops early \\(fix x first\\)\\n"
+                        + " +aBurstIsServed failed: \\[bytes echoed by the correct server\\]\\n")
+                .containsPattern("param +0/1 +FAIL .*\\n +hint \\[rd\\]: both archs, keyed\\n")
+                .endsWith("  several failures may share one cause: start with burst (region acc)\n");
+
+        report("BurstTest", new String[] {"aBurstIsServed", "failure", "[the broken one] expected: 16"},
+                new String[] {"eachArch(String)[1]", "pass"});
+        out = printed(score(17));
+        assertThat(out).as("no pattern matched: the table's hint, with the region").contains("hint [acc]: accept until EAGAIN\n")
+                .endsWith("  start with burst (region acc)\n");
+    }
+
+    private String printed(List<Score> scores) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", scores, Grader.readHints(root.resolve(Grader.HINTS)));
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -25,6 +25,8 @@ import niolab.course.Handout.Region;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The handout cuts exactly the marked regions, leaves no marker and no teacher-only file behind,
@@ -162,6 +164,22 @@ class HandoutTest {
     private static final String ONE_PER_LAB = String.join(",", "bio-silent", "lt-backpressure", "et-large", "mp-restart",
             "rate-interleave", "rate-catch-up", "rate-no-drift", "http-parser", "loops-spread", "vt-echo");
 
+    /** One handout for every grading test here, compiled once: each test puts the regions in the state it grades. */
+    @TempDir
+    static Path shared;
+    private static Path handout;
+    private static List<Region> regions;
+
+    private static synchronized Path handout() throws Exception {
+        if (handout != null) return handout;
+        Path dest = shared.resolve("handout");
+        regions = Handout.write(LAB, dest, false);
+        Result compiles = sh(dest, "mvn", "-o", "-q", "-B", "-Dstyle.color=never", "-pl", "lab-servers,echo-bench", "-am", "-DskipTests",
+                "compile");
+        assertThat(compiles.code).as("every stub compiles: %s", compiles.output).isZero();
+        return handout = dest;
+    }
+
     /**
      * The grader can fail and can pass, for every lab: in a fresh handout every lab scores below
      * full marks and every region's stub compiles; with the reference regions put back, every lab
@@ -170,10 +188,9 @@ class HandoutTest {
      * own build filled. The whole of each lab is graded by hand: {@code make grade LAB=all}.
      */
     @Test
-    @Timeout(value = 12, unit = TimeUnit.MINUTES)
-    void aFreshHandoutScoresBelowFullMarksInEveryLabAndFullMarksWithTheReferenceRegionsPutBack(@TempDir Path tmp) throws Exception {
-        Path dest = tmp.resolve("handout");
-        List<Region> regions = Handout.write(LAB, dest, false);
+    @Timeout(value = 25, unit = TimeUnit.MINUTES)
+    void aFreshHandoutScoresBelowFullMarksInEveryLabAndFullMarksWithTheReferenceRegionsPutBack() throws Exception {
+        Path dest = handout();
         assertThat(Handout.markersLeft(dest)).isEmpty();
         for (String teacherOnly : List.of("labs/instructor-notes.md", "labs/templates", "labs/teacher-only.txt")) {
             assertThat(dest.resolve(teacherOnly)).doesNotExist();
@@ -183,41 +200,126 @@ class HandoutTest {
             labs = (int) sheets.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.md")).count();
         }
 
-        Result compiles = sh(dest, "mvn", "-o", "-q", "-B", "-Dstyle.color=never", "-pl", "lab-servers", "-am", "-DskipTests", "compile");
-        assertThat(compiles.code).as("every stub compiles: %s", compiles.output).isZero();
+        for (Region r : regions) write(dest, r.file(), false, Map.of());
         Result skeleton = sh(dest, "make", "grade", "LAB=all", "ONLY=" + ONE_PER_LAB, MVN);
         assertThat(skeleton.code).as(skeleton.output).isNotZero();
         String every = IntStream.rangeClosed(1, labs).mapToObj(Integer::toString).collect(Collectors.joining(", "));
         assertThat(skeleton.output).as("every lab below full marks").contains("\n0 of " + labs + " labs at full marks (below: lab " + every + ")");
         if (Runtime.version().feature() >= 21) assertThat(skeleton.output).doesNotContain("n/a");
+        assertThat(skeleton.output).as("make grade prints the tables and the log's name, no Maven output")
+                .doesNotContain("[ERROR]").doesNotContain("[INFO]").doesNotContain("grading: mvn").contains("target/grade.log");
 
-        for (Region r : regions) putBack(dest, r.file());
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
         Result reference = sh(dest, "make", "grade", "LAB=all", "ONLY=" + ONE_PER_LAB, MVN);
         assertThat(reference.code).as(reference.output).isZero();
         assertThat(reference.output).contains("\n" + labs + " of " + labs + " labs at full marks\n").doesNotContain("FAIL");
     }
 
+    /**
+     * A classic bug in each region but uring-more (whose checkpoints stall to their 20 s bounds),
+     * as a student makes it: the reference line, then the line that breaks it. Each is caught by
+     * the checkpoint named with it, and the hint under that checkpoint names the region.
+     */
+    private static final List<Bug> BUGS = List.of(
+            new Bug(1, "bio-silent", "bio-thread-per-connection", "lab-servers/src/main/java/niolab/server/bio/BlockingServer.java",
+                    "t.start();", "t.run(); // serves on the accepting thread"),
+            new Bug(2, "lt-slow-readers", "lt-interest-ops", "lab-servers/src/main/java/niolab/server/lt/LevelTriggeredServer.java",
+                    "key.interestOps(readingOps); // OP_READ (MISTAKE standing-write: OP_READ | OP_WRITE)", "// OP_WRITE stays: never back to reading"),
+            new Bug(3, "et-burst", "et-accept", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredServer.java",
+                    "if (mistakes.acceptOnce) return;", "if (accepted > 0) return; // one accept per edge"),
+            new Bug(3, "et-large", "et-read", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredEchoServer.java",
+                    "if (mistakes.readOnce) return;", "if (n > 0) return; // one read per edge"),
+            new Bug(4, "mp-give-up", "mp-restart", "lab-servers/src/main/java/niolab/server/mp/MultiProcessMaster.java",
+                    "long delayMs = life.ready ? 0 : Math.min(FIRST_RETRY_DELAY_MS << (w.failedStartsInARow - 1), MAX_RETRY_DELAY_MS);",
+                    "long delayMs = 0; // no back-off"),
+            new Bug(5, "rate-no-drift", "rate-schedule", "echo-bench/src/main/java/niolab/bench/RateSchedule.java",
+                    "return startNanos + (long) ((index + (double) j * connections) * nanosPerRequest);",
+                    "return startNanos + (index + j * connections) * (long) nanosPerRequest; // truncated, then multiplied"),
+            new Bug(6, "http-parser", "http-pipelining", "lab-servers/src/main/java/niolab/server/proto/HttpPing.java",
+                    "out.put(response);\n            if (close) return CLOSE;", "out.put(response);\n            return close ? CLOSE : 0; // the first request only"),
+            new Bug(7, "loops-spread", "loops-reuseport", "lab-servers/src/main/java/niolab/server/MultiLoopServer.java",
+                    "if (!options.mistakes().herd) options.reusePort = true;", "if (options.mistakes().herd) options.reusePort = true;"),
+            new Bug(7, "vt-echo", "vt-serve", "lab-servers/src/main/java21/niolab/server/vt/VirtualThreadEchoServer.java",
+                    "while (read(c) >= 0) {", "if (read(c) >= 0) { // one read, one write"));
+
+    private record Bug(int lab, String checkpoint, String region, String file, String line, String broken) {
+    }
+
+    private static String bugged;
+
+    /** The grader's output for the reference with every bug in: one grading run of the checkpoints the bugs' regions decide. */
+    private static synchronized String bugged() throws Exception {
+        if (bugged != null) return bugged;
+        Path dest = handout();
+        Map<String, Map<String, String>> byFile = new TreeMap<>();
+        for (Bug b : BUGS) byFile.computeIfAbsent(b.file(), f -> new TreeMap<>()).put(b.line(), b.broken());
+        for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
+        String only = BUGS.stream().map(Bug::checkpoint).collect(Collectors.joining(","));
+        Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN);
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
+        return bugged = graded.output;
+    }
+
+    /** Lab {@code lab}'s bugs are caught by their checkpoints, the hint under each names its region, and so does the last line. */
+    private static void caught(int lab) throws Exception {
+        String out = bugged();
+        Matcher table = Pattern.compile("(?s)\\nlab " + lab + ": .*?\\n  total [^\\n]*\\n[^\\n]*\\n").matcher(out);
+        assertThat(table.find()).as("a table for lab %d in:%n%s", lab, out).isTrue();
+        String t = table.group();
+        Bug first = null;
+        for (Bug b : BUGS) {
+            if (b.lab() != lab || (b.file().contains("/java21/") && Runtime.version().feature() < 21)) continue;
+            if (first == null) first = b;
+            assertThat(t).as("%s caught by %s, its hint naming the region", b.broken(), b.checkpoint())
+                    .containsPattern("\\n  " + b.checkpoint() + " +0/\\d+ +FAIL .*\\n +hint \\[" + b.region() + "\\]: ");
+        }
+        assertThat(t).as("the first hint and the last line name the first region").containsPattern("(?s)^[^\\[]*hint \\[" + first.region() + "\\]")
+                .containsPattern("start with " + first.checkpoint() + " \\(region " + first.region() + "\\)\\n$");
+    }
+
+    /** A test per lab: its classic bugs are caught, and the hints name their regions. */
+    @ParameterizedTest(name = "lab {0}: {1}")
+    @CsvSource(delimiter = '|', value = {
+            "1 | serving on the accepting thread",
+            "2 | never going back to reading",
+            "3 | one accept and one read per edge",
+            "4 | restarting without back-off",
+            "5 | a schedule that drifts",
+            "6 | answering only the first pipelined request",
+            "7 | an inverted SO_REUSEPORT condition and a one-shot virtual thread"})
+    @Timeout(value = 25, unit = TimeUnit.MINUTES)
+    void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String bugs) throws Exception {
+        caught(lab);
+    }
+
     private static final String MVN = "MVN=mvn -o -q -B -Dstyle.color=never";
 
-    /** Writes the reference version of one region file (markers gone, solutions kept) over its stubbed copy. */
-    private static void putBack(Path dest, Path file) throws IOException {
-        String text = Files.readString(LAB.resolve(file));
-        Files.writeString(dest.resolve(file), String.join("\n", Handout.cut(text.split("\n", -1), true, file, new ArrayList<>())));
+    /**
+     * Writes one region file into the handout: its stubs, or its reference code with each of
+     * {@code bugs}' lines (reference line to broken line) replaced.
+     */
+    private static void write(Path dest, Path file, boolean reference, Map<String, String> bugs) throws IOException {
+        String text = String.join("\n", Handout.cut(Files.readString(LAB.resolve(file)).split("\n", -1), reference, file, new ArrayList<>()));
+        for (Map.Entry<String, String> bug : bugs.entrySet()) {
+            assertThat(text).as("%s still holds the line a bug replaces", file).contains(bug.getKey());
+            text = text.replace(bug.getKey(), bug.getValue());
+        }
+        Files.writeString(dest.resolve(file), text);
     }
 
     private record Result(int code, String output) {
     }
 
-    /** Runs a command in {@code dir} on this test's JDK, for at most five minutes; its exit code and output. */
+    /** Runs a command in {@code dir} on this test's JDK, for at most ten minutes (a loaded machine); its exit code and output. */
     private static Result sh(Path dir, String... cmd) throws IOException, InterruptedException {
         Path log = Files.createTempFile(dir.getParent(), "cmd", ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process p = pb.start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+        if (!p.waitFor(10, TimeUnit.MINUTES)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly); // Maven, its forked test JVM
             p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return new Result(-1, "timed out after 5 minutes: " + String.join(" ", cmd) + "\n" + Files.readString(log));
+            return new Result(-1, "timed out after 10 minutes: " + String.join(" ", cmd) + "\n" + Files.readString(log));
         }
         return new Result(p.exitValue(), Files.readString(log));
     }

@@ -186,6 +186,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
             try {
                 ch.configureBlocking(false);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, !mistakes.nagle); // MISTAKE nagle: Nagle's algorithm left on
+                if (options.sndbuf > 0) ch.setOption(StandardSocketOptions.SO_SNDBUF, options.sndbuf); // --sndbuf: partial writes on loopback
                 ch.register(selector, readingOps, newAttachment());
             } catch (IOException e) {
                 counters.inc(RESETS);
@@ -282,7 +283,9 @@ public abstract class LevelTriggeredServer extends EventLoop {
     /** The pending output is gone: back to reading. */
     protected final void resumeReading(SelectionKey key) {
         // BEGIN SOLUTION lt-interest-ops
-        // STUB: // TODO lab 2: the pending output has gone: back to the state a connection starts in.
+        // STUB: // TODO lab 2: the pending output has gone: back to the ops a connection starts with (accept()
+        // STUB: // registers it with readingOps: OP_READ, or OP_READ | OP_WRITE under MISTAKE standing-write, which
+        // STUB: // mistakes.standingWrite turns on: the lt-idle-loop checkpoint expects that mistake to show).
         // STUB: throw new UnsupportedOperationException("lab 2: resumeReading: switch the key's interest ops back");
         key.interestOps(readingOps); // OP_READ (MISTAKE standing-write: OP_READ | OP_WRITE)
         // END SOLUTION

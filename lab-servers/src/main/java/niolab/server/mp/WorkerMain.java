@@ -69,6 +69,7 @@ public final class WorkerMain {
         a.addAll(List.of("--linger-time", millis(o.lingerTime), "--linger-bytes", Long.toString(o.lingerBytes)));
         for (Mistake m : o.mistakeList) a.addAll(List.of("--mistake", m.name()));
         if (o.epollExclusive) a.add("--epoll-exclusive");
+        if (o.sndbuf > 0) a.addAll(List.of("--sndbuf", Integer.toString(o.sndbuf)));
         BackendOptions b = o.backend;
         if (b != null) {
             a.addAll(List.of("--backend", b.address.host(), b.address.resolved().getAddress().getHostAddress(),
@@ -95,6 +96,7 @@ public final class WorkerMain {
                     case "--exit-on-stdin-eof": o.exitOnStdinEof = true; break;
                     case "--backlog": o.backlog = Integer.parseInt(args[++i]); break;
                     case "--buffer-size": o.bufferSize = Integer.parseInt(args[++i]); break;
+                    case "--sndbuf": o.sndbuf = Integer.parseInt(args[++i]); break;
                     case "--loops": o.loops = Integer.parseInt(args[++i]); break;
                     case "--protocol": o.protocol = Protocol.valueOf(args[++i]); break;
                     case "--stats-interval": o.statsInterval = Duration.ofMillis(Long.parseLong(args[++i])); break;

@@ -100,6 +100,10 @@ public final class HttpPing {
         // STUB: // TODO lab 6: answer every complete request in `in`, in order, into `out`, so that a pipelined
         // STUB: // batch leaves in one write. As here, only the first is answered and the rest of the batch is lost.
         // STUB: // When `out` cannot take a response, owe it (conn.owed, conn.owedClose) and return OUT_FULL.
+        // STUB: // After a response that closes, set in.position(in.limit()): nothing after it will be read.
+        // STUB: // With a backend, a GET or HEAD /healthz (p.isHealthz(), p.method() != OTHER_METHOD) is not
+        // STUB: // answered here: set conn.healthz = Healthz.style(p.method() == HEAD, connectionStyle(p, close))
+        // STUB: // and return BACKEND (response(p, close, true) answers it otherwise).
         // STUB: int r = p.parse(in);
         // STUB: if (r == HttpRequestParser.NEED_MORE) return 0;
         // STUB: boolean close = r != HttpRequestParser.REQUEST || !p.keepAlive();

@@ -23,7 +23,7 @@ class WorkerMainTest {
 
     /** Every server option, each away from its default. */
     private static final String[] EVERY_OPTION = {"mp", "--host", "localhost", "--port", "0", "--backlog", "77",
-            "--buffer-size", "4096", "--loops", "3", "--protocol", "http", "--stats-interval", "1.5s", "--idle-timeout", "250ms",
+            "--buffer-size", "4096", "--sndbuf", "8192", "--loops", "3", "--protocol", "http", "--stats-interval", "1.5s", "--idle-timeout", "250ms",
             "--linger-time", "750ms", "--linger-bytes", "4096",
             "--mistake", "accept-once", "--mistake", "read-once", "--epoll-exclusive",
             "--backend", "redis://localhost:6390", "--backend-mode", "pool", "--backend-timeout", "2s", "--backend-threads", "5",
