@@ -113,8 +113,8 @@ env_json() {
   cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
   jdk=$(java -version 2>&1 | sed -n 1p)
   commit=$(git -C "$NIOLAB_HOME" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  # tracked files only: the results being written (env.json itself) are untracked until committed
-  if [ -n "$(git -C "$NIOLAB_HOME" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  # tracked files only, results aside: a rerun replaces the committed results it is about to write
+  if [ -n "$(git -C "$NIOLAB_HOME" status --porcelain --untracked-files=no -- . ':(exclude)experiments/results' 2>/dev/null)" ]; then
     commit="$commit (with uncommitted changes)"
   fi
   cat <<EOF
