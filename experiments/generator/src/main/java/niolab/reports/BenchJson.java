@@ -17,7 +17,7 @@ public record BenchJson(String tool, int schema, Config config, Environment envi
 
     public record Config(String target, String protocol, String mode, int connections, int threads,
                          boolean keepalive, int pipeline, Long requests, Double durationS, String warmup,
-                         double rate, int runs, int size, long seed, long timeoutMs, Double intervalS,
+                         double rate, int runs, Long clientWarmupRequests, int size, long seed, long timeoutMs, Double intervalS,
                          boolean linger0, double maxErrorRate, Long serverPid, String hlog, String tag, String startAt,
                          String path) {
     }
