@@ -3,7 +3,9 @@
 # ROUNDS (20) rounds of SLICE (1s), with a CPU hog (a busy shell loop) on the servers' core
 # SERVER_CPU (0) throughout; counts the verdicts other than "no difference". A 95% interval
 # errs about once in twenty by design: more than two of twenty means the interval is too narrow
-# for the noise. Both servers are started once and stay up across the repeats.
+# for the noise. Each repeat starts a fresh pair of servers, in random order, and warms both:
+# two processes of the same code differ by their own luck (JIT, placement), and a pair kept up
+# across the repeats made that one difference count twenty times (four "lt-b slower" of twenty).
 # Environment: PORT (9988), REPEATS, ROUNDS, SLICE, CONNECTIONS (50), SERVER_CPU, CLIENT_CPU (1),
 # RESULTS_DIR (each repeat's --json kept there as aa-N.json; default: a temp dir, removed).
 set -euo pipefail
@@ -16,30 +18,46 @@ mkdir -p "$dir"
 A_PID= A_LOG= B_PID= B_LOG= HOG_PID=
 cleanup() {
   if [ -n "$HOG_PID" ]; then kill "$HOG_PID" 2>/dev/null || true; wait "$HOG_PID" 2>/dev/null || true; fi
-  SERVER_PID=$A_PID SERVER_LOG=$A_LOG; stop_server quiet
-  SERVER_PID=$B_PID SERVER_LOG=$B_LOG; stop_server quiet
+  stop_pair
   [ -n "${RESULTS_DIR:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-start_server lt "$PORT"; A_PID=$SERVER_PID A_LOG=$SERVER_LOG
-start_server lt "$((PORT + 1))"; B_PID=$SERVER_PID B_LOG=$SERVER_LOG
-SERVER_PID= SERVER_LOG=
+stop_pair() {
+  SERVER_PID=$A_PID SERVER_LOG=$A_LOG; stop_server quiet
+  SERVER_PID=$B_PID SERVER_LOG=$B_LOG; stop_server quiet
+  A_PID= B_PID=
+}
+# start_pair: lt-a on PORT and lt-b on PORT+1, the one started first picked at random
+start_pair() {
+  if [ $((RANDOM % 2)) = 0 ]; then
+    start_server lt "$PORT"; A_PID=$SERVER_PID A_LOG=$SERVER_LOG
+    start_server lt "$((PORT + 1))"; B_PID=$SERVER_PID B_LOG=$SERVER_LOG
+  else
+    start_server lt "$((PORT + 1))"; B_PID=$SERVER_PID B_LOG=$SERVER_LOG
+    start_server lt "$PORT"; A_PID=$SERVER_PID A_LOG=$SERVER_LOG
+  fi
+  SERVER_PID= SERVER_LOG=
+}
 # shellcheck disable=SC2046
 $(pin_prefix "${SERVER_CPU:-}") bash -c 'while :; do :; done' &
 HOG_PID=$!
-echo "# $REPEATS A/A comparisons (lt pid $A_PID against lt pid $B_PID on cpu ${SERVER_CPU:-unpinned}, a CPU hog pid $HOG_PID there too)," \
+echo "# $REPEATS A/A comparisons (a fresh pair of lt servers each on cpu ${SERVER_CPU:-unpinned}, a CPU hog pid $HOG_PID there too)," \
   "-c $CONNECTIONS -k, $ROUNDS rounds of $SLICE; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 other=0
 for r in $(seq "$REPEATS"); do
-  warm=0s
-  [ "$r" = 1 ] && warm=2s
-  out=$(client_pin "$NIOLAB_HOME/bin/echo-bench" compare -c "$CONNECTIONS" -k --rounds "$ROUNDS" --slice "$SLICE" --warmup "$warm" \
+  start_pair
+  out=$(client_pin "$NIOLAB_HOME/bin/echo-bench" compare -c "$CONNECTIONS" -k --rounds "$ROUNDS" --slice "$SLICE" --warmup 2s \
     --json "$dir/aa-$r.json" "lt-a=127.0.0.1:$PORT,pid=$A_PID" "lt-b=127.0.0.1:$((PORT + 1)),pid=$B_PID")
+  stop_pair
   line=$(grep -E '^lt-b +rate ' <<<"$out" | sed -E 's/^lt-b +rate +//')
-  case $line in *"no difference"*) ;; *) other=$((other + 1)) ;; esac
   echo "repeat $r: $line"
+  case $line in
+    *"no difference"*) ;;
+    *faster*|*slower*) other=$((other + 1)) ;;
+    *) echo "error: repeat $r reached no verdict (more rounds or longer slices)" >&2; exit 1 ;;
+  esac
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "verdicts other than \"no difference\": $other of $REPEATS (a 95% interval: about 1 by design; the target: at most 2)"
