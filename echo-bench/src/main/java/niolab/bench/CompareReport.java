@@ -1,11 +1,12 @@
 package niolab.bench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import niolab.bench.report.Json;
 import niolab.bench.report.JsonReport;
+import niolab.common.results.ResultsJson;
 import niolab.common.stats.Bootstrap;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Comparison.Quantity;
@@ -122,49 +123,81 @@ final class CompareReport {
     }
 
     String json(Map<String, Object> config) {
-        Json j = new Json().begin().field("tool", "echo-bench").field("schema", JsonReport.SCHEMA).field("command", "compare");
-        JsonReport.map(j.object("config"), config).end();
-        JsonReport.map(j.object("environment"), JsonReport.environment()).end();
-        j.beginArray("servers");
+        Map<String, Object> doc = MergeReport.header("compare");
+        doc.put("config", config);
+        doc.put("environment", JsonReport.environment());
+        List<Map<String, Object>> servers = new ArrayList<>();
         for (CompareTarget t : targets) {
-            j.begin().field("name", t.name()).field("target", t.hostPort());
-            if (t.hasPid()) j.field("pid", t.pid()); else j.field("pid", (String) null);
-            j.field("died", deaths.get(t.name())).end();
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("name", t.name());
+            o.put("target", t.hostPort());
+            o.put("pid", t.hasPid() ? t.pid() : null);
+            o.put("died", deaths.get(t.name()));
+            servers.add(o);
         }
-        j.endArray().beginArray("slices");
+        doc.put("servers", servers);
+        List<Map<String, Object>> slicesOut = new ArrayList<>();
         for (Slice s : slices) {
-            j.begin().field("round", (long) s.round()).field("position", (long) s.position()).field("server", s.server())
-                    .field("requests", s.requests()).field("errors", s.errors()).field("seconds", s.seconds()).field("rate", s.rate())
-                    .field("p50_us", s.p50Us()).field("p99_us", s.p99Us()).field("server_cpu_us_per_request", s.serverCpuUsPerRequest())
-                    .field("refused", s.refused()).end();
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("round", s.round());
+            o.put("position", s.position());
+            o.put("server", s.server());
+            o.put("requests", s.requests());
+            o.put("errors", s.errors());
+            o.put("seconds", s.seconds());
+            o.put("rate", s.rate());
+            o.put("p50_us", s.p50Us());
+            o.put("p99_us", s.p99Us());
+            o.put("server_cpu_us_per_request", s.serverCpuUsPerRequest());
+            o.put("refused", s.refused());
+            slicesOut.add(o);
         }
-        j.endArray().object("summary").beginArray("servers");
+        doc.put("slices", slicesOut);
+        List<Map<String, Object>> perServer = new ArrayList<>();
         for (CompareTarget t : targets) {
             Summary s = summary(t);
-            j.begin().field("name", t.name()).field("slices", (long) s.served()).field("errors", s.errors());
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("name", t.name());
+            o.put("slices", s.served());
+            o.put("errors", s.errors());
             if (s.rate() != null) {
-                j.field("median_rate", s.rate().estimate()).field("min_rate", s.rate().low()).field("max_rate", s.rate().high())
-                        .field("p25_rate", s.rateIqr().low()).field("p75_rate", s.rateIqr().high());
+                o.put("median_rate", s.rate().estimate());
+                o.put("min_rate", s.rate().low());
+                o.put("max_rate", s.rate().high());
+                o.put("p25_rate", s.rateIqr().low());
+                o.put("p75_rate", s.rateIqr().high());
             }
-            j.field("median_cpu_us_per_request", s.cpuUsPerRequest()).field("median_p99_us", s.p99Us()).end();
+            o.put("median_cpu_us_per_request", s.cpuUsPerRequest());
+            o.put("median_p99_us", s.p99Us());
+            perServer.add(o);
         }
-        j.endArray().beginArray("comparisons");
+        List<Map<String, Object>> comparisons = new ArrayList<>();
         for (CompareTarget t : targets.subList(1, targets.size())) {
-            j.begin().field("server", t.name()).field("baseline", targets.get(0).name());
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("server", t.name());
+            o.put("baseline", targets.get(0).name());
             for (Quantity q : Quantity.values()) {
                 Ratio r = ratio(t, q);
-                if (r == null) {
-                    j.field(jsonName(q), (String) null);
-                    continue;
+                Map<String, Object> ratio = null;
+                if (r != null) {
+                    Interval i = r.interval();
+                    ratio = new LinkedHashMap<>();
+                    ratio.put("rounds", r.pairs());
+                    ratio.put("estimate", i.estimate());
+                    ratio.put("low", i.low());
+                    ratio.put("high", i.high());
+                    ratio.put("direction", Comparison.direction(i).name().toLowerCase(Locale.ROOT));
+                    ratio.put("words", r.words());
                 }
-                Interval i = r.interval();
-                j.object(jsonName(q)).field("rounds", (long) r.pairs()).field("estimate", i.estimate()).field("low", i.low())
-                        .field("high", i.high()).field("direction", Comparison.direction(i).name().toLowerCase(Locale.ROOT))
-                        .field("words", r.words()).end();
+                o.put(jsonName(q), ratio);
             }
-            j.end();
+            comparisons.add(o);
         }
-        return j.endArray().end().end().toString();
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("servers", perServer);
+        summary.put("comparisons", comparisons);
+        doc.put("summary", summary);
+        return ResultsJson.compact(doc);
     }
 
     private List<Slice> served(String server) {

@@ -3,12 +3,14 @@ package niolab.bench;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import niolab.bench.report.Json;
-import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Latency;
+import niolab.common.results.ResultsJson;
 
 /**
  * What {@code echo-bench merge} prints and writes: the seed's table with a row per tag (each
@@ -81,32 +83,53 @@ final class MergeReport {
     }
 
     String json() {
-        Json j = new Json().begin().field("tool", "echo-bench").field("schema", JsonReport.SCHEMA).field("command", "merge");
-        j.beginArray("files");
-        for (Path f : files) j.field(null, f.toString());
-        j.endArray().field("common_s", commonMillis / 1000.0);
-        j.beginArray("generators");
+        Map<String, Object> doc = header("merge");
+        List<String> names = new ArrayList<>();
+        for (Path f : files) names.add(f.toString());
+        doc.put("files", names);
+        doc.put("common_s", commonMillis / 1000.0);
+        List<Map<String, Object>> gens = new ArrayList<>();
         for (TagSeries g : generators) {
-            j.begin().field("tag", g.tag).field("file", g.file).field("start", Instant.ofEpochMilli(g.startMillis).toString())
-                    .field("end", Instant.ofEpochMilli(g.endMillis).toString()).field("achieved_rate", g.asRun().qps());
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("tag", g.tag);
+            o.put("file", g.file);
+            o.put("start", Instant.ofEpochMilli(g.startMillis).toString());
+            o.put("end", Instant.ofEpochMilli(g.endMillis).toString());
+            o.put("achieved_rate", g.asRun().qps());
+            Map<String, Object> schedule = null;
             if (g.targetRate > 0) {
-                j.object("schedule").field("target_rate", g.targetRate).field("late", g.late)
-                        .field("max_lag_us", Math.round(g.maxLagMillis * 1000)).end();
-            } else {
-                j.field("schedule", (String) null);
+                schedule = new LinkedHashMap<>();
+                schedule.put("target_rate", g.targetRate);
+                schedule.put("late", g.late);
+                schedule.put("max_lag_us", Math.round(g.maxLagMillis * 1000));
             }
-            j.end();
+            o.put("schedule", schedule);
+            gens.add(o);
         }
-        j.endArray().beginArray("rows");
+        doc.put("generators", gens);
+        List<Map<String, Object>> table = new ArrayList<>();
         for (TagSeries r : rows) {
             double[] c = ResultTable.columns(r.asRun());
-            j.begin().field("tag", r.tag).field("requests", r.latencyUs.getTotalCount()).field("qps", c[0]).field("elapsed_s", c[7])
-                    .object("latency_us").field("min", c[1]).field("p50", c[2]).field("p90", c[3]).field("p99", c[4])
-                    .field("p999", c[5]).field("max", c[6]).end().end();
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("tag", r.tag);
+            o.put("requests", r.latencyUs.getTotalCount());
+            o.put("qps", c[0]);
+            o.put("elapsed_s", c[7]);
+            o.put("latency_us", new Latency(c[1], c[2], c[3], c[4], c[5], c[6]));
+            table.add(o);
         }
-        j.endArray().beginArray("warnings");
-        for (String w : warnings) j.field(null, w);
-        return j.endArray().end().toString();
+        doc.put("rows", table);
+        doc.put("warnings", warnings);
+        return ResultsJson.compact(doc);
+    }
+
+    /** The fields every echo-bench JSON of a subcommand starts with: tool, schema, command. */
+    static Map<String, Object> header(String command) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("tool", BenchReport.TOOL);
+        doc.put("schema", BenchReport.SCHEMA);
+        doc.put("command", command);
+        return doc;
     }
 
     String csv() {

@@ -7,8 +7,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import niolab.common.results.BenchReport;
 import niolab.common.stats.Interval;
-import niolab.reports.BenchJson.Column;
+import niolab.common.results.BenchReport.Column;
 
 /**
  * exp-network: client and server in network namespaces of their own, joined through a middle
@@ -152,11 +153,11 @@ public final class NetworkExperiment implements Experiment {
         int connections = 0;
         for (Map<String, String> row : runs.rows()) {
             if (!row.get("arch").equals(arch) || !row.get("protocol").equals(protocol) || !row.get("path").equals(path)) continue;
-            BenchJson b = r.bench(row.get("file"));
-            qps.add(b.median(Column.QPS));
-            p50.add(b.median(Column.P50));
-            p99.add(b.median(Column.P99));
-            cpu.add(b.serverCpuPerRequest());
+            BenchReport b = r.bench(row.get("file"));
+            qps.add(Stats.median(b.column(Column.QPS)));
+            p50.add(Stats.median(b.column(Column.P50)));
+            p99.add(Stats.median(b.column(Column.P99)));
+            cpu.add(Stats.median(b.serverCpuPerRun()));
             errors += b.errors().total();
             connections = b.config().connections();
         }

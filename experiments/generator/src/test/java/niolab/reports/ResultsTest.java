@@ -13,27 +13,29 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Stream;
-import niolab.reports.BenchJson.Column;
-import niolab.reports.BenchJson.Run;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
+import niolab.common.results.BenchReport.Run;
+import niolab.common.results.ResultsJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Reading results: echo-bench's JSON into records, the CSV files, the servers' counters lines. */
 class ResultsTest {
     /** The generator's reader, made strict: a field of the schema the records lack fails the read. */
-    private static final ObjectMapper STRICT = Results.JSON.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper STRICT = ResultsJson.MAPPER.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private static BenchJson sample() throws IOException {
+    private static BenchReport sample() throws IOException {
         try (var in = ResultsTest.class.getResourceAsStream("/echo-bench-sample.json")) {
-            return STRICT.readValue(in, BenchJson.class);
+            return STRICT.readValue(in, BenchReport.class);
         }
     }
 
     @Test
     void recordsMirrorEveryFieldOfTheSchema() throws IOException {
-        BenchJson b = sample();
+        BenchReport b = sample();
         assertThat(b.tool()).isEqualTo("echo-bench");
-        assertThat(b.schema()).isEqualTo(BenchJson.SCHEMA);
+        assertThat(b.schema()).isEqualTo(BenchReport.SCHEMA);
         assertThat(b.config().mode()).isEqualTo("keepalive");
         assertThat(b.config().requests()).isNull();
         assertThat(b.config().durationS()).isEqualTo(2.0);
@@ -60,11 +62,11 @@ class ResultsTest {
 
     @Test
     void columnsMediansAndMeansOverTheRuns() throws IOException {
-        BenchJson b = sample();
+        BenchReport b = sample();
         assertThat(b.column(Column.P99)).containsExactly(350.0, 310.0);
-        assertThat(b.median(Column.QPS)).isEqualTo(19999.5);
-        assertThat(b.mean(Column.MAX)).isEqualTo(b.mean().latencyUs().max());
-        assertThat(b.serverCpuPerRequest()).isEqualTo(6.2, offset(1e-9));
+        assertThat(Stats.median(b.column(Column.QPS))).isEqualTo(19999.5);
+        assertThat(Stats.mean(b.column(Column.MAX))).isEqualTo(b.mean().latencyUs().max());
+        assertThat(Stats.median(b.serverCpuPerRun())).isEqualTo(6.2, offset(1e-9));
     }
 
     /** Every echo-bench file the committed experiments rest on reads strictly, and as schema 2. */
@@ -81,8 +83,8 @@ class ResultsTest {
             com.fasterxml.jackson.databind.JsonNode tree = STRICT.readTree(Files.readString(f));
             if (!"echo-bench".equals(tree.path("tool").asText()) || tree.has("command")) continue;
             runs++;
-            BenchJson b = STRICT.readValue(Files.readString(f), BenchJson.class);
-            assertThat(b.schema()).as(f.toString()).isEqualTo(BenchJson.SCHEMA);
+            BenchReport b = STRICT.readValue(Files.readString(f), BenchReport.class);
+            assertThat(b.schema()).as(f.toString()).isEqualTo(BenchReport.SCHEMA);
             assertThat(b.runs()).as(f.toString()).isNotEmpty();
         }
         assertThat(runs).isGreaterThan(100);
