@@ -74,7 +74,7 @@ public final class RunRecorder implements Callable<Integer> {
             try {
                 List<String> start = Files.readAllLines(begin, StandardCharsets.UTF_8);
                 if (start.size() < 2) throw new IOException(begin + " holds no load average and /proc/stat line (run conditions_begin first)");
-                String loadavgNow = loadavg(Files.readString(Path.of("/proc/loadavg")));
+                String loadavgNow = loadavg(Files.readAllLines(Path.of("/proc/loadavg")).get(0));
                 spec.commandLine().getOut().println(ResultsJson.pretty(conditions(start.get(0).trim(), start.get(1), loadavgNow, cpuLine(), noise)));
                 return 0;
             } catch (NoSuchFileException e) {
@@ -208,10 +208,14 @@ public final class RunRecorder implements Callable<Integer> {
         throw new IOException("/proc/stat has no cpu line");
     }
 
-    /** A /proc file's text without its trailing newline; empty when it cannot be read (not Linux, no such setting). */
+    /**
+     * A /proc file's text without its trailing newline; empty when it cannot be read (not Linux,
+     * no such setting). Through a buffered reader: /proc files report size 0, and a sysctl read
+     * a byte at a time gives only its first byte.
+     */
     private static String read(String file) {
         try {
-            return Files.readString(Path.of(file)).strip();
+            return String.join("\n", Files.readAllLines(Path.of(file), StandardCharsets.UTF_8)).strip();
         } catch (IOException e) {
             return "";
         }

@@ -63,7 +63,7 @@ class RunRecorderTest {
     }
 
     @Test
-    void theEnvironmentRecordsPinningAsSetAndTheCommitOfTheRepository() {
+    void theEnvironmentRecordsPinningAsSetAndTheCommitOfTheRepository() throws IOException {
         RunEnvironment pinned = RunRecorder.environment(Path.of(".."), Map.of("SERVER_CPU", "0", "CLIENT_CPU", "1", "JAVA_OPTS", "-Xmx1g"));
         assertThat(pinned.serverCpu()).isEqualTo("0");
         assertThat(pinned.clientCpu()).isEqualTo("1");
@@ -71,6 +71,10 @@ class RunRecorderTest {
         assertThat(pinned.cores()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(pinned.kernel()).isEqualTo(System.getProperty("os.name") + " " + System.getProperty("os.version"));
         assertThat(pinned.date()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        Path ports = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        if (Files.isReadable(ports)) {
+            assertThat(pinned.ipLocalPortRange()).isEqualTo(String.join(" ", Files.readAllLines(ports).get(0).trim().split("\\s+")));
+        }
         assertThat(pinned.commit()).matches("[0-9a-f]{7,}( \\Q" + RunEnvironment.DIRTY + "\\E)?|unknown");
         RunEnvironment unpinned = RunRecorder.environment(Path.of(".."), Map.of("SERVER_CPU", ""));
         assertThat(unpinned.serverCpu()).isEqualTo("unpinned");
