@@ -1,11 +1,12 @@
 package niolab.bench;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import niolab.bench.report.JsonReport;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchReport;
 import niolab.common.results.ResultsJson;
 import niolab.common.stats.Bootstrap;
 import niolab.common.stats.Comparison;
@@ -122,82 +123,31 @@ final class CompareReport {
         return sb.toString();
     }
 
-    String json(Map<String, Object> config) {
-        Map<String, Object> doc = MergeReport.header("compare");
-        doc.put("config", config);
-        doc.put("environment", JsonReport.environment());
-        List<Map<String, Object>> servers = new ArrayList<>();
+    BenchComparison json(BenchComparison.Config config) {
+        List<BenchComparison.Server> servers = new ArrayList<>();
         for (CompareTarget t : targets) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("name", t.name());
-            o.put("target", t.hostPort());
-            o.put("pid", t.hasPid() ? t.pid() : null);
-            o.put("died", deaths.get(t.name()));
-            servers.add(o);
+            servers.add(new BenchComparison.Server(t.name(), t.hostPort(), t.hasPid() ? (Long) t.pid() : null, deaths.get(t.name())));
         }
-        doc.put("servers", servers);
-        List<Map<String, Object>> slicesOut = new ArrayList<>();
+        List<BenchComparison.Slice> rows = new ArrayList<>();
         for (Slice s : slices) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("round", s.round());
-            o.put("position", s.position());
-            o.put("server", s.server());
-            o.put("requests", s.requests());
-            o.put("errors", s.errors());
-            o.put("seconds", s.seconds());
-            o.put("rate", s.rate());
-            o.put("p50_us", s.p50Us());
-            o.put("p99_us", s.p99Us());
-            o.put("server_cpu_us_per_request", s.serverCpuUsPerRequest());
-            o.put("refused", s.refused());
-            slicesOut.add(o);
+            rows.add(new BenchComparison.Slice(s.round(), s.position(), s.server(), s.requests(), s.errors(), s.seconds(), ResultsJson.orNull(s.rate()),
+                    ResultsJson.orNull(s.p50Us()), ResultsJson.orNull(s.p99Us()), ResultsJson.orNull(s.serverCpuUsPerRequest()), s.refused()));
         }
-        doc.put("slices", slicesOut);
-        List<Map<String, Object>> perServer = new ArrayList<>();
+        List<BenchComparison.ServerSummary> perServer = new ArrayList<>();
         for (CompareTarget t : targets) {
             Summary s = summary(t);
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("name", t.name());
-            o.put("slices", s.served());
-            o.put("errors", s.errors());
-            if (s.rate() != null) {
-                o.put("median_rate", s.rate().estimate());
-                o.put("min_rate", s.rate().low());
-                o.put("max_rate", s.rate().high());
-                o.put("p25_rate", s.rateIqr().low());
-                o.put("p75_rate", s.rateIqr().high());
-            }
-            o.put("median_cpu_us_per_request", s.cpuUsPerRequest());
-            o.put("median_p99_us", s.p99Us());
-            perServer.add(o);
+            boolean served = s.rate() != null;
+            perServer.add(new BenchComparison.ServerSummary(t.name(), s.served(), s.errors(), served ? s.rate().estimate() : null,
+                    served ? s.rate().low() : null, served ? s.rate().high() : null, served ? s.rateIqr().low() : null,
+                    served ? s.rateIqr().high() : null, ResultsJson.orNull(s.cpuUsPerRequest()), ResultsJson.orNull(s.p99Us())));
         }
-        List<Map<String, Object>> comparisons = new ArrayList<>();
+        List<BenchComparison.Comparison> comparisons = new ArrayList<>();
         for (CompareTarget t : targets.subList(1, targets.size())) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("server", t.name());
-            o.put("baseline", targets.get(0).name());
-            for (Quantity q : Quantity.values()) {
-                Ratio r = ratio(t, q);
-                Map<String, Object> ratio = null;
-                if (r != null) {
-                    Interval i = r.interval();
-                    ratio = new LinkedHashMap<>();
-                    ratio.put("rounds", r.pairs());
-                    ratio.put("estimate", i.estimate());
-                    ratio.put("low", i.low());
-                    ratio.put("high", i.high());
-                    ratio.put("direction", Comparison.direction(i).name().toLowerCase(Locale.ROOT));
-                    ratio.put("words", r.words());
-                }
-                o.put(jsonName(q), ratio);
-            }
-            comparisons.add(o);
+            comparisons.add(new BenchComparison.Comparison(t.name(), targets.get(0).name(), json(ratio(t, Quantity.RATE)),
+                    json(ratio(t, Quantity.COST)), json(ratio(t, Quantity.LATENCY))));
         }
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("servers", perServer);
-        summary.put("comparisons", comparisons);
-        doc.put("summary", summary);
-        return ResultsJson.compact(doc);
+        return new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA, BenchComparison.COMMAND, config, JsonReport.environment(),
+                servers, rows, new BenchComparison.Summary(perServer, comparisons));
     }
 
     private List<Slice> served(String server) {
@@ -241,12 +191,11 @@ final class CompareReport {
         }
     }
 
-    private static String jsonName(Quantity q) {
-        switch (q) {
-            case RATE: return "rate";
-            case COST: return "cpu_per_request";
-            default: return "p99";
-        }
+    private static BenchComparison.Ratio json(Ratio r) {
+        if (r == null) return null;
+        Interval i = r.interval();
+        return new BenchComparison.Ratio(r.pairs(), i.estimate(), i.low(), i.high(), Comparison.direction(i).name().toLowerCase(Locale.ROOT),
+                r.words());
     }
 
     private static String fixed(double v, int digits) {

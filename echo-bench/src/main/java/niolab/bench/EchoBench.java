@@ -1,6 +1,5 @@
 package niolab.bench;
 
-import niolab.common.Durations;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -20,6 +19,7 @@ import java.util.concurrent.Callable;
 import niolab.bench.report.CsvReport;
 import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
+import niolab.common.Durations;
 import niolab.common.results.BenchReport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;

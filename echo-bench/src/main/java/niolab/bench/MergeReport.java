@@ -3,14 +3,13 @@ package niolab.bench;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import niolab.bench.report.ResultTable;
+import niolab.common.results.BenchMerge;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Latency;
-import niolab.common.results.ResultsJson;
 
 /**
  * What {@code echo-bench merge} prints and writes: the seed's table with a row per tag (each
@@ -82,54 +81,21 @@ final class MergeReport {
         return sb.toString();
     }
 
-    String json() {
-        Map<String, Object> doc = header("merge");
+    BenchMerge json() {
         List<String> names = new ArrayList<>();
         for (Path f : files) names.add(f.toString());
-        doc.put("files", names);
-        doc.put("common_s", commonMillis / 1000.0);
-        List<Map<String, Object>> gens = new ArrayList<>();
+        List<BenchMerge.Generator> gens = new ArrayList<>();
         for (TagSeries g : generators) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("tag", g.tag);
-            o.put("file", g.file);
-            o.put("start", Instant.ofEpochMilli(g.startMillis).toString());
-            o.put("end", Instant.ofEpochMilli(g.endMillis).toString());
-            o.put("achieved_rate", g.asRun().qps());
-            Map<String, Object> schedule = null;
-            if (g.targetRate > 0) {
-                schedule = new LinkedHashMap<>();
-                schedule.put("target_rate", g.targetRate);
-                schedule.put("late", g.late);
-                schedule.put("max_lag_us", Math.round(g.maxLagMillis * 1000));
-            }
-            o.put("schedule", schedule);
-            gens.add(o);
+            gens.add(new BenchMerge.Generator(g.tag, g.file, Instant.ofEpochMilli(g.startMillis).toString(),
+                    Instant.ofEpochMilli(g.endMillis).toString(), g.asRun().qps(),
+                    g.targetRate > 0 ? new BenchMerge.Schedule(g.targetRate, g.late, Math.round(g.maxLagMillis * 1000)) : null));
         }
-        doc.put("generators", gens);
-        List<Map<String, Object>> table = new ArrayList<>();
+        List<BenchMerge.Row> table = new ArrayList<>();
         for (TagSeries r : rows) {
             double[] c = ResultTable.columns(r.asRun());
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("tag", r.tag);
-            o.put("requests", r.latencyUs.getTotalCount());
-            o.put("qps", c[0]);
-            o.put("elapsed_s", c[7]);
-            o.put("latency_us", new Latency(c[1], c[2], c[3], c[4], c[5], c[6]));
-            table.add(o);
+            table.add(new BenchMerge.Row(r.tag, r.latencyUs.getTotalCount(), c[0], c[7], new Latency(c[1], c[2], c[3], c[4], c[5], c[6])));
         }
-        doc.put("rows", table);
-        doc.put("warnings", warnings);
-        return ResultsJson.compact(doc);
-    }
-
-    /** The fields every echo-bench JSON of a subcommand starts with: tool, schema, command. */
-    static Map<String, Object> header(String command) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("tool", BenchReport.TOOL);
-        doc.put("schema", BenchReport.SCHEMA);
-        doc.put("command", command);
-        return doc;
+        return new BenchMerge(BenchReport.TOOL, BenchReport.SCHEMA, BenchMerge.COMMAND, names, commonMillis / 1000.0, gens, table, warnings);
     }
 
     String csv() {

@@ -71,7 +71,8 @@ public final class JsonReport {
         }
         return new Run(r.run, r.ok(), r.attempted(), c[0], c[7], latency(c),
                 rated ? latency(ResultTable.columns(r, r.uncorrectedUs)) : null, errors(r.errors),
-                new Cpu(measured(r.clientCpuUsPerRequest()), measured(r.clientThreadCpuUsPerRequest()), measured(r.serverCpuUsPerRequest())),
+                new Cpu(ResultsJson.orNull(r.clientCpuUsPerRequest()), ResultsJson.orNull(r.clientThreadCpuUsPerRequest()),
+                        ResultsJson.orNull(r.serverCpuUsPerRequest())),
                 rated ? new Schedule(r.late, r.maxLagNanos / 1000) : null, r.timeWait < 0 ? null : r.timeWait, intervals);
     }
 
@@ -83,9 +84,5 @@ public final class JsonReport {
     public static Errors errors(ErrorCounts e) {
         return new Errors(e.get(ErrorClass.REFUSED), e.get(ErrorClass.RESET), e.get(ErrorClass.TIMEOUT), e.get(ErrorClass.SHORT),
                 e.get(ErrorClass.MISMATCH), e.get(ErrorClass.PORTS), e.get(ErrorClass.OTHER));
-    }
-
-    private static Double measured(double v) {
-        return Double.isNaN(v) ? null : v;
     }
 }

@@ -15,38 +15,53 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchMerge;
 import niolab.common.results.BenchReport;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code JSON-SCHEMA.md} against lab-common's {@link BenchReport}: the doc's example of a run's
- * JSON names every field of the records, in their order, and nothing else, at every level
- * (config, environment, RUN, LATENCY, ERRORS, the CPU, schedule, interval and mean objects).
- * Neither can drift from the other again.
+ * {@code JSON-SCHEMA.md} against lab-common's records: each example of the doc (a run's JSON,
+ * merge's, compare's) names every field of its record, in the record's order, and nothing else,
+ * at every level (config, environment, RUN, LATENCY, ERRORS, the nested objects). An object the
+ * doc elides ({@code { ... }}, "as for a run") is checked where the doc spells it out. Neither
+ * the doc nor the records can drift from the other again.
  */
 class JsonSchemaDocTest {
     private static final PropertyNamingStrategies.NamingBase SNAKE = (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
     @Test
-    void theDocsExampleNamesEveryFieldOfTheRecordsInOrder() throws IOException {
-        Example example = Example.parse(firstExampleBlock());
+    void theDocsExamplesNameEveryFieldOfTheRecordsInOrder() throws IOException {
+        List<String> blocks = exampleBlocks();
+        assertThat(blocks).hasSize(3);
+        Example run = Example.parse(blocks.get(0), Map.of());
+        Example merge = Example.parse(blocks.get(1), run.names);
+        Example compare = Example.parse(blocks.get(2), run.names);
+        assertThat(merge.root.get("command")).isEqualTo("\"merge\"");
+        assertThat(compare.root.get("command")).isEqualTo("\"compare\"");
         List<String> mismatches = new ArrayList<>();
-        compare("", BenchReport.class, example.root, example, mismatches);
-        assertThat(mismatches).as("JSON-SCHEMA.md against niolab.common.results.BenchReport").isEmpty();
+        compare("run", BenchReport.class, run.root, run, mismatches);
+        compare("merge", BenchMerge.class, merge.root, merge, mismatches);
+        compare("compare", BenchComparison.class, compare.root, compare, mismatches);
+        assertThat(mismatches).as("JSON-SCHEMA.md against niolab.common.results").isEmpty();
     }
 
     @Test
     void theParserSeesFieldsNestedAndBehindNames() {
         Example e = Example.parse("{ \"a\": 1, // a comment: \"b\": 2\n \"c\": X | null, \"d\": [ { \"e\": \"f\" | \"g\" }, ... ] }\n"
-                + "X = { \"h\": 1, \"i\": { \"j\": 2 } | null }");
+                + "X = { \"h\": 1, \"i\": { \"j\": 2 } | null }", Map.of());
         assertThat(e.root.keySet()).containsExactly("a", "c", "d");
         assertThat(e.object(e.root.get("c")).keySet()).containsExactly("h", "i");
         assertThat(e.object(e.object(e.root.get("c")).get("i")).keySet()).containsExactly("j");
         assertThat(e.object(e.root.get("d")).keySet()).containsExactly("e");
+        Example later = Example.parse("{ \"k\": X, \"l\": { ... } }", e.names);
+        assertThat(later.object(later.root.get("k")).keySet()).containsExactly("h", "i");
+        assertThat(later.object(later.root.get("l"))).isEmpty();
     }
 
     /** The record's JSON names (the mapper's snake_case, or an explicit name) against the doc's keys, then each nested record. */
     private static void compare(String path, Class<?> record, Map<String, Object> doc, Example example, List<String> mismatches) {
+        if (doc.isEmpty()) return; // elided: "as for a run"
         List<String> names = new ArrayList<>();
         for (RecordComponent c : record.getRecordComponents()) names.add(jsonName(c));
         if (!names.equals(new ArrayList<>(doc.keySet()))) {
@@ -78,16 +93,20 @@ class JsonSchemaDocTest {
         return t instanceof Class && ((Class<?>) t).isRecord() ? (Class<?>) t : null;
     }
 
-    private static String firstExampleBlock() throws IOException {
+    /** The doc's code blocks, in order. */
+    private static List<String> exampleBlocks() throws IOException {
         String doc = Files.readString(Path.of("JSON-SCHEMA.md"), StandardCharsets.UTF_8);
-        int start = doc.indexOf("```\n") + 4;
-        return doc.substring(start, doc.indexOf("```", start));
+        List<String> blocks = new ArrayList<>();
+        for (int start = doc.indexOf("```\n"); start >= 0; start = doc.indexOf("```\n", doc.indexOf("```", start + 4) + 3)) {
+            blocks.add(doc.substring(start + 4, doc.indexOf("```", start + 4)));
+        }
+        return blocks;
     }
 
     /**
      * The doc's example, read leniently: JSON objects and arrays with {@code //} comments,
      * alternatives ({@code "a" | "b"}, {@code RUN | null}), {@code ...} for more of the same, and
-     * names defined after the main object ({@code RUN = { ... }}). Keeps keys in order; a value
+     * names defined after the main object ({@code RUN = { ... }}) or in an earlier example. Keeps keys in order; a value
      * is a map (an object), a list (an array), a {@link Ref} to a name, or a token.
      */
     static final class Example {
@@ -99,8 +118,9 @@ class JsonSchemaDocTest {
         private record Ref(String name) {
         }
 
-        private Example(List<String> tokens) {
+        private Example(List<String> tokens, Map<String, Object> earlier) {
             this.tokens = tokens;
+            names.putAll(earlier);
             this.root = object(value());
             while (next < tokens.size()) {
                 String name = tokens.get(next++);
@@ -109,8 +129,8 @@ class JsonSchemaDocTest {
             }
         }
 
-        static Example parse(String text) {
-            return new Example(tokenize(text));
+        static Example parse(String text, Map<String, Object> earlier) {
+            return new Example(tokenize(text), earlier);
         }
 
         /** The object a value is or names; among alternatives, the first that is one. */

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Interval;
-import niolab.common.results.BenchReport.Column;
 
 /**
  * exp-cold-start: the 100-request serial run with fresh JVMs on JDK 17, JDK 25, JDK 25 with

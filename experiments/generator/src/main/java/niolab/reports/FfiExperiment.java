@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
-import niolab.common.results.BenchReport.Column;
 
 /**
  * exp-ffi: what et's native binding costs (JNA direct mapping or FFM): ns per call from

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import niolab.common.results.BenchReport;
-import niolab.common.stats.Interval;
 import niolab.common.results.BenchReport.Column;
+import niolab.common.stats.Interval;
 import niolab.reports.ProfileCategories.Category;
 
 /**

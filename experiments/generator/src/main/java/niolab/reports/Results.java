@@ -1,13 +1,14 @@
 package niolab.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import niolab.common.CountersLine;
+import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchReport;
 import niolab.common.results.ResultsJson;
 import niolab.common.results.RunConditions;
@@ -102,10 +103,11 @@ public final class Results {
 
     /** The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's interval and verdict. */
     String noiseFloor(String file) {
-        JsonNode rate = json(file, JsonNode.class).path("summary").path("comparisons").path(0).path("rate");
-        if (!rate.isObject()) return "measured, but too few paired rounds for an interval";
-        return "A/A lt against lt, rate ratio " + Md.f3(rate.get("estimate").asDouble()) + " [" + Md.f3(rate.get("low").asDouble()) + ", "
-                + Md.f3(rate.get("high").asDouble()) + "] over " + rate.get("rounds").asInt() + " rounds: " + rate.get("words").asText();
+        List<BenchComparison.Comparison> comparisons = json(file, BenchComparison.class).summary().comparisons();
+        BenchComparison.Ratio rate = comparisons.isEmpty() ? null : comparisons.get(0).rate();
+        if (rate == null) return "measured, but too few paired rounds for an interval";
+        return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.f3(rate.low()) + ", " + Md.f3(rate.high()) + "] over "
+                + rate.rounds() + " rounds: " + rate.words();
     }
 
     /**

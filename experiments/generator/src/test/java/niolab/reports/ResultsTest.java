@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Stream;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchMerge;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.BenchReport.Run;
@@ -77,17 +79,24 @@ class ResultsTest {
             files = all.filter(p -> p.toString().endsWith(".json") && !p.endsWith("env.json")).toList();
         }
         assertThat(files).hasSizeGreaterThan(100);
-        int runs = 0;
+        int runs = 0, others = 0;
         for (Path f : files) {
-            // A run's report; not echo-bench merge's (its own shape), nor another tool's JSON.
+            // A run's report, or merge's or compare's (each its own record); not another tool's JSON.
             com.fasterxml.jackson.databind.JsonNode tree = STRICT.readTree(Files.readString(f));
-            if (!"echo-bench".equals(tree.path("tool").asText()) || tree.has("command")) continue;
+            if (!"echo-bench".equals(tree.path("tool").asText())) continue;
+            if (tree.has("command")) {
+                Class<?> type = tree.get("command").asText().equals(BenchMerge.COMMAND) ? BenchMerge.class : BenchComparison.class;
+                assertThat(STRICT.readValue(Files.readString(f), type)).as(f.toString()).isNotNull();
+                others++;
+                continue;
+            }
             runs++;
             BenchReport b = STRICT.readValue(Files.readString(f), BenchReport.class);
             assertThat(b.schema()).as(f.toString()).isEqualTo(BenchReport.SCHEMA);
             assertThat(b.runs()).as(f.toString()).isNotEmpty();
         }
         assertThat(runs).isGreaterThan(100);
+        assertThat(others).isPositive();
     }
 
     @Test
@@ -157,9 +166,11 @@ class ResultsTest {
                 "| noise floor (A/A) | `not recorded` |", "uncommitted changes: the code that produced these figures");
         Files.writeString(dir.resolve("conditions.json"), "{\"loadavg_before\":\"1.20 1.00 0.90\",\"loadavg_after\":\"2.10 1.40 1.00\","
                 + "\"steal_ticks\":3,\"total_ticks\":1000,\"steal_percent\":0.30,\"noise\":\"noise.json\"}", StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("noise.json"), "{\"summary\":{\"comparisons\":[{\"server\":\"lt-b\",\"baseline\":\"lt-a\","
-                + "\"rate\":{\"rounds\":20,\"estimate\":0.998,\"low\":0.985,\"high\":1.01,\"direction\":\"none\","
-                + "\"words\":\"no difference this run can resolve (±1.3%)\"}}]}}", StandardCharsets.UTF_8);
+        BenchComparison.Ratio rate = new BenchComparison.Ratio(20, 0.998, 0.985, 1.01, "none", "no difference this run can resolve (±1.3%)");
+        Files.writeString(dir.resolve("noise.json"), ResultsJson.compact(new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA,
+                BenchComparison.COMMAND, null, null, List.of(), List.of(),
+                new BenchComparison.Summary(List.of(), List.of(new BenchComparison.Comparison("lt-b", "lt-a", rate, null, null))))),
+                StandardCharsets.UTF_8);
         assertThat(new Results(dir).environment()).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
                 "| steal time | `0.30% of the CPU time over the run` |",
                 "| noise floor (A/A) | `A/A lt against lt, rate ratio 0.998 [0.985, 1.010] over 20 rounds: no difference this run can resolve (±1.3%)` |");

@@ -58,6 +58,11 @@ public final class ResultsJson {
         }
     }
 
+    /** A measured value for a boxed field: NaN (not measured) is null, which reads back as null. */
+    public static Double orNull(double value) {
+        return Double.isNaN(value) ? null : value;
+    }
+
     /** {@code json} read into {@code type}; a malformed or mistyped document is an {@link IllegalArgumentException}. */
     public static <T> T read(String json, Class<T> type) {
         try {

@@ -110,6 +110,31 @@ class BenchReportJsonTest {
         assertThat(b.serverCpuPerRun()).containsExactly(Double.NaN, 6.125);
     }
 
+    @Test
+    void compareAndMergeReportsReadBackAsWritten() throws Exception {
+        BenchComparison.Config config = new BenchComparison.Config("a=127.0.0.1:1 b=127.0.0.1:2", "echo-bench", "echo", null, 50, null, true, 1, 0,
+                64, 20, 1.0, 2.0, 8412);
+        BenchComparison.Ratio rate = new BenchComparison.Ratio(20, 0.995, 0.981, 1.008, "none", "no difference this run can resolve (±1.9%)");
+        BenchComparison compare = new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA, BenchComparison.COMMAND, config, environment(),
+                List.of(new BenchComparison.Server("a", "127.0.0.1:1", 1234L, null), new BenchComparison.Server("b", "127.0.0.1:2", null, "died in round 7")),
+                List.of(new BenchComparison.Slice(1, 0, "b", 0, 3, 1.001, null, null, null, null, true),
+                        new BenchComparison.Slice(1, 1, "a", 101234, 0, 1.0, 101133.9, 410.0, 980.0, 8.1, false)),
+                new BenchComparison.Summary(List.of(new BenchComparison.ServerSummary("a", 1, 0, 101133.9, 101133.9, 101133.9, 101133.9, 101133.9, 8.1, 980.0),
+                        new BenchComparison.ServerSummary("b", 0, 3, null, null, null, null, null, null, null)),
+                        List.of(new BenchComparison.Comparison("b", "a", rate, null, null))));
+        String json = ResultsJson.compact(compare);
+        assertThat(ResultsJson.read(json, BenchComparison.class)).isEqualTo(compare);
+        JsonNode never = ResultsJson.MAPPER.readTree(json).at("/summary/servers/1");
+        assertThat(names(never)).containsExactly("name", "slices", "errors", "median_cpu_us_per_request", "median_p99_us");
+        assertThat(ResultsJson.MAPPER.readTree(json).at("/summary/comparisons/0/cpu_per_request").isNull()).isTrue();
+
+        BenchMerge merge = new BenchMerge(BenchReport.TOOL, BenchReport.SCHEMA, BenchMerge.COMMAND, List.of("a.hlog", "b.hlog"), 59.8,
+                List.of(new BenchMerge.Generator("gen-a", "a.hlog", "2026-05-01T12:00:02.013Z", "2026-05-01T12:01:02.014Z", 19998.2,
+                        new BenchMerge.Schedule(20000, 3, 1250)), new BenchMerge.Generator("gen-b", "b.hlog", "x", "y", 1.5, null)),
+                List.of(new BenchMerge.Row("union", 1199890, 19998.2, 60.001, LATENCY)), List.of("gen-b fell behind its schedule"));
+        assertThat(ResultsJson.read(ResultsJson.compact(merge), BenchMerge.class)).isEqualTo(merge);
+    }
+
     private static List<String> names(JsonNode node) {
         List<String> names = new ArrayList<>();
         for (Iterator<String> i = node.fieldNames(); i.hasNext();) names.add(i.next());
