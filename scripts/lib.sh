@@ -106,39 +106,22 @@ rss_kb() {
   for p in $(tree_pids "$1"); do cat "/proc/$p/status" 2>/dev/null || true; done | awk '/^VmRSS:/ {k += $2} END {print k + 0}'
 }
 
-# env_json: the environment of a run as JSON, what a reader needs to judge its numbers
-# (SERVER_CPU, CLIENT_CPU and JAVA_OPTS are recorded as set).
-env_json() {
-  local cpu jdk commit
-  cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
-  jdk=$(java -version 2>&1 | sed -n 1p)
-  commit=$(git -C "$NIOLAB_HOME" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  # tracked files only, results aside: a rerun replaces the committed results it is about to write
-  if [ -n "$(git -C "$NIOLAB_HOME" status --porcelain --untracked-files=no -- . ':(exclude)experiments/results' 2>/dev/null)" ]; then
-    commit="$commit (with uncommitted changes)"
+# run_recorder ARGS...: lab-common's RunRecorder from echo-bench's jar on the java first on PATH
+# (the JDK a run uses is the one it records), with SERVER_CPU, CLIENT_CPU and JAVA_OPTS as set.
+run_recorder() {
+  local jar=$NIOLAB_HOME/echo-bench/target/echo-bench.jar
+  if [ ! -f "$jar" ]; then
+    echo "error: $jar is missing; run 'make all' in $NIOLAB_HOME first" >&2
+    return 1
   fi
-  cat <<EOF
-{
-  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
-  "cpu": "$(json_escape "${cpu:-unknown}")",
-  "cores": $(nproc),
-  "memory": "$(json_escape "$(free -h 2>/dev/null | awk '/^Mem:/{print $2}')")",
-  "kernel": "$(json_escape "$(uname -sr)")",
-  "jdk": "$(json_escape "$jdk")",
-  "java_opts": "$(json_escape "${JAVA_OPTS:-}")",
-  "server_cpu": "$(json_escape "${SERVER_CPU:-unpinned}")",
-  "client_cpu": "$(json_escape "${CLIENT_CPU:-unpinned}")",
-  "ulimit_n": "$(ulimit -n)",
-  "ip_local_port_range": "$(json_escape "$(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null | tr '\t' ' ')")",
-  "tcp_tw_reuse": "$(json_escape "$(cat /proc/sys/net/ipv4/tcp_tw_reuse 2>/dev/null)")",
-  "commit": "$(json_escape "$commit")"
-}
-EOF
+  SERVER_CPU=${SERVER_CPU:-} CLIENT_CPU=${CLIENT_CPU:-} JAVA_OPTS=${JAVA_OPTS:-} \
+    java -cp "$jar" niolab.common.results.RunRecorder "$@"
 }
 
-# json_escape TEXT: TEXT as the inside of a JSON string.
-json_escape() {
-  printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' | tr -d '\n'
+# env_json: the environment of a run as JSON (env.json), what a reader needs to judge its numbers:
+# CPU, cores, memory, kernel, JDK, pinning, JVM flags, limits, commit.
+env_json() {
+  run_recorder env --repo "$NIOLAB_HOME"
 }
 
 # conditions_begin DIR: notes the load average and the CPU counters of /proc/stat now, in
@@ -153,24 +136,8 @@ conditions_begin() {
 # share of all CPU time, from /proc/stat) and, when given, the noise floor measured then (the
 # `echo-bench compare --json` file of `make noise`, copied to DIR/noise.json).
 conditions_end() {
-  local dir=$1 noise=${2:-} before stat0 stat1 steal steal_ticks total_ticks steal_percent
-  before=$(sed -n 1p "$dir/.conditions-begin")
-  stat0=$(sed -n 2p "$dir/.conditions-begin")
-  stat1=$(grep -m1 '^cpu ' /proc/stat)
-  # fields after "cpu": user nice system idle iowait irq softirq steal (guest time is inside user)
-  steal=$(printf '%s\n%s\n' "$stat0" "$stat1" | awk '{t = 0; for (i = 2; i <= 9; i++) t += $i; s[NR] = $9; tot[NR] = t}
-    END {d = tot[2] - tot[1]; printf "%d %d %.2f", s[2] - s[1], d, (d > 0 ? 100 * (s[2] - s[1]) / d : 0)}')
+  local dir=$1 noise=${2:-}
   if [ -n "$noise" ] && [ "$noise" != "$dir/noise.json" ]; then cp "$noise" "$dir/noise.json"; fi
-  read -r steal_ticks total_ticks steal_percent <<<"$steal"
-  cat >"$dir/conditions.json" <<JSON
-{
-  "loadavg_before": "$before",
-  "loadavg_after": "$(cut -d' ' -f1-3 /proc/loadavg)",
-  "steal_ticks": $steal_ticks,
-  "total_ticks": $total_ticks,
-  "steal_percent": $steal_percent,
-  "noise": $([ -n "$noise" ] && echo '"noise.json"' || echo null)
-}
-JSON
+  run_recorder conditions "$dir/.conditions-begin" ${noise:+--noise noise.json} >"$dir/conditions.json"
   rm -f "$dir/.conditions-begin"
 }

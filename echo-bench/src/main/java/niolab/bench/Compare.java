@@ -18,6 +18,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import niolab.common.Durations;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.ResultsJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -119,7 +121,7 @@ final class Compare implements Callable<Integer> {
         for (Map.Entry<String, String> d : deaths.entrySet()) err.println("error: server " + d.getKey() + " " + d.getValue());
         if (json != null) {
             try {
-                Files.writeString(json, report.json(config(targets, orderSeed)) + "\n", StandardCharsets.UTF_8);
+                Files.writeString(json, ResultsJson.compact(report.json(config(targets, orderSeed))) + "\n", StandardCharsets.UTF_8);
             } catch (IOException e) {
                 err.println("error: cannot write " + json + ": " + e.getMessage());
                 return 1;
@@ -211,24 +213,12 @@ final class Compare implements Callable<Integer> {
         return null;
     }
 
-    private Map<String, Object> config(List<CompareTarget> targets, long orderSeed) {
-        Map<String, Object> c = new LinkedHashMap<>();
+    private BenchComparison.Config config(List<CompareTarget> targets, long orderSeed) {
         List<String> given = new ArrayList<>();
         for (CompareTarget t : targets) given.add(t.name() + "=" + t.hostPort());
-        c.put("servers", String.join(" ", given));
-        c.put("load", load);
-        c.put("protocol", loadOptions.protocol.toString());
-        c.put("path", loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null);
-        c.put("connections", (long) loadOptions.connections);
-        c.put("threads", loadOptions.threads == null ? null : (Object) (long) loadOptions.threads);
-        c.put("keepalive", loadOptions.keepAliveOrPipelined());
-        c.put("pipeline", (long) loadOptions.pipeline);
-        c.put("rate", loadOptions.rate);
-        c.put("size", (long) loadOptions.size);
-        c.put("rounds", (long) rounds);
-        c.put("slice_s", slice.toMillis() / 1000.0);
-        c.put("warmup_s", warmup.toMillis() / 1000.0);
-        c.put("seed", orderSeed);
-        return c;
+        return new BenchComparison.Config(String.join(" ", given), load, loadOptions.protocol.toString(),
+                loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null, loadOptions.connections, loadOptions.threads,
+                loadOptions.keepAliveOrPipelined(), loadOptions.pipeline, loadOptions.rate, loadOptions.size, rounds,
+                slice.toMillis() / 1000.0, warmup.toMillis() / 1000.0, orderSeed);
     }
 }

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import niolab.bench.report.Json;
 import niolab.bench.report.JsonReport;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchReport;
+import niolab.common.results.ResultsJson;
 import niolab.common.stats.Bootstrap;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Comparison.Quantity;
@@ -121,50 +123,31 @@ final class CompareReport {
         return sb.toString();
     }
 
-    String json(Map<String, Object> config) {
-        Json j = new Json().begin().field("tool", "echo-bench").field("schema", JsonReport.SCHEMA).field("command", "compare");
-        JsonReport.map(j.object("config"), config).end();
-        JsonReport.map(j.object("environment"), JsonReport.environment()).end();
-        j.beginArray("servers");
+    BenchComparison json(BenchComparison.Config config) {
+        List<BenchComparison.Server> servers = new ArrayList<>();
         for (CompareTarget t : targets) {
-            j.begin().field("name", t.name()).field("target", t.hostPort());
-            if (t.hasPid()) j.field("pid", t.pid()); else j.field("pid", (String) null);
-            j.field("died", deaths.get(t.name())).end();
+            servers.add(new BenchComparison.Server(t.name(), t.hostPort(), t.hasPid() ? (Long) t.pid() : null, deaths.get(t.name())));
         }
-        j.endArray().beginArray("slices");
+        List<BenchComparison.Slice> rows = new ArrayList<>();
         for (Slice s : slices) {
-            j.begin().field("round", (long) s.round()).field("position", (long) s.position()).field("server", s.server())
-                    .field("requests", s.requests()).field("errors", s.errors()).field("seconds", s.seconds()).field("rate", s.rate())
-                    .field("p50_us", s.p50Us()).field("p99_us", s.p99Us()).field("server_cpu_us_per_request", s.serverCpuUsPerRequest())
-                    .field("refused", s.refused()).end();
+            rows.add(new BenchComparison.Slice(s.round(), s.position(), s.server(), s.requests(), s.errors(), s.seconds(), ResultsJson.orNull(s.rate()),
+                    ResultsJson.orNull(s.p50Us()), ResultsJson.orNull(s.p99Us()), ResultsJson.orNull(s.serverCpuUsPerRequest()), s.refused()));
         }
-        j.endArray().object("summary").beginArray("servers");
+        List<BenchComparison.ServerSummary> perServer = new ArrayList<>();
         for (CompareTarget t : targets) {
             Summary s = summary(t);
-            j.begin().field("name", t.name()).field("slices", (long) s.served()).field("errors", s.errors());
-            if (s.rate() != null) {
-                j.field("median_rate", s.rate().estimate()).field("min_rate", s.rate().low()).field("max_rate", s.rate().high())
-                        .field("p25_rate", s.rateIqr().low()).field("p75_rate", s.rateIqr().high());
-            }
-            j.field("median_cpu_us_per_request", s.cpuUsPerRequest()).field("median_p99_us", s.p99Us()).end();
+            boolean served = s.rate() != null;
+            perServer.add(new BenchComparison.ServerSummary(t.name(), s.served(), s.errors(), served ? s.rate().estimate() : null,
+                    served ? s.rate().low() : null, served ? s.rate().high() : null, served ? s.rateIqr().low() : null,
+                    served ? s.rateIqr().high() : null, ResultsJson.orNull(s.cpuUsPerRequest()), ResultsJson.orNull(s.p99Us())));
         }
-        j.endArray().beginArray("comparisons");
+        List<BenchComparison.Comparison> comparisons = new ArrayList<>();
         for (CompareTarget t : targets.subList(1, targets.size())) {
-            j.begin().field("server", t.name()).field("baseline", targets.get(0).name());
-            for (Quantity q : Quantity.values()) {
-                Ratio r = ratio(t, q);
-                if (r == null) {
-                    j.field(jsonName(q), (String) null);
-                    continue;
-                }
-                Interval i = r.interval();
-                j.object(jsonName(q)).field("rounds", (long) r.pairs()).field("estimate", i.estimate()).field("low", i.low())
-                        .field("high", i.high()).field("direction", Comparison.direction(i).name().toLowerCase(Locale.ROOT))
-                        .field("words", r.words()).end();
-            }
-            j.end();
+            comparisons.add(new BenchComparison.Comparison(t.name(), targets.get(0).name(), json(ratio(t, Quantity.RATE)),
+                    json(ratio(t, Quantity.COST)), json(ratio(t, Quantity.LATENCY))));
         }
-        return j.endArray().end().end().toString();
+        return new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA, BenchComparison.COMMAND, config, JsonReport.environment(),
+                servers, rows, new BenchComparison.Summary(perServer, comparisons));
     }
 
     private List<Slice> served(String server) {
@@ -208,12 +191,11 @@ final class CompareReport {
         }
     }
 
-    private static String jsonName(Quantity q) {
-        switch (q) {
-            case RATE: return "rate";
-            case COST: return "cpu_per_request";
-            default: return "p99";
-        }
+    private static BenchComparison.Ratio json(Ratio r) {
+        if (r == null) return null;
+        Interval i = r.interval();
+        return new BenchComparison.Ratio(r.pairs(), i.estimate(), i.low(), i.high(), Comparison.direction(i).name().toLowerCase(Locale.ROOT),
+                r.words());
     }
 
     private static String fixed(double v, int digits) {

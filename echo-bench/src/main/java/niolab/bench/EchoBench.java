@@ -1,6 +1,5 @@
 package niolab.bench;
 
-import niolab.common.Durations;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -14,14 +13,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import niolab.bench.report.CsvReport;
 import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
+import niolab.common.Durations;
+import niolab.common.results.BenchReport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -210,7 +209,7 @@ public final class EchoBench implements Callable<Integer> {
 
     /** {@code --tag}, or the host name: generators on several hosts get distinct tags by default. */
     private String logTag() {
-        return tag != null ? tag : String.valueOf(JsonReport.environment().get("host"));
+        return tag != null ? tag : JsonReport.environment().host();
     }
 
     private long requests() {
@@ -312,33 +311,16 @@ public final class EchoBench implements Callable<Integer> {
                 failures, tw < 0 ? "unknown" : Long.toString(tw), range == null ? "unknown" : range);
     }
 
-    private Map<String, Object> config(LoadSpec load, ClientWarmup.Done clientWarm) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("target", target);
-        c.put("protocol", load.codec.name());
-        c.put("path", loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null);
-        c.put("mode", load.serial() ? "serial-short" : load.keepAlive ? (load.pipeline > 1 ? "pipeline" : "keepalive") : "short");
-        c.put("connections", (long) load.connections);
-        c.put("threads", (long) (load.serial() ? 1 : load.threads));
-        c.put("keepalive", load.keepAlive);
-        c.put("pipeline", (long) load.pipeline);
-        c.put("requests", duration() == null ? (Object) requests() : null);
-        c.put("duration_s", duration() == null ? null : (Object) (duration().toMillis() / 1000.0));
-        c.put("warmup", warmup.trim());
-        c.put("rate", load.rate);
-        c.put("runs", (long) runs);
-        c.put("client_warmup_requests", clientWarm == null ? null : (Object) clientWarm.requests());
-        c.put("size", (long) loadOptions.size);
-        c.put("seed", seed);
-        c.put("timeout_ms", loadOptions.timeout.toMillis());
-        c.put("interval_s", interval == null ? null : (Object) (interval.toMillis() / 1000.0));
-        c.put("linger0", load.linger0);
-        c.put("max_error_rate", maxErrorRate);
-        c.put("server_pid", serverPid > 0 ? (Object) serverPid : null);
-        c.put("hlog", hlog == null ? null : hlog.toString());
-        c.put("tag", hlog == null ? null : logTag());
-        c.put("start_at", startAt == null ? null : startAt.toString());
-        return c;
+    private BenchReport.Config config(LoadSpec load, ClientWarmup.Done clientWarm) {
+        Duration duration = duration();
+        return new BenchReport.Config(target, load.codec.name(), loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null,
+                load.serial() ? "serial-short" : load.keepAlive ? (load.pipeline > 1 ? "pipeline" : "keepalive") : "short",
+                load.connections, load.serial() ? 1 : load.threads, load.keepAlive, load.pipeline,
+                duration == null ? (Long) requests() : null, duration == null ? null : duration.toMillis() / 1000.0, warmup.trim(),
+                load.rate, runs, clientWarm == null ? null : clientWarm.requests(), loadOptions.size, seed,
+                loadOptions.timeout.toMillis(), interval == null ? null : interval.toMillis() / 1000.0, load.linger0, maxErrorRate,
+                serverPid > 0 ? serverPid : null, hlog == null ? null : hlog.toString(), hlog == null ? null : logTag(),
+                startAt == null ? null : startAt.toString());
     }
 
     private void writeHdr(List<RunResult> results, boolean rated) throws IOException {

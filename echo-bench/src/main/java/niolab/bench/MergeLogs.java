@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import niolab.common.results.ResultsJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -87,7 +88,7 @@ final class MergeLogs implements Callable<Integer> {
         out.print(report.text());
         out.flush();
         try {
-            if (json != null) Files.writeString(json, report.json() + "\n", StandardCharsets.UTF_8);
+            if (json != null) Files.writeString(json, ResultsJson.compact(report.json()) + "\n", StandardCharsets.UTF_8);
             if (csv != null) Files.writeString(csv, report.csv(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             err.println("error: cannot write a report: " + e.getMessage());

@@ -6,9 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import niolab.bench.report.Json;
-import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
+import niolab.common.results.BenchMerge;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Latency;
 
 /**
  * What {@code echo-bench merge} prints and writes: the seed's table with a row per tag (each
@@ -80,33 +81,21 @@ final class MergeReport {
         return sb.toString();
     }
 
-    String json() {
-        Json j = new Json().begin().field("tool", "echo-bench").field("schema", JsonReport.SCHEMA).field("command", "merge");
-        j.beginArray("files");
-        for (Path f : files) j.field(null, f.toString());
-        j.endArray().field("common_s", commonMillis / 1000.0);
-        j.beginArray("generators");
+    BenchMerge json() {
+        List<String> names = new ArrayList<>();
+        for (Path f : files) names.add(f.toString());
+        List<BenchMerge.Generator> gens = new ArrayList<>();
         for (TagSeries g : generators) {
-            j.begin().field("tag", g.tag).field("file", g.file).field("start", Instant.ofEpochMilli(g.startMillis).toString())
-                    .field("end", Instant.ofEpochMilli(g.endMillis).toString()).field("achieved_rate", g.asRun().qps());
-            if (g.targetRate > 0) {
-                j.object("schedule").field("target_rate", g.targetRate).field("late", g.late)
-                        .field("max_lag_us", Math.round(g.maxLagMillis * 1000)).end();
-            } else {
-                j.field("schedule", (String) null);
-            }
-            j.end();
+            gens.add(new BenchMerge.Generator(g.tag, g.file, Instant.ofEpochMilli(g.startMillis).toString(),
+                    Instant.ofEpochMilli(g.endMillis).toString(), g.asRun().qps(),
+                    g.targetRate > 0 ? new BenchMerge.Schedule(g.targetRate, g.late, Math.round(g.maxLagMillis * 1000)) : null));
         }
-        j.endArray().beginArray("rows");
+        List<BenchMerge.Row> table = new ArrayList<>();
         for (TagSeries r : rows) {
             double[] c = ResultTable.columns(r.asRun());
-            j.begin().field("tag", r.tag).field("requests", r.latencyUs.getTotalCount()).field("qps", c[0]).field("elapsed_s", c[7])
-                    .object("latency_us").field("min", c[1]).field("p50", c[2]).field("p90", c[3]).field("p99", c[4])
-                    .field("p999", c[5]).field("max", c[6]).end().end();
+            table.add(new BenchMerge.Row(r.tag, r.latencyUs.getTotalCount(), c[0], c[7], new Latency(c[1], c[2], c[3], c[4], c[5], c[6])));
         }
-        j.endArray().beginArray("warnings");
-        for (String w : warnings) j.field(null, w);
-        return j.endArray().end().toString();
+        return new BenchMerge(BenchReport.TOOL, BenchReport.SCHEMA, BenchMerge.COMMAND, names, commonMillis / 1000.0, gens, table, warnings);
     }
 
     String csv() {

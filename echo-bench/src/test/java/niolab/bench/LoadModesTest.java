@@ -1,7 +1,9 @@
 package niolab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
@@ -13,7 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import niolab.bench.report.JsonReport;
+import niolab.common.results.BenchReport;
+import niolab.common.results.ResultsJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -164,7 +167,7 @@ class LoadModesTest {
         }
         JsonNode doc = new ObjectMapper().readTree(json.toFile());
         assertThat(doc.get("tool").asText()).isEqualTo("echo-bench");
-        assertThat(doc.get("schema").asLong()).isEqualTo(JsonReport.SCHEMA);
+        assertThat(doc.get("schema").asLong()).isEqualTo(BenchReport.SCHEMA);
         JsonNode config = doc.get("config");
         assertThat(config.get("mode").asText()).isEqualTo("keepalive");
         assertThat(config.get("connections").asInt()).isEqualTo(4);
@@ -200,6 +203,11 @@ class LoadModesTest {
         }
         for (String k : List.of("qps", "elapsed_s", "latency_us")) assertThat(doc.get("mean").has(k)).as(k).isTrue();
         assertThat(doc.at("/errors/refused").asLong(-1)).isZero();
+        // the file is lab-common's record, field for field: read strictly, written back, the same bytes
+        String written = Files.readString(json);
+        BenchReport report = ResultsJson.MAPPER.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(written, BenchReport.class);
+        assertThat(ResultsJson.compact(report) + "\n").isEqualTo(written);
+        assertThat(report.mean().qps()).isCloseTo((report.runs().get(0).qps() + report.runs().get(1).qps()) / 2, within(0.002));
 
         List<String> rows = Files.readAllLines(csv);
         assertThat(rows).hasSize(3);

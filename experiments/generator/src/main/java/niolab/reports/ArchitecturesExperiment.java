@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.results.BenchReport;
+import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Interval;
 
 /**
@@ -348,7 +350,7 @@ public final class ArchitecturesExperiment implements Experiment {
             return m.startsWith("ping-");
         }
 
-        private BenchJson bench(String s, String m, int round) {
+        private BenchReport bench(String s, String m, int round) {
             return r.bench("raw/" + s + "-" + m + "-r" + round + ".json");
         }
 
@@ -361,7 +363,7 @@ public final class ArchitecturesExperiment implements Experiment {
         double[] rates(String s, String m) {
             if (isWrk(m)) return wrk.numbers("requests_per_s", "server", s, "measure", m);
             double[] v = new double[rounds()];
-            for (int i = 0; i < v.length; i++) v[i] = bench(s, m, i + 1).median(BenchJson.Column.QPS);
+            for (int i = 0; i < v.length; i++) v[i] = Stats.median(bench(s, m, i + 1).column(BenchReport.Column.QPS));
             return v;
         }
 
@@ -375,7 +377,7 @@ public final class ArchitecturesExperiment implements Experiment {
             double[] v = new double[rounds()];
             for (int i = 0; i < v.length; i++) {
                 v[i] = isWrk(m) ? Csv.number(proc.row("server", s, "measure", m, "round", Integer.toString(i + 1)).get("cpu_ticks"))
-                        * 10_000 / requests(s, m, i + 1) : bench(s, m, i + 1).serverCpuPerRequest();
+                        * 10_000 / requests(s, m, i + 1) : Stats.median(bench(s, m, i + 1).serverCpuPerRun());
             }
             return v;
         }
@@ -396,9 +398,9 @@ public final class ArchitecturesExperiment implements Experiment {
         /** Every request the client made in the run, warm-up included (wrk has none). */
         private double requests(String s, String m, int round) {
             if (isWrk(m)) return Csv.number(wrk.row("server", s, "measure", m, "round", Integer.toString(round)).get("requests"));
-            BenchJson b = bench(s, m, round);
+            BenchReport b = bench(s, m, round);
             double n = b.warmup() == null ? 0 : b.warmup().requests();
-            for (BenchJson.Run run : b.runs()) n += run.requests();
+            for (BenchReport.Run run : b.runs()) n += run.requests();
             return n;
         }
 
@@ -413,7 +415,7 @@ public final class ArchitecturesExperiment implements Experiment {
         String errorClasses(String s, String m) {
             long[] sum = new long[7];
             for (int i = 1; i <= rounds(); i++) {
-                BenchJson.Errors e = bench(s, m, i).errors();
+                BenchReport.Errors e = bench(s, m, i).errors();
                 long[] v = {e.refused(), e.reset(), e.timeout(), e.closedEarly(), e.mismatch(), e.portsExhausted(), e.other()};
                 for (int k = 0; k < v.length; k++) sum[k] += v[k];
             }

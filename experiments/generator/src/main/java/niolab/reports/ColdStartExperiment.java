@@ -3,8 +3,10 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
+import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Interval;
-import niolab.reports.BenchJson.Column;
 
 /**
  * exp-cold-start: the 100-request serial run with fresh JVMs on JDK 17, JDK 25, JDK 25 with
@@ -69,11 +71,11 @@ public final class ColdStartExperiment implements Experiment {
             double[] q = new double[rounds], p50 = new double[rounds], p99 = new double[rounds], server = new double[rounds];
             List<String> roundRow = new ArrayList<>(List.of(LABELS[c]));
             for (int i = 0; i < rounds; i++) {
-                BenchJson b = r.bench("serial-" + CONFIGS[c] + "-" + (i + 1) + ".json");
-                q[i] = b.median(Column.QPS);
-                p50[i] = b.median(Column.P50);
-                p99[i] = b.median(Column.P99);
-                server[i] = b.serverCpuPerRequest();
+                BenchReport b = r.bench("serial-" + CONFIGS[c] + "-" + (i + 1) + ".json");
+                q[i] = Stats.median(b.column(Column.QPS));
+                p50[i] = Stats.median(b.column(Column.P50));
+                p99[i] = Stats.median(b.column(Column.P99));
+                server[i] = Stats.median(b.serverCpuPerRun());
                 errors += b.errors().total();
                 roundRow.add(Md.f0(q[i]));
             }

@@ -2,7 +2,8 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
-import niolab.reports.BenchJson.Column;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
 
 /**
  * exp-concurrency: keep-alive and short-connection runs at 1, 2, 4 ... 256 connections per
@@ -37,10 +38,10 @@ public final class ConcurrencyExperiment implements Experiment {
             double[] spreads = new double[ARCHS.length * lv.length];
             for (int a = 0; a < ARCHS.length; a++) {
                 for (int i = 0; i < lv.length; i++) {
-                    BenchJson b = r.bench(mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
-                    qps[a][i] = b.median(Column.QPS);
-                    p99[a][i] = b.median(Column.P99);
-                    cpu[a][i] = b.serverCpuPerRequest();
+                    BenchReport b = r.bench(mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
+                    qps[a][i] = Stats.median(b.column(Column.QPS));
+                    p99[a][i] = Stats.median(b.column(Column.P99));
+                    cpu[a][i] = Stats.median(b.serverCpuPerRun());
                     double[] perRun = b.column(Column.QPS);
                     spreads[a * lv.length + i] = Stats.relativeSpread(perRun) * 100;
                     // the runs of a point are consecutive: a first run slower than every other is warm-up's mark
@@ -99,7 +100,7 @@ public final class ConcurrencyExperiment implements Experiment {
         }
         out.put("keepalive_over_short", ka.toString());
         warmupAndGaps(out, peak, cpuAtTop, medianSpread, firstSlowest, points, runs, lv[lv.length - 1]);
-        BenchJson first = r.bench("keepalive-lt-" + lv[0] + ".json");
+        BenchReport first = r.bench("keepalive-lt-" + lv[0] + ".json");
         out.put("runs", Integer.toString(first.runs().size()));
         out.put("duration", Md.f1(first.config().durationS()) + " s");
     }

@@ -6,8 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
+import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
-import niolab.reports.BenchJson.Column;
 
 /**
  * exp-ffi: what et's native binding costs (JNA direct mapping or FFM): ns per call from
@@ -210,9 +212,9 @@ public final class FfiExperiment implements Experiment {
                 String binding = bindings.get(b);
                 List<Double> q = new ArrayList<>(), c = new ArrayList<>(), p = new ArrayList<>();
                 for (int round = 1; r.has(file(binding, w, round, ".json")); round++) {
-                    BenchJson bench = r.bench(file(binding, w, round, ".json"));
-                    q.add(bench.median(Column.QPS));
-                    c.add(bench.serverCpuPerRequest());
+                    BenchReport bench = r.bench(file(binding, w, round, ".json"));
+                    q.add(Stats.median(bench.column(Column.QPS)));
+                    c.add(Stats.median(bench.serverCpuPerRun()));
                     p.add(bindingNsPerRequest(r.counters(file(binding, w, round, ".log")), served(bench), o, binding));
                     rounds = Math.max(rounds, round);
                 }
@@ -242,7 +244,7 @@ public final class FfiExperiment implements Experiment {
             }
         }
         out.put("tput_rounds", Integer.toString(rounds));
-        BenchJson.Config shape = r.bench(file(bindings.get(0), "pipeline-ping", 1, ".json")).config();
+        BenchReport.Config shape = r.bench(file(bindings.get(0), "pipeline-ping", 1, ".json")).config();
         out.put("tput_shape", "-c " + shape.connections() + " --duration " + Md.f0(shape.durationS()) + "s --warmup "
                 + shape.warmup() + "` (pipelined: `--pipeline " + shape.pipeline());
         List<String> shareText = new ArrayList<>(), costText = new ArrayList<>();
@@ -271,10 +273,10 @@ public final class FfiExperiment implements Experiment {
     }
 
     /** Requests the server saw: the warm-up's and the measured run's. */
-    private static double served(BenchJson b) {
+    private static double served(BenchReport b) {
         double n = 0;
         if (b.warmup() != null) n += b.warmup().requests();
-        for (BenchJson.Run run : b.runs()) n += run.requests();
+        for (BenchReport.Run run : b.runs()) n += run.requests();
         return n;
     }
 

@@ -15,9 +15,11 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
+import niolab.common.results.RunEnvironment;
 import niolab.course.Grader;
 import niolab.course.Grader.Checkpoint;
-import niolab.reports.BenchJson.Column;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -202,7 +204,7 @@ public final class LabNotes implements Callable<Integer> {
         Results shortRun = new Results(results.resolve("short-run"));
         StringBuilder qps = new StringBuilder(), p50 = new StringBuilder();
         for (int a = 0; a < ARCHS.length; a++) {
-            BenchJson b = shortRun.bench("serial-" + ARCHS[a] + ".json");
+            BenchReport b = shortRun.bench("serial-" + ARCHS[a] + ".json");
             append(qps, LABELS[a] + " " + range(b.column(Column.QPS)) + "/s");
             append(p50, LABELS[a] + " " + range(b.column(Column.P50)) + " µs");
         }
@@ -242,7 +244,7 @@ public final class LabNotes implements Callable<Integer> {
         Csv idleCsv = arch.csv("idle.csv");
         for (String server : LAB7_SERVERS) {
             double[] qps = new double[3];
-            for (int round = 1; round <= 3; round++) qps[round - 1] = arch.bench("raw/" + server + "-echo-ka-50-r" + round + ".json").median(Column.QPS);
+            for (int round = 1; round <= 3; round++) qps[round - 1] = Stats.median(arch.bench("raw/" + server + "-echo-ka-50-r" + round + ".json").column(Column.QPS));
             append(echo, server + " " + range(qps) + "/s");
             append(ping, server + " " + range(wrk.numbers("requests_per_s", "server", server, "measure", "ping-keepalive")) + "/s");
             double[] rss = idleCsv.numbers("rss_kb", "server", server);

@@ -3,9 +3,10 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import niolab.reports.BenchJson.Column;
-import niolab.reports.BenchJson.Interval;
-import niolab.reports.BenchJson.Run;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
+import niolab.common.results.BenchReport.Interval;
+import niolab.common.results.BenchReport.Run;
 
 /**
  * exp-long-run: serial short connections, a cold 100-request run against a long run with a
@@ -32,8 +33,8 @@ public final class LongRunExperiment implements Experiment {
         List<String> steps = new ArrayList<>(), slopes = new ArrayList<>(), unclear = new ArrayList<>(), shapes = new ArrayList<>();
         long requests = 0;
         for (int a = 0; a < ARCHS.length; a++) {
-            BenchJson shortRun = r.bench("short-" + ARCHS[a] + ".json");
-            BenchJson longRun = r.bench("long-" + ARCHS[a] + ".json");
+            BenchReport shortRun = r.bench("short-" + ARCHS[a] + ".json");
+            BenchReport longRun = r.bench("long-" + ARCHS[a] + ".json");
             Run run = longRun.runs().get(0);
             requests = run.requests();
             List<Interval> iv = run.intervals();
@@ -48,7 +49,7 @@ public final class LongRunExperiment implements Experiment {
             double[] secondHalf = Arrays.copyOfRange(q, n / 2, n);
             double[] secondHalfP99 = Arrays.copyOfRange(p99, n / 2, n);
             steady[a] = Stats.median(secondHalf);
-            double shortQps = shortRun.mean(Column.QPS);
+            double shortQps = Stats.mean(shortRun.column(Column.QPS));
             ratio[a] = steady[a] / shortQps;
             double warm = Double.NaN;
             for (int i = 0; i < n; i++) {

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import niolab.common.CountersLine;
+import niolab.common.results.BenchReport;
+import niolab.common.results.RunEnvironment;
 
 /**
  * exp-mistakes: each {@code --mistake} beside the correct server in the scenario that shows its
@@ -23,12 +25,12 @@ public final class MistakesExperiment implements Experiment {
     }
 
     /** One server's run of a scenario: echo-bench's report of the load and the server's counters. */
-    private record Run(BenchJson bench, ServerCounters counters) {
+    private record Run(BenchReport bench, ServerCounters counters) {
         static Run of(Results r, String scenario, String variant) {
             return new Run(r.bench(scenario + "-" + variant + ".json"), r.counters("counters-" + scenario + "-" + variant + ".txt"));
         }
 
-        BenchJson.Run run() {
+        BenchReport.Run run() {
             return bench.runs().get(0);
         }
 
@@ -87,7 +89,7 @@ public final class MistakesExperiment implements Experiment {
         String[] echoed = new String[2];
         for (int i = 0; i < 2; i++) {
             Run run = Run.of(r, "accept-once", VARIANTS[i]);
-            BenchJson.Run b = run.run();
+            BenchReport.Run b = run.run();
             echoed[i] = Md.f0(b.requests()) + " of " + Md.f0(b.attempted());
             rows.add(List.of(VARIANTS[i], Md.f0(b.attempted()), Md.f0(b.requests()), Md.f0(b.errors().timeout()),
                     Md.f0(b.errors().total() - b.errors().timeout()), Md.f0(run.counters.get("accepts"))));
@@ -106,7 +108,7 @@ public final class MistakesExperiment implements Experiment {
         String[] complete = new String[2];
         for (int i = 0; i < 2; i++) {
             Run run = Run.of(r, "read-once", VARIANTS[i]);
-            BenchJson.Run b = run.run();
+            BenchReport.Run b = run.run();
             double sent = (double) b.attempted() * run.bench.config().size();
             complete[i] = Md.f0(b.requests()) + " of " + Md.f0(b.attempted()) + " echoes complete, "
                     + Md.f0(sent - run.counters.get("bytes_in")) + " of " + Md.f0(sent) + " bytes never read";
@@ -164,7 +166,7 @@ public final class MistakesExperiment implements Experiment {
             for (int i = 0; i < 2; i++) {
                 Map<String, String> row = csv.row("arch", arch, "variant", VARIANTS[i]);
                 ServerCounters c = r.counters("counters-no-accept-backoff-" + arch + "-" + VARIANTS[i] + ".txt");
-                BenchJson.Run after = r.bench("no-accept-backoff-" + arch + "-" + VARIANTS[i] + ".json").runs().get(0);
+                BenchReport.Run after = r.bench("no-accept-backoff-" + arch + "-" + VARIANTS[i] + ".json").runs().get(0);
                 double share = Csv.number(row.get("cpu_share"));
                 symptom[i] = Md.f0(share * 100) + "% of a core, " + count(Csv.number(row.get("log_lines")), "log line");
                 rows.add(List.of(arch, VARIANTS[i], Md.f0(share * 100) + "%", Md.f0(c.get("accept_failures")), row.get("log_lines"),
@@ -253,7 +255,7 @@ public final class MistakesExperiment implements Experiment {
                 }
                 double connections = Csv.number(row.get("connections"));
                 double wakeups = Csv.number(row.get("loop_wakeups")) / connections;
-                BenchJson.Run b = r.bench("herd-" + arch + "-" + v + ".json").runs().get(0);
+                BenchReport.Run b = r.bench("herd-" + arch + "-" + v + ".json").runs().get(0);
                 String listeners = v.equals("correct") ? "one per loop (SO_REUSEPORT)"
                         : v.equals("broken") ? "one for all loops" : "one for all loops, EPOLLEXCLUSIVE";
                 rows.add(List.of(arch, v, listeners, String.join(" / ", accepts), Md.f0(empty), Md.f2(wakeups), Md.f0(b.qps()),

@@ -1,14 +1,15 @@
 package niolab.reports;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import niolab.common.results.BenchMerge;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
 import niolab.common.stats.Interval;
-import niolab.reports.BenchJson.Column;
 
 /**
  * exp-network: client and server in network namespaces of their own, joined through a middle
@@ -132,16 +133,15 @@ public final class NetworkExperiment implements Experiment {
         out.put("relay_cpu_median", Md.f0(Stats.median(share)) + "%");
         out.put("relay_cpu_max", Md.f0(share[Stats.best(share, true)]) + "%");
 
-        JsonNode merge = r.json("merge.json", JsonNode.class);
+        BenchMerge merge = r.json("merge.json", BenchMerge.class);
         List<List<String>> mrows = new ArrayList<>();
-        for (JsonNode row : merge.get("rows")) {
-            JsonNode l = row.get("latency_us");
-            mrows.add(List.of(row.get("tag").asText(), Long.toString(row.get("requests").asLong()), Md.f0(row.get("qps").asDouble()),
-                    Md.f0(l.get("p50").asDouble()), Md.f0(l.get("p99").asDouble()), Md.f0(l.get("max").asDouble())));
+        for (BenchMerge.Row row : merge.rows()) {
+            BenchReport.Latency l = row.latencyUs();
+            mrows.add(List.of(row.tag(), Long.toString(row.requests()), Md.f0(row.qps()), Md.f0(l.p50()), Md.f0(l.p99()), Md.f0(l.max())));
         }
         out.put("merge_table", Md.table(List.of("tag", "requests", "QPS", "p50 µs", "p99 µs", "max µs"), mrows));
         List<String> warnings = new ArrayList<>();
-        for (JsonNode w : merge.get("warnings")) warnings.add("- " + w.asText());
+        for (String w : merge.warnings()) warnings.add("- " + w);
         out.put("merge_warnings", warnings.isEmpty() ? "none" : "\n\n" + String.join("\n", warnings));
         out.put("kernel", r.text("kernel.txt").trim());
     }
@@ -152,11 +152,11 @@ public final class NetworkExperiment implements Experiment {
         int connections = 0;
         for (Map<String, String> row : runs.rows()) {
             if (!row.get("arch").equals(arch) || !row.get("protocol").equals(protocol) || !row.get("path").equals(path)) continue;
-            BenchJson b = r.bench(row.get("file"));
-            qps.add(b.median(Column.QPS));
-            p50.add(b.median(Column.P50));
-            p99.add(b.median(Column.P99));
-            cpu.add(b.serverCpuPerRequest());
+            BenchReport b = r.bench(row.get("file"));
+            qps.add(Stats.median(b.column(Column.QPS)));
+            p50.add(Stats.median(b.column(Column.P50)));
+            p99.add(Stats.median(b.column(Column.P99)));
+            cpu.add(Stats.median(b.serverCpuPerRun()));
             errors += b.errors().total();
             connections = b.config().connections();
         }

@@ -1,10 +1,10 @@
 package niolab.reports;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import niolab.common.results.BenchComparison;
 import niolab.common.stats.Bootstrap;
 import niolab.common.stats.Interval;
 
@@ -154,18 +154,17 @@ public final class NoiseExperiment implements Experiment {
         String date = "";
 
         static Rounds of(Results r, String file) {
-            return of(r.json(file, JsonNode.class));
+            return of(r.json(file, BenchComparison.class));
         }
 
-        static Rounds of(JsonNode json) {
+        static Rounds of(BenchComparison json) {
             Rounds rounds = new Rounds();
-            for (JsonNode s : json.get("servers")) rounds.servers.add(s.get("name").asText());
-            rounds.date = json.path("environment").path("time").asText("");
-            for (JsonNode s : json.get("slices")) {
-                if (s.get("rate").isNull() || s.path("refused").asBoolean()) continue;
-                int round = s.get("round").asInt();
-                rounds.rate.computeIfAbsent(round, k -> new TreeMap<>()).put(s.get("server").asText(), s.get("rate").asDouble());
-                if (s.get("position").asInt() == 0) rounds.first.put(round, s.get("server").asText());
+            for (BenchComparison.Server s : json.servers()) rounds.servers.add(s.name());
+            rounds.date = json.environment() == null || json.environment().time() == null ? "" : json.environment().time();
+            for (BenchComparison.Slice s : json.slices()) {
+                if (s.rate() == null || s.refused()) continue;
+                rounds.rate.computeIfAbsent(s.round(), k -> new TreeMap<>()).put(s.server(), s.rate());
+                if (s.position() == 0) rounds.first.put(s.round(), s.server());
             }
             return rounds;
         }

@@ -3,8 +3,9 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
 import niolab.common.stats.Interval;
-import niolab.reports.BenchJson.Column;
 import niolab.reports.ProfileCategories.Category;
 
 /**
@@ -58,8 +59,8 @@ public final class ProfileExperiment implements Experiment {
             for (int i = 0; i < present.size(); i++) {
                 String s = present.get(i);
                 CollapsedProfile p = profiles.get(i);
-                BenchJson run = r.bench(s + "-" + mode + ".json");
-                List<String> row = new ArrayList<>(List.of(s, Md.f0(run.mean(Column.QPS)), Md.f2(run.serverCpuPerRequest()), Long.toString(p.samples())));
+                BenchReport run = r.bench(s + "-" + mode + ".json");
+                List<String> row = new ArrayList<>(List.of(s, Md.f0(Stats.mean(run.column(Column.QPS))), Md.f2(Stats.median(run.serverCpuPerRun())), Long.toString(p.samples())));
                 double[] shares = new double[seen.size()];
                 for (int k = 0; k < seen.size(); k++) {
                     shares[k] = p.share(seen.get(k));
@@ -105,7 +106,7 @@ public final class ProfileExperiment implements Experiment {
             if (!r.has(s + "-pipelined.collapsed.gz")) continue;
             CollapsedProfile p = CollapsedProfile.read(r.dir.resolve(s + "-pipelined.collapsed.gz"));
             if (p.samples(Category.HTTP_PARSER) == 0) continue;
-            double cpu = r.bench(s + "-pipelined.json").serverCpuPerRequest();
+            double cpu = Stats.median(r.bench(s + "-pipelined.json").serverCpuPerRun());
             int rank = 1;
             for (Category c : Category.values()) if (p.samples(c) > p.samples(Category.HTTP_PARSER)) rank++;
             parts.add(s + " " + Md.f1(100 * p.share(Category.HTTP_PARSER)) + "% (" + Md.f2(cpu * p.share(Category.HTTP_PARSER))
@@ -124,8 +125,8 @@ public final class ProfileExperiment implements Experiment {
             }
             CollapsedProfile vt = CollapsedProfile.read(r.dir.resolve("vt-" + mode + ".collapsed.gz"));
             CollapsedProfile lt = CollapsedProfile.read(r.dir.resolve("lt-" + mode + ".collapsed.gz"));
-            BenchJson vtRun = r.bench("vt-" + mode + ".json"), ltRun = r.bench("lt-" + mode + ".json");
-            double vtCpu = vtRun.serverCpuPerRequest(), ltCpu = ltRun.serverCpuPerRequest();
+            BenchReport vtRun = r.bench("vt-" + mode + ".json"), ltRun = r.bench("lt-" + mode + ".json");
+            double vtCpu = Stats.median(vtRun.serverCpuPerRun()), ltCpu = Stats.median(ltRun.serverCpuPerRun());
             List<double[]> diffs = new ArrayList<>();
             for (Category c : Category.values()) diffs.add(new double[] {c.ordinal(), vtCpu * vt.share(c) - ltCpu * lt.share(c)});
             diffs.sort(Comparator.comparingDouble((double[] d) -> -d[1]));
@@ -141,7 +142,7 @@ public final class ProfileExperiment implements Experiment {
                 claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (one profiled run each)",
                         new Interval(ratio, ratio, ratio), 1, 1.25));
             } else {
-                double ratio = vtRun.mean(Column.QPS) / ltRun.mean(Column.QPS);
+                double ratio = Stats.mean(vtRun.column(Column.QPS)) / Stats.mean(ltRun.column(Column.QPS));
                 claims.add(Claim.atLeast("vt's keep-alive echo rate at least 0.7× lt's (one profiled run each, echo-bench)",
                         new Interval(ratio, ratio, ratio), 1, 0.7));
             }

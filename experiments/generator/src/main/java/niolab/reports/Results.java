@@ -1,31 +1,21 @@
 package niolab.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import niolab.common.CountersLine;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchReport;
+import niolab.common.results.ResultsJson;
+import niolab.common.results.RunConditions;
+import niolab.common.results.RunEnvironment;
 
 /** One experiment's raw results folder, {@code experiments/results/NAME/}, and typed reads from it. */
 public final class Results {
-    /**
-     * JSON names are snake_case, record components camelCase. Unknown fields are skipped, since
-     * echo-bench's schema lets fields be added without a new version; a null where the record
-     * has a primitive is an error, since it would read as a silent 0.
-     */
-    static final ObjectMapper JSON = JsonMapper.builder()
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .build();
-
     public final Path dir;
 
     public Results(Path dir) {
@@ -44,21 +34,21 @@ public final class Results {
         }
     }
 
-    /** A JSON file read into {@code type}, a record mirroring it. */
+    /** A JSON file read into {@code type}, a record mirroring it (lab-common's {@link ResultsJson} mapping). */
     public <T> T json(String file, Class<T> type) {
         try {
-            return JSON.readValue(text(file), type);
+            return ResultsJson.MAPPER.readValue(text(file), type);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(dir.resolve(file) + ": " + e.getOriginalMessage(), e);
         }
     }
 
     /** An echo-bench {@code --json} file; one of another tool or schema version is an error, not a guess. */
-    public BenchJson bench(String file) {
-        BenchJson b = json(file, BenchJson.class);
-        if (!"echo-bench".equals(b.tool()) || b.schema() != BenchJson.SCHEMA) {
+    public BenchReport bench(String file) {
+        BenchReport b = json(file, BenchReport.class);
+        if (!"echo-bench".equals(b.tool()) || b.schema() != BenchReport.SCHEMA) {
             throw new IllegalArgumentException(dir.resolve(file) + ": " + b.tool() + " schema " + b.schema()
-                    + ", but this generator reads echo-bench schema " + BenchJson.SCHEMA);
+                    + ", but this generator reads echo-bench schema " + BenchReport.SCHEMA);
         }
         return b;
     }
@@ -77,19 +67,47 @@ public final class Results {
     /** The environment block every report carries, from {@code env.json}, with the load as the run recorded it. */
     public String environment() {
         RunEnvironment env = json("env.json", RunEnvironment.class);
-        if (!has("conditions.json")) return env.table(load(), null, null);
-        JsonNode c = json("conditions.json", JsonNode.class);
-        String steal = c.path("steal_percent").isNumber() ? Md.f2(c.get("steal_percent").asDouble()) + "% of the CPU time over the run" : null;
-        return env.table(c.get("loadavg_before").asText() + " before, " + c.get("loadavg_after").asText() + " after (1, 5, 15 min)",
-                steal, c.path("noise").isTextual() && has(c.get("noise").asText()) ? noiseFloor(c.get("noise").asText()) : null);
+        if (!has("conditions.json")) return environmentTable(env, load(), null, null);
+        RunConditions c = json("conditions.json", RunConditions.class);
+        return environmentTable(env, c.loadavgBefore() + " before, " + c.loadavgAfter() + " after (1, 5, 15 min)",
+                Md.f2(c.stealPercent()) + "% of the CPU time over the run",
+                c.noise() != null && has(c.noise()) ? noiseFloor(c.noise()) : null);
+    }
+
+    /**
+     * A two-column markdown table, one row per field, values in code spans; {@code load},
+     * {@code steal} and {@code noiseFloor} as the run recorded them, or null where it did not
+     * (results written before conditions.json say "not recorded").
+     */
+    static String environmentTable(RunEnvironment env, String load, String steal, String noiseFloor) {
+        String[][] rows = {
+                {"date (UTC)", env.date()}, {"CPU", env.cpu()}, {"cores", Integer.toString(env.cores())}, {"memory", env.memory()},
+                {"kernel", env.kernel()}, {"JDK", env.jdk()}, {"JVM flags (JAVA_OPTS)", env.javaOpts()},
+                {"server pinned to CPU", env.serverCpu()}, {"client pinned to CPU", env.clientCpu()},
+                {"ulimit -n", env.ulimitN()}, {"ip_local_port_range", env.ipLocalPortRange()},
+                {"tcp_tw_reuse", env.tcpTwReuse()}, {"commit", env.commit()},
+                {"load average (1 min)", load == null ? "not recorded" : load},
+                {"steal time", steal == null ? "not recorded" : steal},
+                {"noise floor (A/A)", noiseFloor == null ? "not recorded" : noiseFloor}};
+        StringBuilder sb = new StringBuilder("| | |\n|---|---|");
+        for (String[] r : rows) {
+            String v = r[1] == null || r[1].isEmpty() ? "(none)" : r[1];
+            sb.append("\n| ").append(r[0]).append(" | `").append(v.replace("|", "\\|")).append("` |");
+        }
+        if (env.commit() != null && env.commit().contains(RunEnvironment.DIRTY)) {
+            sb.append("\n\nThis run was made from a work tree with uncommitted changes: the code that produced these figures"
+                    + " is not exactly the recorded commit, and no commit holds it.");
+        }
+        return sb.toString();
     }
 
     /** The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's interval and verdict. */
     String noiseFloor(String file) {
-        JsonNode rate = json(file, JsonNode.class).path("summary").path("comparisons").path(0).path("rate");
-        if (!rate.isObject()) return "measured, but too few paired rounds for an interval";
-        return "A/A lt against lt, rate ratio " + Md.f3(rate.get("estimate").asDouble()) + " [" + Md.f3(rate.get("low").asDouble()) + ", "
-                + Md.f3(rate.get("high").asDouble()) + "] over " + rate.get("rounds").asInt() + " rounds: " + rate.get("words").asText();
+        List<BenchComparison.Comparison> comparisons = json(file, BenchComparison.class).summary().comparisons();
+        BenchComparison.Ratio rate = comparisons.isEmpty() ? null : comparisons.get(0).rate();
+        if (rate == null) return "measured, but too few paired rounds for an interval";
+        return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.f3(rate.low()) + ", " + Md.f3(rate.high()) + "] over "
+                + rate.rounds() + " rounds: " + rate.words();
     }
 
     /**

@@ -3,8 +3,9 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import niolab.reports.BenchJson.Column;
-import niolab.reports.BenchJson.Run;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
+import niolab.common.results.BenchReport.Run;
 
 /**
  * exp-short-run: the lab write-up's experiment 2.1 (100 serial requests x 3 runs per
@@ -24,7 +25,7 @@ public final class ShortRunExperiment implements Experiment {
 
     @Override
     public void generate(Results r, Report out) {
-        BenchJson[] serial = new BenchJson[ARCHS.length];
+        BenchReport[] serial = new BenchReport[ARCHS.length];
         boolean allFaster = true;
         for (int a = 0; a < ARCHS.length; a++) {
             serial[a] = r.bench("serial-" + ARCHS[a] + ".json");
@@ -66,7 +67,7 @@ public final class ShortRunExperiment implements Experiment {
     }
 
     /** The seed's table: a row per run, then the mean of each column. */
-    private static String seedTable(BenchJson b) {
+    private static String seedTable(BenchReport b) {
         List<List<String>> rows = new ArrayList<>();
         for (Run run : b.runs()) {
             double[] v = new double[Column.values().length];
@@ -74,7 +75,7 @@ public final class ShortRunExperiment implements Experiment {
             rows.add(seedRow("Run " + run.run(), v));
         }
         double[] mean = new double[Column.values().length];
-        for (Column c : Column.values()) mean[c.ordinal()] = b.mean(c);
+        for (Column c : Column.values()) mean[c.ordinal()] = Stats.mean(b.column(c));
         rows.add(seedRow("mean", mean));
         return Md.table(List.of("run", "QPS", "min", "P50", "P90", "P99", "P999", "max", "elapsed"), rows);
     }
@@ -85,7 +86,7 @@ public final class ShortRunExperiment implements Experiment {
     }
 
     /** Table 3.4: the means side by side, the winner and by how much. */
-    private static void compare(BenchJson[] s, Report out) {
+    private static void compare(BenchReport[] s, Report out) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(dimension("QPS mean", mean(s, Column.QPS), true, false, out, "qps"));
         rows.add(dimension("min (mean)", mean(s, Column.MIN), false, true, out, "min"));
@@ -105,9 +106,9 @@ public final class ShortRunExperiment implements Experiment {
                 : Md.f1(range) + "% apart: not a tie; the leader is " + LABELS[Stats.best(q, true)]);
     }
 
-    private static double[] mean(BenchJson[] s, Column column) {
+    private static double[] mean(BenchReport[] s, Column column) {
         double[] v = new double[s.length];
-        for (int a = 0; a < s.length; a++) v[a] = s[a].mean(column);
+        for (int a = 0; a < s.length; a++) v[a] = Stats.mean(s[a].column(column));
         return v;
     }
 
@@ -183,16 +184,16 @@ public final class ShortRunExperiment implements Experiment {
     }
 
     /** Our means beside the original write-up's. */
-    private static void seed(BenchJson[] s, Report out) {
+    private static void seed(BenchReport[] s, Report out) {
         List<List<String>> rows = new ArrayList<>();
         for (int a = 0; a < ARCHS.length; a++) {
-            double q = s[a].mean(Column.QPS), p = s[a].mean(Column.P50);
+            double q = Stats.mean(s[a].column(Column.QPS)), p = Stats.mean(s[a].column(Column.P50));
             rows.add(List.of(LABELS[a], Md.f1(SEED_QPS[a]), Md.f1(q), Md.f2(q / SEED_QPS[a]) + "×",
                     Md.us(SEED_P50[a]), Md.us(p)));
         }
         out.put("seed_table", Md.table(List.of("arch", "write-up QPS", "our QPS", "ours / write-up", "write-up P50", "our P50"), rows));
         double[] ratio = new double[ARCHS.length];
-        for (int a = 0; a < ARCHS.length; a++) ratio[a] = s[a].mean(Column.QPS) / SEED_QPS[a];
+        for (int a = 0; a < ARCHS.length; a++) ratio[a] = Stats.mean(s[a].column(Column.QPS)) / SEED_QPS[a];
         double lo = ratio[Stats.best(ratio, false)], hi = ratio[Stats.best(ratio, true)];
         out.put("ours_over_writeup", Md.f2(lo) + " to " + Md.f2(hi) + "× the write-up's" + (hi < 1 ? ", below it for every server"
                 : lo > 1 ? ", above it for every server" : ""));

@@ -3,8 +3,10 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import niolab.reports.BenchJson.Interval;
-import niolab.reports.BenchJson.Run;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Interval;
+import niolab.common.results.BenchReport.Run;
+import niolab.common.results.RunEnvironment;
 
 /**
  * exp-time-wait: short connections against a 1000-port ephemeral range in a network namespace
@@ -33,7 +35,7 @@ public final class TimeWaitExperiment implements Experiment {
             name = row.get("scenario");
             reuse = row.get("tw_reuse");
             options = row.get("options");
-            BenchJson bench = r.bench("bench-" + name + ".json");
+            BenchReport bench = r.bench("bench-" + name + ".json");
             Run run = bench.runs().get(0);
             serial = bench.config().mode().equals("serial-short");
             keepalive = bench.config().keepalive();

@@ -6,7 +6,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchReport;
+import niolab.common.results.ResultsJson;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,21 +47,22 @@ class NoiseExperimentTest {
      * B's rate is A's times {@code bOverA}.
      */
     private static String compare(String[] servers, int rounds, double secondSlot, double bOverA) {
-        StringBuilder sb = new StringBuilder("{\"tool\":\"echo-bench\",\"schema\":2,\"command\":\"compare\",\"environment\":{\"time\":\"2026-12-01T10:00:00Z\"},\"servers\":[");
-        for (int i = 0; i < servers.length; i++) sb.append(i > 0 ? "," : "").append("{\"name\":\"").append(servers[i]).append("\"}");
-        sb.append("],\"slices\":[");
-        boolean firstSlice = true;
+        List<BenchComparison.Server> named = new ArrayList<>();
+        for (String s : servers) named.add(new BenchComparison.Server(s, "127.0.0.1:1", null, null));
+        List<BenchComparison.Slice> slices = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             double drift = 1 + 0.3 * Math.sin(round);
             for (int position = 0; position < servers.length; position++) {
                 int s = servers.length == 1 ? 0 : (round + position) % 2;
                 double rate = 1000 * drift * (position == 1 ? secondSlot : 1) * (s == 1 ? bOverA : 1);
-                sb.append(firstSlice ? "" : ",").append(String.format(Locale.ROOT,
-                        "{\"round\":%d,\"position\":%d,\"server\":\"%s\",\"rate\":%.3f,\"refused\":false}", round, position, servers[s], rate));
-                firstSlice = false;
+                slices.add(new BenchComparison.Slice(round, position, servers[s], Math.round(rate), 0, 1.0, rate, null, null, null, false));
             }
         }
-        return sb.append("]}").toString();
+        BenchReport.Environment env = new BenchReport.Environment("h", 2, "Linux", "k", "amd64", "j", "vm", "2026-12-01T10:00:00Z", "1-2", "2");
+        BenchComparison.Config config = new BenchComparison.Config(String.join(" ", servers), "echo-bench", "echo", null, 50, null, true, 1, 0,
+                64, rounds, 1.0, 2.0, 1);
+        return ResultsJson.compact(new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA, BenchComparison.COMMAND, config, env, named,
+                slices, new BenchComparison.Summary(List.of(), List.of())));
     }
 
     private void write(String file, String text) throws IOException {

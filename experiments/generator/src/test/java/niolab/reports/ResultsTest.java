@@ -13,27 +13,31 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Stream;
-import niolab.reports.BenchJson.Column;
-import niolab.reports.BenchJson.Run;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchMerge;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
+import niolab.common.results.BenchReport.Run;
+import niolab.common.results.ResultsJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Reading results: echo-bench's JSON into records, the CSV files, the servers' counters lines. */
 class ResultsTest {
     /** The generator's reader, made strict: a field of the schema the records lack fails the read. */
-    private static final ObjectMapper STRICT = Results.JSON.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper STRICT = ResultsJson.MAPPER.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private static BenchJson sample() throws IOException {
+    private static BenchReport sample() throws IOException {
         try (var in = ResultsTest.class.getResourceAsStream("/echo-bench-sample.json")) {
-            return STRICT.readValue(in, BenchJson.class);
+            return STRICT.readValue(in, BenchReport.class);
         }
     }
 
     @Test
     void recordsMirrorEveryFieldOfTheSchema() throws IOException {
-        BenchJson b = sample();
+        BenchReport b = sample();
         assertThat(b.tool()).isEqualTo("echo-bench");
-        assertThat(b.schema()).isEqualTo(BenchJson.SCHEMA);
+        assertThat(b.schema()).isEqualTo(BenchReport.SCHEMA);
         assertThat(b.config().mode()).isEqualTo("keepalive");
         assertThat(b.config().requests()).isNull();
         assertThat(b.config().durationS()).isEqualTo(2.0);
@@ -60,11 +64,11 @@ class ResultsTest {
 
     @Test
     void columnsMediansAndMeansOverTheRuns() throws IOException {
-        BenchJson b = sample();
+        BenchReport b = sample();
         assertThat(b.column(Column.P99)).containsExactly(350.0, 310.0);
-        assertThat(b.median(Column.QPS)).isEqualTo(19999.5);
-        assertThat(b.mean(Column.MAX)).isEqualTo(b.mean().latencyUs().max());
-        assertThat(b.serverCpuPerRequest()).isEqualTo(6.2, offset(1e-9));
+        assertThat(Stats.median(b.column(Column.QPS))).isEqualTo(19999.5);
+        assertThat(Stats.mean(b.column(Column.MAX))).isEqualTo(b.mean().latencyUs().max());
+        assertThat(Stats.median(b.serverCpuPerRun())).isEqualTo(6.2, offset(1e-9));
     }
 
     /** Every echo-bench file the committed experiments rest on reads strictly, and as schema 2. */
@@ -75,17 +79,24 @@ class ResultsTest {
             files = all.filter(p -> p.toString().endsWith(".json") && !p.endsWith("env.json")).toList();
         }
         assertThat(files).hasSizeGreaterThan(100);
-        int runs = 0;
+        int runs = 0, others = 0;
         for (Path f : files) {
-            // A run's report; not echo-bench merge's (its own shape), nor another tool's JSON.
+            // A run's report, or merge's or compare's (each its own record); not another tool's JSON.
             com.fasterxml.jackson.databind.JsonNode tree = STRICT.readTree(Files.readString(f));
-            if (!"echo-bench".equals(tree.path("tool").asText()) || tree.has("command")) continue;
+            if (!"echo-bench".equals(tree.path("tool").asText())) continue;
+            if (tree.has("command")) {
+                Class<?> type = tree.get("command").asText().equals(BenchMerge.COMMAND) ? BenchMerge.class : BenchComparison.class;
+                assertThat(STRICT.readValue(Files.readString(f), type)).as(f.toString()).isNotNull();
+                others++;
+                continue;
+            }
             runs++;
-            BenchJson b = STRICT.readValue(Files.readString(f), BenchJson.class);
-            assertThat(b.schema()).as(f.toString()).isEqualTo(BenchJson.SCHEMA);
+            BenchReport b = STRICT.readValue(Files.readString(f), BenchReport.class);
+            assertThat(b.schema()).as(f.toString()).isEqualTo(BenchReport.SCHEMA);
             assertThat(b.runs()).as(f.toString()).isNotEmpty();
         }
         assertThat(runs).isGreaterThan(100);
+        assertThat(others).isPositive();
     }
 
     @Test
@@ -155,9 +166,11 @@ class ResultsTest {
                 "| noise floor (A/A) | `not recorded` |", "uncommitted changes: the code that produced these figures");
         Files.writeString(dir.resolve("conditions.json"), "{\"loadavg_before\":\"1.20 1.00 0.90\",\"loadavg_after\":\"2.10 1.40 1.00\","
                 + "\"steal_ticks\":3,\"total_ticks\":1000,\"steal_percent\":0.30,\"noise\":\"noise.json\"}", StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("noise.json"), "{\"summary\":{\"comparisons\":[{\"server\":\"lt-b\",\"baseline\":\"lt-a\","
-                + "\"rate\":{\"rounds\":20,\"estimate\":0.998,\"low\":0.985,\"high\":1.01,\"direction\":\"none\","
-                + "\"words\":\"no difference this run can resolve (±1.3%)\"}}]}}", StandardCharsets.UTF_8);
+        BenchComparison.Ratio rate = new BenchComparison.Ratio(20, 0.998, 0.985, 1.01, "none", "no difference this run can resolve (±1.3%)");
+        Files.writeString(dir.resolve("noise.json"), ResultsJson.compact(new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA,
+                BenchComparison.COMMAND, null, null, List.of(), List.of(),
+                new BenchComparison.Summary(List.of(), List.of(new BenchComparison.Comparison("lt-b", "lt-a", rate, null, null))))),
+                StandardCharsets.UTF_8);
         assertThat(new Results(dir).environment()).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
                 "| steal time | `0.30% of the CPU time over the run` |",
                 "| noise floor (A/A) | `A/A lt against lt, rate ratio 0.998 [0.985, 1.010] over 20 rounds: no difference this run can resolve (±1.3%)` |");
