@@ -34,11 +34,12 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class FaultContractTest extends ServerContractTest {
     /**
-     * 1 GiB over 200 connections, enough to cycle every buffer many times (about 10 to 15 s per architecture on a busy
-     * 2-core machine: every byte crosses the server twice and is checked). A slower machine can
-     * scale it down with {@code -Dfaults.load.mib=256}.
+     * 256 MiB over 200 connections: 1.3 MiB each, written in chunks of 1 byte to 1 MiB and read
+     * back in small helpings, so every buffer of the server fills, drains and wraps many times
+     * (every byte crosses the server twice and is checked). {@code -Dfaults.load.mib=1024} for a
+     * longer soak.
      */
-    private static final long LOAD_BYTES = Long.getLong("faults.load.mib", 1024) << 20;
+    private static final long LOAD_BYTES = Long.getLong("faults.load.mib", 256) << 20;
     private static final int LOAD_CONNECTIONS = 200;
     private static final Pattern STACK_TRACE = Pattern.compile("Exception|\tat |^\\s+at ", Pattern.MULTILINE);
 
