@@ -9,34 +9,31 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
+import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 import niolab.testkit.Capability;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The loop thread allocates nothing per request, once warm: measured by the JVM's per-thread
  * allocation counter while the architecture's loop runs in this JVM. Each in-process loop runs
- * it through a subclass naming its command line ({@link #arch()}), as the other suites do.
+ * it through a subclass naming its command line, as the other suites do; what the loop may
+ * allocate per accepted connection is {@link ServerUnderTest#bytesPerConnection()}: nothing where
+ * the loop reuses its connection slots (et), what the JDK allocates where its accept goes
+ * through the JDK's channels.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-public abstract class AllocationContractTest {
-    /** The server under test as its command line begins, e.g. {@code et}. */
-    protected abstract List<String> arch();
+public abstract class AllocationContractTest extends ServerContractTest {
 
     /** Requests per measured round; one allocation per request would be tens of KB. */
     protected static final int REQUESTS = 3000;
     protected static final long SLACK_BYTES = 16 * 1024;
 
-    /**
-     * What the loop may allocate per accepted connection: nothing where the loop reuses its
-     * connection slots (et); a subclass whose accept goes through the JDK's channels says what
-     * the JDK allocates there, and why.
-     */
-    protected long bytesPerConnection() {
-        return 0;
+    /** Each test runs its loop in this JVM: no server process to share. */
+    @Override
+    protected ServerProcess startSharedServer() {
+        return null;
     }
 
     @Test
@@ -54,11 +51,12 @@ public abstract class AllocationContractTest {
     @Test
     void shortConnectionsAllocateAtMostTheirPerConnectionShare() throws Exception {
         long connections = 2L * (REQUESTS / 10);
-        long share = SLACK_BYTES + connections / 2 * bytesPerConnection();
+        long bytesPerConnection = serverUnderTest().bytesPerConnection();
+        long share = SLACK_BYTES + connections / 2 * bytesPerConnection;
         long allocated = allocatedByLoop("echo", AllocationContractTest::shortEchoes, share)
                 + allocatedByLoop("http", AllocationContractTest::shortHttp, share);
         assertThat(allocated).as("bytes allocated by the loop thread over %d short connections", connections)
-                .isLessThan(2 * SLACK_BYTES + connections * bytesPerConnection());
+                .isLessThan(2 * SLACK_BYTES + connections * bytesPerConnection);
     }
 
     /** Requests sent to a server in-process. */
@@ -70,9 +68,7 @@ public abstract class AllocationContractTest {
     private static final int MAX_ROUNDS = 8;
 
     private long allocatedByLoop(String protocol, Traffic traffic, long bound) throws Exception {
-        List<String> args = new ArrayList<>(arch());
-        args.addAll(List.of("--protocol", protocol));
-        return allocatedByLoop(args, traffic, bound);
+        return allocatedByLoop(serverUnderTest().commandLine(List.of("--protocol", protocol)), traffic, bound);
     }
 
     /**

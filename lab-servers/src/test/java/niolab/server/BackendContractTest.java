@@ -18,11 +18,8 @@ import niolab.server.testing.Http;
 import niolab.server.testing.Http.Response;
 import niolab.server.testing.RedisServer;
 import niolab.server.testing.ServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import niolab.server.testing.ServerUnderTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -31,44 +28,29 @@ import redis.clients.jedis.Jedis;
  * and one lab server per class, both stopped after. Then what it does when Redis fails: down
  * (503 at once, one line, 200 again when it is back), paused (504, and {@code /ping} still
  * answered), talking nonsense (503 for its requests, the server serving on); each of these
- * tests leaves Redis up and seeded.
+ * tests leaves Redis up and seeded. The subclass's command names the posture
+ * ({@code lt --backend-mode pool}).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-public abstract class BackendContractTest {
+public abstract class BackendContractTest extends ServerContractTest {
     static final String SEEDED = "{\"status\":\"ok\",\"release\":\"0.1.0\",\"region\":\"local\"}";
     private static final long RECOVERY_MS = 20_000;
 
     protected RedisServer redis;
-    protected ServerProcess server;
 
-    /** The architecture, e.g. {@code lt}. */
-    protected abstract String arch();
-
-    /** The posture: {@code loop}, {@code pool} or {@code blocking}. */
-    protected abstract String mode();
-
-    /** Options after the architecture that pick its variant, e.g. {@code --binding ffm}; none by default. */
-    protected List<String> variant() {
-        return List.of();
+    @Override
+    protected final List<String> suiteOptions() {
+        return List.of("--protocol", "http");
     }
 
-    @BeforeAll
-    void start() throws Exception {
+    @Override
+    protected ServerProcess startSharedServer() throws Exception {
         redis = RedisServer.start();
-        server = startServer(redis.uri());
+        return startServer("--backend", redis.uri());
     }
 
-    private ServerProcess startServer(String backend) throws Exception {
-        List<String> args = new ArrayList<>(List.of(arch()));
-        args.addAll(variant());
-        args.addAll(List.of("--protocol", "http", "--backend", backend, "--backend-mode", mode()));
-        return ServerProcess.start(args.toArray(new String[0]));
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (server != null) server.close();
+    @Override
+    protected void stopSharedServer() throws Exception {
+        super.stopSharedServer();
         if (redis != null) redis.close();
     }
 
@@ -81,7 +63,8 @@ public abstract class BackendContractTest {
 
     @Test
     void readyLineNamesThePosture() {
-        assertThat(server.label()).isEqualTo(arch() + ", http, backend " + mode());
+        ServerUnderTest sut = serverUnderTest();
+        assertThat(server.label()).isEqualTo(sut.label() + ", http, backend " + sut.option("--backend-mode"));
     }
 
     @Test
@@ -195,7 +178,7 @@ public abstract class BackendContractTest {
 
     @Test
     void aMalformedReplyIs503ForItsRequestsAndTheServerServesOn() throws Exception {
-        try (FakeRedis fake = new FakeRedis(); ServerProcess p = startServer(fake.uri())) {
+        try (FakeRedis fake = new FakeRedis(); ServerProcess p = startServer("--backend", fake.uri())) {
             try (Socket s = Echo.connect(p.address())) {
                 for (int i = 0; i < 3; i++) {
                     s.getOutputStream().write(ascii(get("/healthz") + get("/ping")));

@@ -1,13 +1,10 @@
 package niolab.server;
 
+import niolab.server.testing.ServerUnderTest;
+
 class BackendEtBlockingContractTest extends BackendContractTest {
     @Override
-    protected String arch() {
-        return "et";
-    }
-
-    @Override
-    protected String mode() {
-        return "blocking";
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("et", "--backend-mode", "blocking");
     }
 }

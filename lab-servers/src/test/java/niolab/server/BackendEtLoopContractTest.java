@@ -1,13 +1,10 @@
 package niolab.server;
 
+import niolab.server.testing.ServerUnderTest;
+
 class BackendEtLoopContractTest extends BackendContractTest {
     @Override
-    protected String arch() {
-        return "et";
-    }
-
-    @Override
-    protected String mode() {
-        return "loop";
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("et", "--backend-mode", "loop");
     }
 }

@@ -1,13 +1,10 @@
 package niolab.server;
 
+import niolab.server.testing.ServerUnderTest;
+
 class BackendLtPoolContractTest extends BackendContractTest {
     @Override
-    protected String arch() {
-        return "lt";
-    }
-
-    @Override
-    protected String mode() {
-        return "pool";
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("lt", "--backend-mode", "pool");
     }
 }

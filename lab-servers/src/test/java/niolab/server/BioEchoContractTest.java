@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 
 class BioEchoContractTest extends EchoContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("bio");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("bio");
     }
 }

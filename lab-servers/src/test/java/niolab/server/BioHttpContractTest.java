@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 
 class BioHttpContractTest extends HttpContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("bio");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("bio");
     }
 }

@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 
 class EtFaultContractTest extends FaultContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("et");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("et");
     }
 }

@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 
 class EtLoopsFaultContractTest extends FaultContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("et", "--loops", "2");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("et", "--loops", "2");
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +19,7 @@ import niolab.server.testing.Echo;
 import niolab.server.testing.PacedEchoLoad;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Faults and bad input, written once and run against each architecture through a subclass (as
@@ -37,41 +32,30 @@ import org.junit.jupiter.api.Timeout;
  * assert behaviour, not timings; the one exception is the CPU bound while descriptors are
  * exhausted, and it is generous. Every wait is bounded; every server is stopped.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-public abstract class FaultContractTest {
+public abstract class FaultContractTest extends ServerContractTest {
     /**
-     * 1 GiB over 200 connections, enough to cycle every buffer many times (about 10 to 15 s per architecture on a busy
-     * 2-core machine: every byte crosses the server twice and is checked). A slower machine can
-     * scale it down with {@code -Dfaults.load.mib=256}.
+     * 256 MiB over 200 connections: 1.3 MiB each, written in chunks of 1 byte to 1 MiB and read
+     * back in small helpings, so every buffer of the server fills, drains and wraps many times
+     * (every byte crosses the server twice and is checked). {@code -Dfaults.load.mib=1024} for a
+     * longer soak.
      */
-    private static final long LOAD_BYTES = Long.getLong("faults.load.mib", 1024) << 20;
+    private static final long LOAD_BYTES = Long.getLong("faults.load.mib", 256) << 20;
     private static final int LOAD_CONNECTIONS = 200;
     private static final Pattern STACK_TRACE = Pattern.compile("Exception|\tat |^\\s+at ", Pattern.MULTILINE);
 
-    protected ServerProcess server;
-    protected InetSocketAddress address;
     /** The shared server's descriptors when it serves nobody. */
     private long baselineFds;
 
-    /** The command line of this architecture before the shared options, e.g. {@code mp --workers 2}. */
-    protected abstract List<String> arch();
-
-    /** The name its log lines start with ({@code lt: accept failed...}); mp's workers say theirs. */
-    protected String logPrefix() {
-        return arch().get(0);
+    @Override
+    protected ServerProcess startSharedServer() throws Exception {
+        ServerProcess shared = startServer();
+        roundTrip(Echo.connect(shared.address()), 0);
+        baselineFds = Proc.fds(Proc.tree(shared));
+        return shared;
     }
 
-    @BeforeAll
-    void startSharedServer() throws Exception {
-        server = start();
-        address = server.address();
-        roundTrip(Echo.connect(address), 0);
-        baselineFds = Proc.fds(Proc.tree(server));
-    }
-
-    @AfterAll
-    void stopSharedServer() throws Exception {
+    @Override
+    protected void stopSharedServer() throws Exception {
         if (server == null) return;
         try {
             assertThat(server.terminate(30)).as(server.output()).isZero();
@@ -82,19 +66,13 @@ public abstract class FaultContractTest {
         }
     }
 
-    protected ServerProcess start(String... options) throws Exception {
-        List<String> args = new ArrayList<>(arch());
-        args.addAll(List.of(options));
-        return ServerProcess.start(args.toArray(new String[0]));
-    }
-
     @Test
     void manyConnectionsWithRandomChunksAndSlowReadersGetEveryByteBackInOrder() throws Exception {
         long each = LOAD_BYTES / LOAD_CONNECTIONS;
         long t0 = System.nanoTime();
         long checked = PacedEchoLoad.run(address, LOAD_CONNECTIONS, each, 2, 100);
         System.out.printf("%s: %d MiB echoed and checked over %d connections in %.1f s%n",
-                arch().get(0), checked >> 20, LOAD_CONNECTIONS, (System.nanoTime() - t0) / 1e9);
+                serverUnderTest().name(), checked >> 20, LOAD_CONNECTIONS, (System.nanoTime() - t0) / 1e9);
         assertThat(checked).isEqualTo(each * LOAD_CONNECTIONS);
         assertNoLeakedDescriptors();
     }
@@ -193,7 +171,7 @@ public abstract class FaultContractTest {
     @Test
     void aClientThatNeverReadsHoldsAtMostOneBufferWhileOthersAreServed() throws Exception {
         int cap = 4096;
-        try (ServerProcess p = start("--buffer-size", Integer.toString(cap));
+        try (ServerProcess p = startServer("--buffer-size", Integer.toString(cap));
              Socket hog = Echo.connect(p.address())) {
             AtomicLong written = new AtomicLong();
             long hogBytes = 64L << 20; // far more than the kernel buffers hold
@@ -217,7 +195,7 @@ public abstract class FaultContractTest {
 
     @Test
     void idleTimeoutClosesSilentConnectionsAndCountsThem() throws Exception {
-        try (ServerProcess p = start("--idle-timeout", "1s")) {
+        try (ServerProcess p = startServer("--idle-timeout", "1s")) {
             List<Socket> silent = new ArrayList<>();
             try (Socket busy = Echo.connect(p.address())) {
                 for (int i = 0; i < 20; i++) silent.add(Echo.connect(p.address())); // slowloris: connect, then nothing
@@ -247,9 +225,8 @@ public abstract class FaultContractTest {
     @Test
     void outOfDescriptorsTheServerLogsOnceDoesNotSpinAndServesTheWaitingConnectionsLater() throws Exception {
         int limit = 64;
-        List<String> args = new ArrayList<>(arch());
         // --idle-timeout (long) and --stats-interval put their code on the path while descriptors are short.
-        args.addAll(List.of("--port", "0", "--idle-timeout", "10m", "--stats-interval", "500ms"));
+        List<String> args = serverUnderTest().commandLine(List.of("--port", "0", "--idle-timeout", "10m", "--stats-interval", "500ms"));
         try (ServerProcess p = ServerProcess.startExactly(List.of("prlimit", "--nofile=" + limit + ":" + limit), args)) {
             List<Socket> flood = new ArrayList<>();
             try {
@@ -271,7 +248,7 @@ public abstract class FaultContractTest {
                     total += share;
                 }
                 System.out.printf("%s: CPU while out of descriptors: %.1f%% of one core (busiest process %.1f%%)%n",
-                        arch().get(0), 100 * total, 100 * busiest);
+                        serverUnderTest().name(), 100 * total, 100 * busiest);
                 assertThat(busiest).as("CPU share of one core of the busiest server process while out of descriptors (a spin is ~1.0)")
                         .isLessThan(0.5);
 
@@ -311,7 +288,7 @@ public abstract class FaultContractTest {
             assertThat(Proc.counter(p, "accept_failures")).as("accept_failures counted").isPositive();
             assertThat(Proc.counter(p, "accepts")).as("accepts: the flood's 300 and the 100 KB echo's one").isEqualTo(301);
             // One line per process per episode: it lasts until the backlog is drained.
-            Matcher m = Pattern.compile("(?m)^(\\[w\\d+\\] )?" + logPrefix() + "( loop\\d+)?: accept.* failed").matcher(p.output());
+            Matcher m = Pattern.compile("(?m)^(\\[w\\d+\\] )?" + serverUnderTest().logPrefix() + "( loop\\d+)?: accept.* failed").matcher(p.output());
             List<String> lines = new ArrayList<>();
             while (m.find()) lines.add(m.group());
             assertThat(lines).as("one log line per episode; the server said:\n%s", p.output()).isNotEmpty().doesNotHaveDuplicates();
@@ -320,7 +297,7 @@ public abstract class FaultContractTest {
 
     @Test
     void sigtermDuringARunLetsInFlightEchoesCompleteAndExitsZero() throws Exception {
-        try (ServerProcess p = start()) {
+        try (ServerProcess p = startServer()) {
             int clients = 16;
             List<Socket> sockets = new ArrayList<>();
             List<byte[]> payloads = new ArrayList<>();

@@ -237,18 +237,10 @@ public abstract class HttpContractTest extends ServerContractTest {
         expectClosingAnswer(ClosingExchange.run(address, ClosingExchange.garbageThen(1_000_000), concurrently), 400);
     }
 
-    /**
-     * Whether this server lingers after a closing answer, as every server of the lab does; a
-     * peer measured not to (netty-http) says so, and its cases then record what it does instead.
-     */
-    protected boolean lingers() {
-        return true;
-    }
-
-    /** The whole answer with {@code status}, then end of stream (never a reset); or, where {@link #lingers()} is false, what came. */
+    /** The whole answer with {@code status}, then end of stream (never a reset); or, where the server does not linger (netty-http), what came. */
     private void expectClosingAnswer(ClosingExchange.Result r, int status) {
-        if (!lingers()) {
-            System.out.printf("%s does not linger: %s%n", arch().get(0), r);
+        if (!serverUnderTest().lingers()) {
+            System.out.printf("%s does not linger: %s%n", serverUnderTest().name(), r);
             assertThat(r.outcome()).as("what came where a reset may eat the answer").isNotEqualTo(Outcome.TIMEOUT);
             return;
         }
@@ -268,7 +260,7 @@ public abstract class HttpContractTest extends ServerContractTest {
      */
     @Test
     void aClientThatNeverStopsSendingIsCutOffAtTheBoundsWhileOthersAreServed() throws Exception {
-        try (ServerProcess bounded = startServer(List.of("--linger-time", "1s", "--linger-bytes", "262144"))) {
+        try (ServerProcess bounded = startServer("--linger-time", "1s", "--linger-bytes", "262144")) {
             InetSocketAddress at = bounded.address();
             List<Long> pids = Proc.tree(bounded);
             try (Socket flood = Echo.connect(at); Socket trickle = Echo.connect(at); Socket other = Echo.connect(at)) {
@@ -283,12 +275,12 @@ public abstract class HttpContractTest extends ServerContractTest {
                 }
                 assertThat(flooding.get(Echo.TIMEOUT_MS, TimeUnit.MILLISECONDS)).as("the flood is cut off").isNotNull();
                 assertThat(trickling.get(Echo.TIMEOUT_MS, TimeUnit.MILLISECONDS)).as("the trickle is cut off").isNotNull();
-                System.out.printf("%s: CPU while two clients linger and another is served: %.0f%% of one core%n", arch().get(0),
+                System.out.printf("%s: CPU while two clients linger and another is served: %.0f%% of one core%n", serverUnderTest().name(),
                         100 * (Proc.cpuSeconds(pids) - cpu0) / ((System.nanoTime() - t0) / 1e9));
                 other.getOutputStream().write(ascii(get("/ping")));
                 assertPing(Http.read(other.getInputStream()));
             }
-            if (lingerCounted()) {
+            if (serverUnderTest().lingers()) { // a peer that does not linger has no linger counters
                 bounded.terminate(30);
                 assertThat(Proc.counter(bounded, "linger_timeouts")).as(bounded.output()).isGreaterThanOrEqualTo(2);
                 assertThat(Proc.counter(bounded, "linger_bytes")).as(bounded.output()).isGreaterThanOrEqualTo(262144);
@@ -299,11 +291,6 @@ public abstract class HttpContractTest extends ServerContractTest {
                 assertThat(calls).as("waits and reads in all: %s", bounded.output()).isLessThan(100_000);
             }
         }
-    }
-
-    /** The server prints the linger counters (the lab's servers do; a peer may not). */
-    protected boolean lingerCounted() {
-        return lingers();
     }
 
     /**

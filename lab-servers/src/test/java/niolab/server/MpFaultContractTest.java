@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 import niolab.server.testing.TestNetns;
 import niolab.testkit.Capability;
 import org.junit.jupiter.api.Test;
@@ -28,13 +29,8 @@ class MpFaultContractTest extends FaultContractTest {
     private static final int CLIENTS = 40;
 
     @Override
-    protected List<String> arch() {
-        return List.of("mp", "--workers", "2");
-    }
-
-    @Override
-    protected String logPrefix() {
-        return "lt";
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("mp", "--workers", "2").logPrefix("lt");
     }
 
     @Test
@@ -58,7 +54,7 @@ class MpFaultContractTest extends FaultContractTest {
      */
     private void killAWorkerUnderLoad(TestNetns ns) throws Exception {
         boolean migrate = ns != null;
-        try (ServerProcess p = migrate ? startIn(ns, "--migrate") : start()) {
+        try (ServerProcess p = migrate ? startIn(ns, "--migrate") : startServer()) {
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLongArray served = new AtomicLongArray(CLIENTS);
             ConcurrentLinkedQueue<Integer> failedPorts = new ConcurrentLinkedQueue<>();
@@ -104,7 +100,7 @@ class MpFaultContractTest extends FaultContractTest {
 
     /** mp inside {@code ns}, on its inner address. */
     private ServerProcess startIn(TestNetns ns, String... options) throws Exception {
-        List<String> args = new ArrayList<>(arch());
+        List<String> args = new ArrayList<>(serverUnderTest().command());
         args.addAll(List.of("--host", ns.innerAddress(), "--port", "0"));
         args.addAll(List.of(options));
         return ServerProcess.startExactly(ns.exec(), args);

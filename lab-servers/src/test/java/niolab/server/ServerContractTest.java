@@ -5,50 +5,59 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
-/** What every contract suite shares: one server per test class, started once, always stopped. */
+/**
+ * The base of every contract suite (echo, HTTP, fault, CLI, allocation, backend): a server
+ * joins a suite with a subclass that overrides one hook, {@link #serverUnderTest()}, as a
+ * transport joins Netty's testsuite. A suite whose tests can share a server gets one per test
+ * class, started once and always stopped; a suite whose tests each need their own says so in
+ * {@link #startSharedServer()}.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 public abstract class ServerContractTest {
+    /** The server the suite's tests share; null in a suite whose tests each start their own. */
     protected ServerProcess server;
     protected InetSocketAddress address;
 
-    /**
-     * The server under test, as its command line begins: {@code lt}, {@code mp --workers 2},
-     * {@code netty-epoll}. This is all a subclass says; the suite adds its protocol and port 0.
-     */
-    protected abstract List<String> arch();
+    /** How to start the server under test, and what the suites need to know of it. */
+    protected abstract ServerUnderTest serverUnderTest();
 
-    /** The options this suite adds after {@link #arch()}: its protocol. */
+    /** The options this suite adds after the command: its protocol, say. */
     protected List<String> suiteOptions() {
         return List.of();
     }
 
-    /** Starts the server on port 0. */
-    protected ServerProcess startServer() throws Exception {
-        return startServer(List.of());
+    /** Starts the server under test on port 0 with the suite's options and {@code extra}. */
+    protected final ServerProcess startServer(String... extra) throws Exception {
+        List<String> options = new ArrayList<>(suiteOptions());
+        options.addAll(List.of(extra));
+        return serverUnderTest().start(options);
     }
 
-    /** Starts the server on port 0 with {@code extra} options too; a server that is not a lab-server command overrides this. */
-    protected ServerProcess startServer(List<String> extra) throws Exception {
-        List<String> args = new ArrayList<>(arch());
-        args.addAll(suiteOptions());
-        args.addAll(extra);
-        return ServerProcess.start(args.toArray(new String[0]));
+    /** The server the suite's tests share, started before the first; null if they share none. */
+    protected ServerProcess startSharedServer() throws Exception {
+        return startServer();
+    }
+
+    /** Stops the shared server (if it started); a suite that checks how it stops says so here. */
+    protected void stopSharedServer() throws Exception {
+        if (server != null) server.close();
     }
 
     @BeforeAll
-    void start() throws Exception {
-        server = startServer();
-        address = server.address();
+    final void startShared() throws Exception {
+        server = startSharedServer();
+        if (server != null) address = server.address();
     }
 
     @AfterAll
-    void stop() {
-        if (server != null) server.close();
+    final void stopShared() throws Exception {
+        stopSharedServer();
     }
 }

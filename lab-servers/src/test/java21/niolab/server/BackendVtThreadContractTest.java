@@ -10,6 +10,7 @@ import java.net.Socket;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,13 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class BackendVtThreadContractTest extends BackendContractTest {
     @Override
-    protected String arch() {
-        return "vt";
-    }
-
-    @Override
-    protected String mode() {
-        return "thread";
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("vt", "--backend-mode", "thread");
     }
 
     @Test

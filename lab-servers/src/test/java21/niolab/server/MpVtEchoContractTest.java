@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 
 class MpVtEchoContractTest extends EchoContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("mp", "--workers", "2", "--worker-arch", "vt");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("mp", "--workers", "2", "--worker-arch", "vt");
     }
 }

@@ -9,23 +9,14 @@ import java.util.List;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 import org.junit.jupiter.api.Test;
 
 /** The loop posture on et's FFM binding: the Redis socket's calls go through the loop's own binding. */
 class BackendEtFfmLoopContractTest extends BackendContractTest {
     @Override
-    protected String arch() {
-        return "et";
-    }
-
-    @Override
-    protected List<String> variant() {
-        return List.of("--binding", "ffm");
-    }
-
-    @Override
-    protected String mode() {
-        return "loop";
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("et", "--binding", "ffm", "--backend-mode", "loop");
     }
 
     @Test

@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 
 class EtFfmFaultContractTest extends FaultContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("et", "--binding", "ffm");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("et", "--binding", "ffm");
     }
 }

@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 import niolab.testkit.Capability;
 
 /**
- * The command lines of the uring contract tests. Each suite calls {@code arch()} before it
+ * The command lines of the uring contract tests. Each suite calls {@code serverUnderTest()} before it
  * starts anything, so the assumption here skips the suite, with the reason, on a machine
  * where io_uring is unavailable (no kernel support, disabled by sysctl or seccomp).
  *
@@ -15,9 +15,9 @@ final class UringArch {
     private UringArch() {
     }
 
-    /** {@code args} as the command line, if io_uring is usable here. */
-    static List<String> of(String... args) {
+    /** {@code command} as the server under test, if io_uring is usable here. */
+    static ServerUnderTest of(String... command) {
         Capability.IO_URING.assume();
-        return List.of(args);
+        return ServerUnderTest.of(command);
     }
 }

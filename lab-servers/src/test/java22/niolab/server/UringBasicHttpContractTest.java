@@ -1,10 +1,10 @@
 package niolab.server;
 
-import java.util.List;
+import niolab.server.testing.ServerUnderTest;
 
 class UringBasicHttpContractTest extends HttpContractTest {
     @Override
-    protected List<String> arch() {
+    protected ServerUnderTest serverUnderTest() {
         return UringArch.of("uring", "--uring-mode", "basic");
     }
 }

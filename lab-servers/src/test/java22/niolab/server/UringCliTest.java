@@ -19,7 +19,7 @@ class UringCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"basic", "multishot", "bufring"})
     void readyLineNamesTheModeAndTheCountersShowTheRing(String mode) throws Exception {
-        try (ServerProcess p = ServerProcess.start(UringArch.of("uring", "--uring-mode", mode).toArray(new String[0]))) {
+        try (ServerProcess p = UringArch.of("uring", "--uring-mode", mode).start(List.of())) {
             assertThat(p.label()).isEqualTo("uring " + mode + ", echo");
             byte[] payload = Echo.random(100, 1);
             assertThat(Echo.roundTrip(p.address(), payload, 100, 1)).isEqualTo(payload);
@@ -31,7 +31,7 @@ class UringCliTest {
 
     @Test
     void theDefaultModeIsTheBestThisKernelSupports() throws Exception {
-        try (ServerProcess p = ServerProcess.start(UringArch.of("uring").toArray(new String[0]))) {
+        try (ServerProcess p = UringArch.of("uring").start(List.of())) {
             assertThat(p.label()).as("Linux 6.17+ offers all of it").matches("uring (bufring|multishot|basic), echo");
         }
     }
@@ -46,7 +46,7 @@ class UringCliTest {
 
     @Test
     void portInUseIsOneLineAndExitOne() throws Exception {
-        UringArch.of();
+        niolab.testkit.Capability.IO_URING.assume();
         try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             try (ServerProcess p = ServerProcess.launch(List.of(), List.of("uring", "--port", Integer.toString(port)))) {
@@ -58,7 +58,7 @@ class UringCliTest {
 
     @Test
     void mpRunsUringWorkers() throws Exception {
-        try (ServerProcess p = ServerProcess.start(UringArch.of("mp", "--workers", "2", "--worker-arch", "uring").toArray(new String[0]))) {
+        try (ServerProcess p = UringArch.of("mp", "--workers", "2", "--worker-arch", "uring").start(List.of())) {
             assertThat(p.label()).matches("mp: 2 x uring \\w+, echo");
             byte[] payload = Echo.random(100, 2);
             assertThat(Echo.roundTrip(p.address(), payload, 100, 2)).isEqualTo(payload);

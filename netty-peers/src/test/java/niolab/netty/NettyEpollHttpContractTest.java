@@ -1,11 +1,11 @@
 package niolab.netty;
 
-import java.util.List;
 import niolab.server.HttpContractTest;
+import niolab.server.testing.ServerUnderTest;
 
 class NettyEpollHttpContractTest extends HttpContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("netty-epoll");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("netty-epoll");
     }
 }

@@ -1,7 +1,7 @@
 package niolab.netty;
 
-import java.util.List;
 import niolab.server.HttpContractTest;
+import niolab.server.testing.ServerUnderTest;
 
 /**
  * Netty's own HttpServerCodec keeps the lab's HTTP contract (on the default transport), except
@@ -13,12 +13,7 @@ import niolab.server.HttpContractTest;
  */
 class NettyHttpContractTest extends HttpContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("netty-http");
-    }
-
-    @Override
-    protected boolean lingers() {
-        return false;
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("netty-http").lingers(false);
     }
 }

@@ -1,11 +1,11 @@
 package niolab.netty;
 
-import java.util.List;
 import niolab.server.EchoContractTest;
+import niolab.server.testing.ServerUnderTest;
 
 class NettyNioEchoContractTest extends EchoContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("netty-nio");
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("netty-nio");
     }
 }

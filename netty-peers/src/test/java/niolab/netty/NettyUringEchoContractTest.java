@@ -1,18 +1,12 @@
 package niolab.netty;
 
-import java.util.List;
 import niolab.server.EchoContractTest;
-import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 
 class NettyUringEchoContractTest extends EchoContractTest {
     @Override
-    protected List<String> arch() {
-        return List.of("netty-uring");
-    }
-
-    @Override
-    protected ServerProcess startServer() throws Exception {
+    protected ServerUnderTest serverUnderTest() {
         TransportAssumptions.assumeRunsHere(Transport.URING);
-        return super.startServer();
+        return ServerUnderTest.of("netty-uring");
     }
 }

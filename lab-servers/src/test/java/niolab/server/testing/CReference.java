@@ -18,6 +18,10 @@ import niolab.testkit.Capability;
  * without a compiler the suite is skipped, saying so.
  */
 public final class CReference {
+    /** As users start it ({@code lab-server c}), for the contract suites; not a JVM: the binary itself, built first if needed. */
+    public static final ServerUnderTest UNDER_TEST =
+            ServerUnderTest.of("c").launcher(options -> start(options.toArray(new String[0])));
+
     private CReference() {
     }
 

@@ -57,7 +57,8 @@ public final class Proc {
     public static long awaitFdsAtMost(List<Long> pids, long limit, long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         long n;
-        while ((n = fds(pids)) > limit && System.nanoTime() < deadline) Thread.sleep(20);
+        // A close is usually a millisecond away (the herd scenarios wait for one per connection, a hundred times).
+        while ((n = fds(pids)) > limit && System.nanoTime() < deadline) Thread.sleep(2);
         return n;
     }
 

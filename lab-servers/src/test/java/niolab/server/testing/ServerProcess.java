@@ -30,6 +30,16 @@ public final class ServerProcess implements AutoCloseable {
      * reports on every start unless granted (JEP 472).
      */
     public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    /**
+     * For the servers tests start, not for users: the client compiler only and the serial
+     * collector. A test server lives seconds; C2's compiles and G1's threads cost more CPU than
+     * they save (a start, 300 short connections and 3000 echoes: 0.88 s of CPU against 1.25 s,
+     * on JDK 25). mp's workers take their master's options. {@code -Dniolab.server.testJvmOptions=}
+     * (empty) starts them as bin/lab-server does.
+     */
+    private static final List<String> TEST_JVM_OPTIONS =
+            List.of(System.getProperty("niolab.server.testJvmOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC").split(" +"))
+                    .stream().filter(o -> !o.isEmpty()).collect(Collectors.toList());
     /** The main class to start; netty-peers' tests set {@code niolab.netty.NettyPeers}. */
     private static final String MAIN = System.getProperty("niolab.server.main", "niolab.server.LabServer");
 
@@ -92,6 +102,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(javaBinary().toString());
         cmd.add(NATIVE_ACCESS);
+        cmd.addAll(TEST_JVM_OPTIONS);
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

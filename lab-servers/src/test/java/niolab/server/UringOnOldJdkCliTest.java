@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code uring} on a JVM too old for FFM: one line and exit 2, for the server and for mp's workers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class UringCliTest {
+class UringOnOldJdkCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"uring", "mp --worker-arch uring"})
     void uringOnAJdkOlderThan22IsOneLineAndExitTwo(String command) throws Exception {

@@ -1,35 +1,18 @@
 package niolab.netty;
 
-import static niolab.server.testing.Http.ascii;
-import static niolab.server.testing.Http.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.Socket;
-import niolab.server.ServerCliTest;
-import niolab.server.testing.Http;
+import niolab.server.CliContractTest;
 import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 import org.junit.jupiter.api.Test;
 
 /** netty-http speaks only HTTP, and says which transport it picked. */
-class NettyHttpCliTest extends ServerCliTest {
+class NettyHttpCliContractTest extends CliContractTest {
     @Override
-    protected String arch() {
-        return "netty-http";
-    }
-
-    @Override
-    protected String expectedLabel() {
+    protected ServerUnderTest serverUnderTest() {
         Transport best = Transport.EPOLL.unavailabilityCause() == null ? Transport.EPOLL : Transport.NIO;
-        return "netty-http: " + best + ", http";
-    }
-
-    @Override
-    protected String exchange(Socket s) throws IOException {
-        byte[] request = ascii(get("/ping"));
-        s.getOutputStream().write(request);
-        assertThat(Http.read(s.getInputStream()).status()).isEqualTo(200);
-        return "bytes_in=" + request.length + " ";
+        return ServerUnderTest.of("netty-http").label("netty-http: " + best).protocol("http");
     }
 
     @Test

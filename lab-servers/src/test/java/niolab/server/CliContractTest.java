@@ -6,68 +6,55 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
+import niolab.server.testing.Http;
 import niolab.server.testing.ServerProcess;
+import niolab.server.testing.ServerUnderTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * What a user sees from the command line: ready line, errors for people, graceful stop. Written
- * once; each server runs it through a subclass that names its subcommand, as the contract
- * suites do, and overrides a hook where it differs (its ready line, the protocol it speaks).
+ * once; each server runs it through a subclass that says how to start it, as the other contract
+ * suites do (its ready line's label, the protocol a default start speaks).
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-public abstract class ServerCliTest {
-    /** The subcommand that starts this server, e.g. {@code lt}. */
-    protected abstract String arch();
-
-    /** Options every start adds after the subcommand (mp: its worker count). */
-    protected List<String> baseArgs() {
-        return List.of();
-    }
-
-    /** The ready line's text in brackets for a default start. */
-    protected String expectedLabel() {
-        return arch() + ", echo";
+public abstract class CliContractTest extends ServerContractTest {
+    /** Each test starts (or fails to start) a server of its own. */
+    @Override
+    protected ServerProcess startSharedServer() {
+        return null;
     }
 
     /**
      * One complete exchange on a fresh connection, proving it was accepted; returns the
      * {@code bytes_in=... bytes_out=...} the counters must show for it (echo: 100 bytes each way).
      */
-    protected String exchange(Socket s) throws IOException {
+    private String exchange(Socket s) throws IOException {
+        if (serverUnderTest().protocol().equals("http")) {
+            byte[] request = Http.ascii(Http.get("/ping"));
+            s.getOutputStream().write(request);
+            assertThat(Http.read(s.getInputStream()).status()).isEqualTo(200);
+            return "bytes_in=" + request.length + " ";
+        }
         byte[] payload = Echo.random(100, 1);
         s.getOutputStream().write(payload);
         assertThat(Echo.readExactly(s.getInputStream(), payload.length)).isEqualTo(payload);
         return "bytes_in=100 bytes_out=100";
     }
 
-    /** What a server whose port is taken prints: by default exactly one line, {@code error: } and the reason. */
-    protected void assertPortInUseSaid(String output, String reason) {
-        assertThat(output).isEqualTo("error: " + reason);
-    }
-
-    protected final ServerProcess start() throws Exception {
-        List<String> args = new ArrayList<>(List.of(arch()));
-        args.addAll(baseArgs());
-        return ServerProcess.start(args.toArray(String[]::new));
-    }
-
-    /** Launches {@code arch baseArgs... args...} without waiting for a ready line. */
+    /** Launches {@code command args...} without waiting for a ready line. */
     protected final ServerProcess launch(String... args) throws IOException {
-        List<String> all = new ArrayList<>(List.of(arch()));
-        all.addAll(baseArgs());
-        all.addAll(List.of(args));
-        return ServerProcess.launch(List.of(), all);
+        return ServerProcess.launch(List.of(), serverUnderTest().commandLine(List.of(args)));
     }
 
     @Test
     void readyLineNamesTheServerAndSigtermStopsGracefullyWithCounters() throws Exception {
-        try (ServerProcess p = start()) {
-            assertThat(p.label()).isEqualTo(expectedLabel());
+        try (ServerProcess p = startServer()) {
+            ServerUnderTest sut = serverUnderTest();
+            assertThat(p.label()).isEqualTo(sut.label() + ", " + sut.protocol());
             String bytes;
             try (Socket s = Echo.connect(p.address())) {
                 bytes = exchange(s);
@@ -83,7 +70,7 @@ public abstract class ServerCliTest {
             int port = taken.getLocalPort();
             try (ServerProcess p = launch("--port", Integer.toString(port))) {
                 assertThat(p.awaitExit(60)).isEqualTo(1);
-                assertPortInUseSaid(p.output().trim(), "127.0.0.1:" + port + " is already in use");
+                assertThat(p.output().trim()).isEqualTo("error: 127.0.0.1:" + port + " is already in use");
             }
         }
     }
@@ -114,7 +101,7 @@ public abstract class ServerCliTest {
 
     @Test
     void connectionsOpenAtSigtermAreClosedAndTheServerStillExitsZero() throws Exception {
-        try (ServerProcess p = start(); Socket open = Echo.connect(p.address())) {
+        try (ServerProcess p = startServer(); Socket open = Echo.connect(p.address())) {
             // One exchange first, so the connection has surely been accepted (not left in the
             // backlog, where closing the listener would reset it).
             exchange(open);

@@ -8,37 +8,30 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.RedisServer;
+import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The loop posture allocates nothing per {@code /healthz} on the loop thread, once warm: the
  * Redis replies are parsed where they lie and the values copied into the response. Measured as
  * {@link AllocationContractTest} measures the other requests, with a real Redis behind.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-public abstract class BackendAllocationTest {
-    /** The architecture, e.g. {@code lt}. */
-    protected abstract String arch();
-
-    /** Options after the architecture that pick its variant, e.g. {@code --binding ffm}; none by default. */
-    protected List<String> variant() {
-        return List.of();
+public abstract class BackendAllocationContractTest extends ServerContractTest {
+    /** The test runs its loop in this JVM: no server process to share. */
+    @Override
+    protected ServerProcess startSharedServer() {
+        return null;
     }
 
     @Test
     void healthzInTheLoopPostureAllocatesNothingOnTheLoopThread() throws Exception {
         try (RedisServer redis = RedisServer.start()) {
-            List<String> args = new ArrayList<>(List.of(arch()));
-            args.addAll(variant());
-            args.addAll(List.of("--protocol", "http", "--backend", redis.uri(), "--backend-mode", "loop"));
-            assertThat(AllocationContractTest.allocatedByLoop(args, BackendAllocationTest::healthzRequests,
+            List<String> args = serverUnderTest().commandLine(List.of("--protocol", "http", "--backend", redis.uri(), "--backend-mode", "loop"));
+            assertThat(AllocationContractTest.allocatedByLoop(args, BackendAllocationContractTest::healthzRequests,
                     AllocationContractTest.SLACK_BYTES))
                     .as("bytes allocated by the loop thread").isLessThan(AllocationContractTest.SLACK_BYTES);
         }

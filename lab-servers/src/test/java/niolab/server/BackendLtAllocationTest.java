@@ -1,8 +1,0 @@
-package niolab.server;
-
-class BackendLtAllocationTest extends BackendAllocationTest {
-    @Override
-    protected String arch() {
-        return "lt";
-    }
-}

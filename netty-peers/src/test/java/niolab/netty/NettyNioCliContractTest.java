@@ -1,0 +1,11 @@
+package niolab.netty;
+
+import niolab.server.CliContractTest;
+import niolab.server.testing.ServerUnderTest;
+
+class NettyNioCliContractTest extends CliContractTest {
+    @Override
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("netty-nio");
+    }
+}

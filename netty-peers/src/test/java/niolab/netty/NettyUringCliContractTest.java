@@ -1,0 +1,12 @@
+package niolab.netty;
+
+import niolab.server.CliContractTest;
+import niolab.server.testing.ServerUnderTest;
+
+class NettyUringCliContractTest extends CliContractTest {
+    @Override
+    protected ServerUnderTest serverUnderTest() {
+        TransportAssumptions.assumeRunsHere(Transport.URING);
+        return ServerUnderTest.of("netty-uring");
+    }
+}
