@@ -2,6 +2,11 @@ package niolab.server;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.server.base.Mistake;
+import niolab.server.base.Mistakes;
+import niolab.server.base.Server;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
 import niolab.server.bio.BioCommand;
 import niolab.server.et.EtCommand;
 import niolab.server.lt.LtCommand;
@@ -43,7 +48,7 @@ public final class LabServer implements Runnable {
     }
 
     /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
-    public static EventLoopServer newServer(String... args) {
+    public static Server newServer(String... args) {
         CommandLine.ParseResult parsed = commandLine(args).parseArgs(args);
         check(parsed);
         return ((ServerFactory) parsed.subcommand().commandSpec().userObject()).newServer();

@@ -1,7 +1,7 @@
 package niolab.server.backend;
 
 import java.nio.ByteBuffer;
-import niolab.server.LoopDuty;
+import niolab.server.base.LoopDuty;
 import niolab.server.proto.HttpConnection;
 
 /**

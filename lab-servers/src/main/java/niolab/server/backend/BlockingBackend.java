@@ -1,10 +1,11 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_CALLS;
+import static niolab.server.base.Counter.BACKEND_CALLS;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import niolab.server.Counters;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counters;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import redis.clients.jedis.HostAndPort;

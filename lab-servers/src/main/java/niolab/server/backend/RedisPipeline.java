@@ -1,14 +1,15 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_CALLS;
-import static niolab.server.Counter.BACKEND_ROUND_TRIPS;
+import static niolab.server.base.Counter.BACKEND_CALLS;
+import static niolab.server.base.Counter.BACKEND_ROUND_TRIPS;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
-import niolab.server.Counters;
-import niolab.server.ServerRunner;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.ServerRunner;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 

@@ -1,10 +1,10 @@
 package niolab.server.bio;
 
 import java.util.concurrent.Callable;
-import niolab.server.EventLoopServer;
-import niolab.server.ServerFactory;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Server;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -24,7 +24,7 @@ public final class BioCommand implements Callable<Integer>, ServerFactory {
     }
 
     @Override
-    public EventLoopServer newServer() {
+    public Server newServer() {
         return new BlockingServer(options);
     }
 }

@@ -5,17 +5,17 @@ import static niolab.epoll.Linux.EPOLLEXCLUSIVE;
 import static niolab.epoll.Linux.EPOLLIN;
 import static niolab.epoll.Linux.EPOLLOUT;
 import static niolab.epoll.Linux.EPOLLRDHUP;
-import static niolab.server.Counter.ACCEPT_FAILURES;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.EMPTY_ACCEPTS;
-import static niolab.server.Counter.EVENTS;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.READS_EAGAIN;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WAITS;
-import static niolab.server.Counter.WRITES;
-import static niolab.server.Counter.WRITES_EAGAIN;
+import static niolab.server.base.Counter.ACCEPT_FAILURES;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.EMPTY_ACCEPTS;
+import static niolab.server.base.Counter.EVENTS;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.READS_EAGAIN;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.WAITS;
+import static niolab.server.base.Counter.WRITES;
+import static niolab.server.base.Counter.WRITES_EAGAIN;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -28,11 +28,11 @@ import niolab.epoll.Linux;
 import niolab.epoll.NativeBuffer;
 import niolab.epoll.Sockets;
 import niolab.epoll.Syscalls;
-import niolab.server.Counters;
-import niolab.server.EventLoop;
-import niolab.server.LoopConnection;
-import niolab.server.RawListener;
-import niolab.server.ServerOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.EventLoop;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.RawListener;
+import niolab.server.base.ServerOptions;
 
 /**
  * The {@code et} architecture: one thread calling {@code epoll_wait} itself on raw file

@@ -1,16 +1,16 @@
 package niolab.server.lt;
 
-import static niolab.server.Counter.ACCEPT_FAILURES;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.EMPTY_ACCEPTS;
-import static niolab.server.Counter.EVENTS;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.READS_EAGAIN;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WAITS;
-import static niolab.server.Counter.WRITES;
-import static niolab.server.Counter.WRITES_EAGAIN;
+import static niolab.server.base.Counter.ACCEPT_FAILURES;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.EMPTY_ACCEPTS;
+import static niolab.server.base.Counter.EVENTS;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.READS_EAGAIN;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.WAITS;
+import static niolab.server.base.Counter.WRITES;
+import static niolab.server.base.Counter.WRITES_EAGAIN;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,11 +25,11 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Iterator;
 import java.util.function.Consumer;
-import niolab.server.Counters;
-import niolab.server.EventLoop;
-import niolab.server.LoopConnection;
-import niolab.server.NioListener;
-import niolab.server.ServerOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.EventLoop;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.NioListener;
+import niolab.server.base.ServerOptions;
 
 /**
  * The {@code lt} architecture: one thread, one {@link Selector} (the JDK drives epoll in its

@@ -1,12 +1,12 @@
 package niolab.server.lt;
 
 import java.util.concurrent.Callable;
-import niolab.server.Mistakes;
-import niolab.server.MultiLoopServer;
-import niolab.server.Protocol;
-import niolab.server.ServerFactory;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Mistakes;
+import niolab.server.base.MultiLoopServer;
+import niolab.server.base.Protocol;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -2,9 +2,9 @@ package niolab.server.mp;
 
 import java.util.Set;
 import java.util.concurrent.Callable;
-import niolab.server.Mistakes;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Mistakes;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import niolab.server.uring.UringCommand;
 import niolab.server.vt.VtCommand;
 import picocli.CommandLine;

@@ -2,11 +2,11 @@ package niolab.server.uring;
 
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
-import niolab.server.EventLoopServer;
-import niolab.server.MultiLoopServer;
-import niolab.server.ServerFactory;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.MultiLoopServer;
+import niolab.server.base.Server;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,7 +52,7 @@ public final class UringCommand implements Callable<Integer>, ServerFactory {
     }
 
     @Override
-    public EventLoopServer newServer() {
+    public Server newServer() {
         UringRuntime runtime = runtime();
         return runtime.newServer(options, mode != null ? mode : runtime.bestMode());
     }

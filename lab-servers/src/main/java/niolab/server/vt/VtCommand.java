@@ -2,10 +2,10 @@ package niolab.server.vt;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.concurrent.Callable;
-import niolab.server.EventLoopServer;
-import niolab.server.ServerFactory;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Server;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -40,7 +40,7 @@ public final class VtCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: " + unavailable);
             return 2;
         }
-        EventLoopServer server;
+        Server server;
         try {
             server = newServer();
         } catch (IllegalStateException e) {
@@ -64,11 +64,11 @@ public final class VtCommand implements Callable<Integer>, ServerFactory {
     }
 
     @Override
-    public EventLoopServer newServer() {
+    public Server newServer() {
         String unavailable = unavailable();
         if (unavailable != null) throw new IllegalStateException(unavailable);
         try {
-            return (EventLoopServer) Class.forName(SERVER_CLASS).getMethod("create", ServerOptions.class).invoke(null, options);
+            return (Server) Class.forName(SERVER_CLASS).getMethod("create", ServerOptions.class).invoke(null, options);
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException) throw (RuntimeException) cause;

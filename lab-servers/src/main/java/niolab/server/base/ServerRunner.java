@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,11 +40,11 @@ public final class ServerRunner {
     }
 
     /** Runs {@code server} on this thread; returns the process exit code (0 after a graceful stop). */
-    public static int run(EventLoopServer server, ServerOptions options) {
+    public static int run(Server server, ServerOptions options) {
         return run(server, options, System.out, System.err);
     }
 
-    static int run(EventLoopServer server, ServerOptions options, PrintStream out, PrintStream err) {
+    public static int run(Server server, ServerOptions options, PrintStream out, PrintStream err) {
         if (options.exitOnStdinEof) watchStdin(server);
         InetSocketAddress bound;
         try {
@@ -76,7 +76,7 @@ public final class ServerRunner {
         return code;
     }
 
-    private static Thread startStatsPrinter(EventLoopServer server, Duration interval, PrintStream out) {
+    private static Thread startStatsPrinter(Server server, Duration interval, PrintStream out) {
         if (interval == null || interval.isZero() || interval.isNegative()) return null;
         Thread t = new Thread(() -> {
             try {
@@ -99,7 +99,7 @@ public final class ServerRunner {
      * by SIGKILL, the kernel closes that pipe and this read returns EOF, so the worker stops
      * instead of living on as an orphan. Started before bind so a worker still starting notices too.
      */
-    private static void watchStdin(EventLoopServer server) {
+    private static void watchStdin(Server server) {
         Thread t = new Thread(() -> {
             byte[] sink = new byte[256];
             try {

@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,8 +19,8 @@ import java.net.InetSocketAddress;
  * SO_REUSEPORT: each new connection wakes every loop, and all but one find nothing to accept
  * ({@code empty_accepts} in each loop's counters).
  */
-public final class MultiLoopServer implements EventLoopServer {
-    private final EventLoopServer[] loops;
+public final class MultiLoopServer implements Server {
+    private final Server[] loops;
     private final ServerOptions options;
     private final PrintStream out;
 
@@ -36,7 +36,7 @@ public final class MultiLoopServer implements EventLoopServer {
         // STUB: boolean herd = options.mistakes().herd; // MISTAKE herd: the loops share loop 1's listener, no option needed
         if (!options.mistakes().herd) options.reusePort = true;
         // END SOLUTION
-        loops = new EventLoopServer[options.loops];
+        loops = new Server[options.loops];
         for (int i = 0; i < loops.length; i++) {
             loops[i] = factory.newServer();
             if (loops[i] instanceof EventLoop) ((EventLoop) loops[i]).nameInLogs(options.arch() + " loop" + (i + 1));
@@ -97,14 +97,14 @@ public final class MultiLoopServer implements EventLoopServer {
 
     @Override
     public void stop() {
-        for (EventLoopServer l : loops) l.stop();
+        for (Server l : loops) l.stop();
     }
 
     /** The sum over the loops; like each loop's own, a reading may lag by an event or two. */
     @Override
     public Counters counters() {
         Counters sum = new Counters(loops[0].counters().waitName());
-        for (EventLoopServer l : loops) sum.addAll(l.counters());
+        for (Server l : loops) sum.addAll(l.counters());
         return sum;
     }
 

@@ -1,10 +1,9 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import niolab.common.Durations;
-import niolab.server.backend.BackendOptions;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -103,7 +102,7 @@ public final class ServerOptions {
      * Checks what depends on several options, once all are parsed ({@link LabServer} calls it
      * before running any command): a bad combination is a bad flag, exit 2.
      */
-    void check() {
+    public void check() {
         if (backend == null) return;
         if (arch().equals("bio")) {
             throw new ParameterException(spec.commandLine(), "--backend is for lt, et, vt and mp (bio has none)");

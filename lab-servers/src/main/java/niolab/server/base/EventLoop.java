@@ -1,12 +1,12 @@
-package niolab.server;
+package niolab.server.base;
 
-import static niolab.server.Counter.ACCEPTS;
-import static niolab.server.Counter.CLOSES;
-import static niolab.server.Counter.IDLE_CLOSES;
-import static niolab.server.Counter.LINGER_BYTES;
-import static niolab.server.Counter.LINGER_CLOSES;
-import static niolab.server.Counter.LINGER_TIMEOUTS;
-import static niolab.server.Counter.LIVE;
+import static niolab.server.base.Counter.ACCEPTS;
+import static niolab.server.base.Counter.CLOSES;
+import static niolab.server.base.Counter.IDLE_CLOSES;
+import static niolab.server.base.Counter.LINGER_BYTES;
+import static niolab.server.base.Counter.LINGER_CLOSES;
+import static niolab.server.base.Counter.LINGER_TIMEOUTS;
+import static niolab.server.base.Counter.LIVE;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #lingerEnded} from its close. The skeleton keeps the deadlines, bounds the wait by the
  * oldest, and closes what is overdue through {@link #closeLingering}.
  */
-public abstract class EventLoop implements EventLoopServer {
+public abstract class EventLoop implements Server {
     /** The wait's timeout when no timer is running: block until an event. */
     protected static final long NO_TIMEOUT = -1;
     private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);

@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
@@ -70,7 +70,7 @@ public final class Episode {
     }
 
     /** The current retry interval, in ms. */
-    long retryMillis() {
+    public long retryMillis() {
         return TimeUnit.NANOSECONDS.toMillis(retryNanos);
     }
 

@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
  * One architecture's server: bind, then run the event loop on the calling thread until
  * {@link #stop()}. {@link ServerRunner} does the rest (ready line, signals, counters, errors).
  */
-public interface EventLoopServer {
+public interface Server {
     /** Binds and listens; returns the bound address (the real port when asked for port 0). */
     InetSocketAddress bind() throws IOException;
 
