@@ -2,6 +2,7 @@ package niolab.server.backend;
 
 import java.nio.ByteBuffer;
 import niolab.server.base.LoopDuty;
+import niolab.server.base.WaitTimeout;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -36,7 +37,6 @@ public interface Backend<W> extends LoopDuty {
     /** The loop's own wait timeout {@code loopMs} (-1: none), shortened to {@link #waitMillis} if that is sooner. */
     @Override
     default long boundWait(long loopMs) {
-        long own = waitMillis();
-        return own < 0 || (loopMs >= 0 && loopMs < own) ? loopMs : own;
+        return WaitTimeout.sooner(loopMs, waitMillis());
     }
 }

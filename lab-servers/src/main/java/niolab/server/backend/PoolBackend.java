@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import niolab.server.base.BackendOptions;
 import niolab.server.base.Counters;
+import niolab.server.base.WaitTimeout;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import redis.clients.jedis.Jedis;
@@ -104,7 +105,7 @@ final class PoolBackend<W> extends AbstractBackend<W> {
 
     @Override
     public long waitMillis() {
-        return -1; // the threads wake the loop; an outage's retry is checked when a request comes
+        return WaitTimeout.NONE; // the threads wake the loop; an outage's retry is checked when a request comes
     }
 
     @Override

@@ -67,7 +67,7 @@ public final class AcceptBackoff {
 
     /** The loop's wait timeout this timer needs: the retry interval while paused, else -1 (none). */
     public long waitMillis() {
-        return paused ? retryMs : -1;
+        return paused ? retryMs : WaitTimeout.NONE;
     }
 
     /** The retry is due. */

@@ -81,7 +81,6 @@ public final class Episode {
 
     /** The loop's wait timeout this timer needs: until the retry while failing (0 if due), else -1. */
     public long waitMillis() {
-        if (!failing) return -1;
-        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(retryAt - System.nanoTime() + 999_999));
+        return failing ? WaitTimeout.until(retryAt, 0) : WaitTimeout.NONE;
     }
 }

@@ -50,7 +50,7 @@ public final class MultiLoopServer implements Server {
         options.port = bound.getPort();
         for (int i = 1; i < loops.length; i++) {
             if (options.mistakes().herd) {
-                ((EventLoop) loops[i]).pollListenerOf((EventLoop) loops[0]); // MISTAKE herd: every loop polls one socket
+                SharedListener.join((EventLoop) loops[0], (EventLoop) loops[i]); // MISTAKE herd: every loop polls one socket
             } else {
                 loops[i].bind();
             }

@@ -33,6 +33,7 @@ import niolab.server.base.EventLoop;
 import niolab.server.base.LoopConnection;
 import niolab.server.base.RawListener;
 import niolab.server.base.ServerOptions;
+import niolab.server.base.SharedListener;
 
 /**
  * The {@code et} architecture: one thread calling {@code epoll_wait} itself on raw file
@@ -50,7 +51,7 @@ import niolab.server.base.ServerOptions;
  *
  * <p>The {@code --mistake}s that break et are marked {@code // MISTAKE name:} where they do.
  */
-public abstract class EdgeTriggeredServer extends EventLoop {
+public abstract class EdgeTriggeredServer extends EventLoop implements SharedListener.Poller {
     private static final int MAX_EVENTS = 256;
     /**
      * EPOLLOUT is registered once, for good. Under ET it costs no spinning: it is reported when
@@ -109,8 +110,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
-    protected void pollSharedListener(EventLoop first) throws IOException {
-        shareListenerOf(first);
+    public void pollListenerOf(EventLoop first) throws IOException {
         listenFd = ((EdgeTriggeredServer) first).listenFd;
         openEpoll();
     }
@@ -350,7 +350,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     @Override
     protected void closeListener() {
         if (listenFd < 0) return;
-        if (lastToLeaveListener()) {
+        if (SharedListener.lastToLeave(this)) {
             sys.close(listenFd); // also leaves the epoll set(s); the backlog's connections are reset
         } else {
             sys.epoll_ctl(epfd, Linux.EPOLL_CTL_DEL, listenFd, 0); // MISTAKE herd: the others still poll it

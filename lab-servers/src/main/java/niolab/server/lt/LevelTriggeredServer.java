@@ -30,6 +30,7 @@ import niolab.server.base.EventLoop;
 import niolab.server.base.LoopConnection;
 import niolab.server.base.NioListener;
 import niolab.server.base.ServerOptions;
+import niolab.server.base.SharedListener;
 
 /**
  * The {@code lt} architecture: one thread, one {@link Selector} (the JDK drives epoll in its
@@ -46,7 +47,7 @@ import niolab.server.base.ServerOptions;
  *
  * <p>The {@code --mistake}s that break lt are marked {@code // MISTAKE name:} where they do.
  */
-public abstract class LevelTriggeredServer extends EventLoop {
+public abstract class LevelTriggeredServer extends EventLoop implements SharedListener.Poller {
     private static final int ACCEPTS_PER_WAKEUP = 64;
     /** The attachment of a channel the subclass watches besides its connections ({@link #watch}). */
     private static final Object WATCHED = new Object();
@@ -97,8 +98,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
 
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
-    protected void pollSharedListener(EventLoop first) throws IOException {
-        shareListenerOf(first);
+    public void pollListenerOf(EventLoop first) throws IOException {
         listener = ((LevelTriggeredServer) first).listener;
         listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
     }
@@ -352,7 +352,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
         if (listenKey != null) listenKey.cancel();
         if (listener == null) return;
         // MISTAKE herd: a listener polled by several loops is closed by the last of them to stop.
-        if (lastToLeaveListener()) closeQuietly(listener);
+        if (SharedListener.lastToLeave(this)) closeQuietly(listener);
         listener = null;
     }
 

@@ -36,6 +36,7 @@ import niolab.server.base.NioListener;
 import niolab.server.base.Protocol;
 import niolab.server.base.Server;
 import niolab.server.base.ServerOptions;
+import niolab.server.base.WaitTimeout;
 
 /**
  * The {@code vt} architecture: no event loop at all. One platform thread blocks in
@@ -293,7 +294,7 @@ public abstract class VirtualThreadServer implements Server {
     private void sweepUntilStopped() {
         try {
             while (running) {
-                Thread.sleep(idle.waitMillis(-1));
+                Thread.sleep(idle.waitMillis(WaitTimeout.NONE));
                 if (!idle.due()) continue;
                 idle.advance();
                 sweepClock = idle.sweeps;
