@@ -135,6 +135,45 @@ public final class ServerOptions {
         return unparsedArch == null ? "server" : unparsedArch;
     }
 
+    /** These options with SO_REUSEPORT on: what each loop of {@code --loops N} binds with. */
+    public ServerOptions withReusePort() {
+        ServerOptions o = copy();
+        o.reusePort = true;
+        return o;
+    }
+
+    /** These options on {@code port}: the port the first of several listeners resolved from 0. */
+    public ServerOptions withPort(int port) {
+        ServerOptions o = copy();
+        o.port = port;
+        return o;
+    }
+
+    /** Nothing writes options once parsed: a server that needs other values derives a copy (see {@link MultiLoopServer}). */
+    private ServerOptions copy() {
+        ServerOptions o = new ServerOptions();
+        o.host = host;
+        o.port = port;
+        o.backlog = backlog;
+        o.bufferSize = bufferSize;
+        o.sndbuf = sndbuf;
+        o.reusePort = reusePort;
+        o.loops = loops;
+        o.spec = spec;
+        o.protocol = protocol;
+        o.backend = backend;
+        o.statsInterval = statsInterval;
+        o.idleTimeout = idleTimeout;
+        o.lingerTime = lingerTime;
+        o.lingerBytes = lingerBytes;
+        o.mistakeList = mistakeList;
+        o.epollExclusive = epollExclusive;
+        o.mistakes = mistakes();
+        o.exitOnStdinEof = exitOnStdinEof;
+        o.unparsedArch = unparsedArch;
+        return o;
+    }
+
     /** {@code 127.0.0.1:9988}, or {@code [::1]:9988} for IPv6, as users type it. */
     public static String hostPort(String host, int port) {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;

@@ -22,12 +22,12 @@ public final class ServerRunner {
     }
 
     /**
-     * Why the server could not listen, in one line. The port is read after the failure: a
-     * server of several listeners has resolved port 0 by then (its first bind), and a later
-     * bind that fails is on that port.
+     * Why the server could not listen, in one line. A server of several listeners has resolved
+     * port 0 by its first bind, and a later bind that fails is on that port.
      */
-    private static String bindFailure(Exception e, ServerOptions options) {
-        String where = ServerOptions.hostPort(options.host, options.port);
+    private static String bindFailure(Exception e, ServerOptions options, Server server) {
+        int port = server instanceof MultiLoopServer ? ((MultiLoopServer) server).port() : options.port;
+        String where = ServerOptions.hostPort(options.host, port);
         String msg = String.valueOf(e.getMessage());
         if (e instanceof BindException && msg.contains("in use")) return where + " is already in use";
         if (e instanceof BindException && msg.contains("ermission")) return "permission denied binding " + where + " (ports below 1024 need root)";
@@ -50,7 +50,7 @@ public final class ServerRunner {
         try {
             bound = server.bind();
         } catch (IOException | RuntimeException e) {
-            err.println("error: " + bindFailure(e, options));
+            err.println("error: " + bindFailure(e, options, server));
             return 1;
         }
         Signal.handle(new Signal("TERM"), s -> server.stop());

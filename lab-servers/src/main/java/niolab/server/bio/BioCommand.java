@@ -20,11 +20,11 @@ public final class BioCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: --loops is for the event loops (lt, et): bio already runs a thread per connection");
             return 2;
         }
-        return ServerRunner.run(newServer(), options);
+        return ServerRunner.run(newServer(options), options);
     }
 
     @Override
-    public Server newServer() {
+    public Server newServer(ServerOptions options) {
         return new BlockingServer(options);
     }
 }

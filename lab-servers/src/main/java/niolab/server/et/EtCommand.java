@@ -53,11 +53,11 @@ public final class EtCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: " + e.getMessage());
             return 2;
         }
-        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
+        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(options), options);
     }
 
     @Override
-    public EdgeTriggeredServer newServer() {
+    public EdgeTriggeredServer newServer(ServerOptions options) {
         Syscalls sys = Bindings.named(binding); // one per loop: the FFM binding keeps its loop thread's errno slot
         return options.protocol == Protocol.HTTP ? new EdgeTriggeredHttpServer(options, sys) : new EdgeTriggeredEchoServer(options, sys);
     }

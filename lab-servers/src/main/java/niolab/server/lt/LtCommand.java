@@ -24,13 +24,13 @@ public final class LtCommand implements Callable<Integer>, ServerFactory {
     }
 
     @Override
-    public LevelTriggeredServer newServer() {
+    public LevelTriggeredServer newServer(ServerOptions options) {
         return options.protocol == Protocol.HTTP ? new LevelTriggeredHttpServer(options) : new LevelTriggeredEchoServer(options);
     }
 
     @Override
     public Integer call() {
         if (Mistakes.refused(options, "lt")) return 2;
-        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
+        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(options), options);
     }
 }

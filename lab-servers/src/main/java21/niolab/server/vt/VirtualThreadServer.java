@@ -33,7 +33,6 @@ import niolab.server.base.Counter;
 import niolab.server.base.Counters;
 import niolab.server.base.IdleSweep;
 import niolab.server.base.NioListener;
-import niolab.server.base.Protocol;
 import niolab.server.base.Server;
 import niolab.server.base.ServerOptions;
 import niolab.server.base.WaitTimeout;
@@ -115,11 +114,6 @@ public abstract class VirtualThreadServer implements Server {
         this.options = options;
         this.idle = new IdleSweep(options.idleTimeout);
         exerciseJdkIo();
-    }
-
-    /** The server {@code options} describe: what {@link VtCommand} calls, by reflection. */
-    public static VirtualThreadServer create(ServerOptions options) {
-        return options.protocol == Protocol.HTTP ? new VirtualThreadHttpServer(options) : new VirtualThreadEchoServer(options);
     }
 
     @Override
