@@ -18,7 +18,7 @@ import niolab.server.proto.HttpConnection;
  *   // after each wait:          backend.afterWait()              send the batch, answers back, timeouts, reconnects
  *   // closing:                  backend.close()
  * </pre>
- * The three postures ({@link BackendMode}) differ only behind these five calls. The loop
+ * The three postures ({@link niolab.server.base.BackendMode}) differ only behind these five calls. The loop
  * makes one, {@code call}; its skeleton makes the other four, a {@link LoopDuty}'s.
  */
 public interface Backend<W> extends LoopDuty {

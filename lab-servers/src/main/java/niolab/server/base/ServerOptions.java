@@ -99,8 +99,8 @@ public final class ServerOptions {
     }
 
     /**
-     * Checks what depends on several options, once all are parsed ({@link LabServer} calls it
-     * before running any command): a bad combination is a bad flag, exit 2.
+     * Checks what depends on several options, once all are parsed (the command line above,
+     * {@code LabServer}, calls it before running any command): a bad combination is a bad flag, exit 2.
      */
     public void check() {
         if (backend == null) return;
