@@ -2,6 +2,11 @@ package niolab.server;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.server.base.Mistake;
+import niolab.server.base.Mistakes;
+import niolab.server.base.Server;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
 import niolab.server.bio.BioCommand;
 import niolab.server.et.EtCommand;
 import niolab.server.lt.LtCommand;
@@ -43,10 +48,11 @@ public final class LabServer implements Runnable {
     }
 
     /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
-    public static EventLoopServer newServer(String... args) {
+    public static Server newServer(String... args) {
         CommandLine.ParseResult parsed = commandLine(args).parseArgs(args);
         check(parsed);
-        return ((ServerFactory) parsed.subcommand().commandSpec().userObject()).newServer();
+        CommandLine.Model.CommandSpec command = parsed.subcommand().commandSpec();
+        return ((ServerFactory) command.userObject()).newServer(serverOptions(command));
     }
 
     /**
@@ -93,12 +99,8 @@ public final class LabServer implements Runnable {
         CommandLine.ParseResult server = parsed.subcommand();
         // lt, et and mp check their mistakes themselves (mp against its workers); the others have none.
         if (server != null && !MISTAKES_CHECKED_BY_COMMAND.contains(server.commandSpec().name())) {
-            for (CommandLine.Model.CommandSpec mixin : server.commandSpec().mixins().values()) {
-                if (mixin.userObject() instanceof ServerOptions
-                        && Mistakes.refused((ServerOptions) mixin.userObject(), server.commandSpec().name())) {
-                    return 2;
-                }
-            }
+            ServerOptions options = serverOptions(server.commandSpec());
+            if (options != null && Mistakes.refused(options, server.commandSpec().name())) return 2;
         }
         return new CommandLine.RunLast().execute(parsed);
     }
@@ -108,9 +110,16 @@ public final class LabServer implements Runnable {
     /** Options that depend on each other ({@code --backend} needs {@code --protocol http}) are checked once all are parsed. */
     private static void check(CommandLine.ParseResult parsed) {
         for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
-            for (CommandLine.Model.CommandSpec mixin : p.commandSpec().mixins().values()) {
-                if (mixin.userObject() instanceof ServerOptions) ((ServerOptions) mixin.userObject()).check();
-            }
+            ServerOptions options = serverOptions(p.commandSpec());
+            if (options != null) options.check();
         }
+    }
+
+    /** The {@link ServerOptions} mixed into {@code command}, or null (the top command has none). */
+    private static ServerOptions serverOptions(CommandLine.Model.CommandSpec command) {
+        for (CommandLine.Model.CommandSpec mixin : command.mixins().values()) {
+            if (mixin.userObject() instanceof ServerOptions) return (ServerOptions) mixin.userObject();
+        }
+        return null;
     }
 }

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
+import niolab.server.base.Server;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.ServerProcess;
@@ -85,7 +86,7 @@ public abstract class AllocationContractTest extends ServerContractTest {
 
         List<String> args = new ArrayList<>(serverArgs);
         args.addAll(List.of("--port", "0", "--backlog", "128", "--buffer-size", "65536"));
-        EventLoopServer server = LabServer.newServer(args.toArray(new String[0]));
+        Server server = LabServer.newServer(args.toArray(new String[0]));
         InetSocketAddress address = server.bind();
         Thread loop = new Thread(() -> {
             try {

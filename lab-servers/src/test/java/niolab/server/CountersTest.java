@@ -2,6 +2,8 @@ package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import niolab.server.base.Counter;
+import niolab.server.base.Counters;
 import org.junit.jupiter.api.Test;
 
 class CountersTest {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import niolab.server.base.Episode;
 import org.junit.jupiter.api.Test;
 
 class EpisodeTest {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import niolab.common.CountersLine;
+import niolab.server.base.Counters;
 import niolab.server.testing.ClosingExchange;
 import niolab.server.testing.ClosingExchange.Outcome;
 import niolab.server.testing.Echo;

@@ -2,6 +2,7 @@ package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import niolab.server.base.Mistake;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

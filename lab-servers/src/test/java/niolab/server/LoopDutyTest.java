@@ -6,6 +6,11 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import niolab.server.base.Counters;
+import niolab.server.base.EventLoop;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.LoopDuty;
+import niolab.server.base.ServerOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -8,12 +8,16 @@ import java.io.PrintStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import niolab.server.base.Counters;
+import niolab.server.base.Server;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import org.junit.jupiter.api.Test;
 
 /** A server that cannot listen says why in one line, naming the port its bind was on. */
 class ServerRunnerTest {
     /** Binds a first listener (port 0 resolves to 41234), then fails as a second bind would. */
-    private static final class FailsOnItsSecondBind implements EventLoopServer {
+    private static final class FailsOnItsSecondBind implements Server {
         private final ServerOptions options;
         private final IOException failure;
 

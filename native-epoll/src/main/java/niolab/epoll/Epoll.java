@@ -33,11 +33,6 @@ public final class Epoll implements AutoCloseable {
         return osName.startsWith("Linux") && pointerSize == 8;
     }
 
-    /** An epoll instance whose calls go through JNA. */
-    public static Epoll create() throws ErrnoException {
-        return create(Bindings.jna());
-    }
-
     /** An epoll instance whose calls go through {@code sys}. */
     public static Epoll create(Syscalls sys) throws ErrnoException {
         return new Epoll(sys, ErrnoException.check(sys, "epoll_create1", sys.epoll_create1(Linux.EPOLL_CLOEXEC)));

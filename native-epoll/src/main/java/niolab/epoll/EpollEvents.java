@@ -36,11 +36,6 @@ public final class EpollEvents implements AutoCloseable {
     /** Made on first use by {@link #pointer()} only, so that an FFM loop never loads JNA. */
     private Pointer pointer;
 
-    /** An array allocated through JNA. */
-    public EpollEvents(int capacity) {
-        this(Bindings.jna(), capacity);
-    }
-
     /** An array allocated through {@code sys}, for its {@code epoll_wait}. */
     public EpollEvents(Syscalls sys, int capacity) {
         this.capacity = capacity;

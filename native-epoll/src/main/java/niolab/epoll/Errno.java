@@ -99,23 +99,13 @@ public final class Errno {
         return n != null ? n : "errno";
     }
 
-    /** glibc's English message ({@code Too many open files}); libc's strerror (through JNA) for a value not named here. */
-    public static String message(int errno) {
-        return message(errno, Bindings.jna());
-    }
-
-    /** The same, asking {@code sys} for a value not named here. */
+    /** glibc's English message ({@code Too many open files}); {@code sys}'s strerror for a value not named here. */
     public static String message(int errno, Syscalls sys) {
         String m = errno > 0 && errno < MESSAGES.length ? MESSAGES[errno] : null;
         return m != null ? m : sys.strerror(errno);
     }
 
-    /** {@code EMFILE (Too many open files)}, or {@code errno 200 (Unknown error 200)}. */
-    public static String describe(int errno) {
-        return describe(errno, Bindings.jna());
-    }
-
-    /** The same, asking {@code sys} for the message of a value not named here. */
+    /** {@code EMFILE (Too many open files)}, or {@code errno 200 (Unknown error 200)}, asking {@code sys} for the message of a value not named here. */
     public static String describe(int errno, Syscalls sys) {
         String n = name(errno);
         return (n.equals("errno") ? "errno " + errno : n) + " (" + message(errno, sys) + ")";

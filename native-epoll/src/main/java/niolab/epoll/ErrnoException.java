@@ -23,22 +23,12 @@ public final class ErrnoException extends IOException {
         this.errno = errno;
     }
 
-    /** Throws for the errno of the call that just returned -1 on this thread, through JNA. */
-    public static ErrnoException last(String call) {
-        return last(Bindings.jna(), call);
-    }
-
     /** Throws for the errno of the call that just returned -1 on this thread, through {@code sys}. */
     public static ErrnoException last(Syscalls sys, String call) {
         return new ErrnoException(call, sys.errno(), sys);
     }
 
-    /** Returns {@code result}, or throws naming {@code call} when it is negative (the failure value). */
-    public static int check(String call, int result) throws ErrnoException {
-        return check(Bindings.jna(), call, result);
-    }
-
-    /** The same for a call made through {@code sys}. */
+    /** Returns {@code result}, or throws naming {@code call} (made through {@code sys}) when it is negative (the failure value). */
     public static int check(Syscalls sys, String call, int result) throws ErrnoException {
         if (result < 0) throw last(sys, call);
         return result;

@@ -25,10 +25,6 @@ public final class Sockets {
     private Sockets() {
     }
 
-    public static int listen(InetSocketAddress address, int backlog, boolean reusePort) throws ErrnoException {
-        return listen(Bindings.jna(), address, backlog, reusePort);
-    }
-
     /**
      * A non-blocking, close-on-exec TCP socket bound to {@code address} and listening.
      * SO_REUSEADDR is always set (a restarted server may rebind while old connections sit in
@@ -83,10 +79,6 @@ public final class Sockets {
         }
     }
 
-    public static InetSocketAddress localAddress(int fd) throws ErrnoException, UnknownHostException {
-        return localAddress(Bindings.jna(), fd);
-    }
-
     /** getsockname: the address {@code fd} is bound to. */
     public static InetSocketAddress localAddress(Syscalls sys, int fd) throws ErrnoException, UnknownHostException {
         // The sockaddr, then the socklen_t the call reads and writes back.
@@ -127,11 +119,6 @@ public final class Sockets {
         } finally {
             sys.close(listener);
         }
-    }
-
-    /** Sets a boolean option to 1 through JNA; returns 0 or the errno. Allocates nothing (per-accept TCP_NODELAY). */
-    public static int setFlag(int fd, int level, int name) {
-        return setFlag(Bindings.jna(), fd, level, name);
     }
 
     /** Sets a boolean option to 1 through {@code sys}; returns 0 or the errno. Allocates nothing. */

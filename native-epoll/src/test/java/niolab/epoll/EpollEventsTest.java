@@ -27,7 +27,7 @@ class EpollEventsTest {
 
     @Test
     void setWritesEventsAtZeroAndDataAtTheDataOffset() {
-        try (EpollEvents ev = new EpollEvents(3)) {
+        try (EpollEvents ev = new EpollEvents(Bindings.jna(), 3)) {
             ev.set(1, Linux.EPOLLIN | Linux.EPOLLET, 0x1122334455667788L);
             Pointer p = ev.pointer(); // read back through JNA, independently of the view that wrote
             assertThat(Pointer.nativeValue(p)).isEqualTo(ev.address());

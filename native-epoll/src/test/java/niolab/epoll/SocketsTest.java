@@ -135,18 +135,6 @@ class SocketsTest {
     }
 
     @Test
-    void theJnaDefaultsStillServeExistingCallers() throws Exception {
-        int fd = Sockets.listen(new InetSocketAddress("127.0.0.1", 0), 16, false);
-        try {
-            assertThat(Sockets.localAddress(fd).getPort()).isPositive();
-            assertThat(LibC.accept4(fd, null, null, LibC.SOCK_NONBLOCK)).isEqualTo(-1);
-            assertThat(LibC.errno()).isEqualTo(Errno.EAGAIN);
-        } finally {
-            LibC.close(fd);
-        }
-    }
-
-    @Test
     void supportedOnlyOn64BitLinux() {
         assertThat(Epoll.isSupported("Linux", 8)).isTrue();
         assertThat(Epoll.isSupported("Mac OS X", 8)).isFalse();

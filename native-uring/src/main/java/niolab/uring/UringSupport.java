@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import niolab.epoll.Bindings;
 import niolab.epoll.Errno;
 import niolab.epoll.ErrnoException;
 
@@ -134,7 +135,7 @@ public final class UringSupport {
                     + " or a seccomp filter such as a container's default profile";
             case Errno.ENOMEM -> "io_uring_setup: ENOMEM: the ring needs more locked memory than allowed (ulimit -l)";
             case Errno.EINVAL -> "this kernel's io_uring is too old for the lab (io_uring_setup: EINVAL for every flag set)";
-            default -> "io_uring_setup failed: " + Errno.describe(errno);
+            default -> "io_uring_setup failed: " + Errno.describe(errno, Bindings.jna()); // strerror: a cold path, once
         };
     }
 

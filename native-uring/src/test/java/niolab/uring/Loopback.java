@@ -3,6 +3,7 @@ package niolab.uring;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import niolab.epoll.Bindings;
 import niolab.epoll.LibC;
 import niolab.epoll.Sockets;
 
@@ -12,8 +13,8 @@ final class Loopback implements AutoCloseable {
     private final int port;
 
     Loopback() throws IOException {
-        listenFd = Sockets.listen(new InetSocketAddress("127.0.0.1", 0), 16, false);
-        port = Sockets.localAddress(listenFd).getPort();
+        listenFd = Sockets.listen(Bindings.jna(), new InetSocketAddress("127.0.0.1", 0), 16, false);
+        port = Sockets.localAddress(Bindings.jna(), listenFd).getPort();
     }
 
     Socket connect() throws IOException {

@@ -1,19 +1,19 @@
 package niolab.netty;
 
-import static niolab.server.Counter.ACCEPTS;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.CLOSES;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WRITES;
+import static niolab.server.base.Counter.ACCEPTS;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.CLOSES;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.WRITES;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import java.io.IOException;
-import niolab.server.Counters;
+import niolab.server.base.Counters;
 
 /**
  * The lab's counters for one connection, kept at the head of its pipeline where only bytes

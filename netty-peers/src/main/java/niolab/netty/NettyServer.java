@@ -21,20 +21,20 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import niolab.server.Counters;
-import niolab.server.EventLoopServer;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Counters;
+import niolab.server.base.Server;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import niolab.server.proto.HttpPing;
 
 /**
- * A Netty 4.2 server as an {@link EventLoopServer}, so {@link ServerRunner} gives it the lab's
+ * A Netty 4.2 server as an {@link Server}, so {@link ServerRunner} gives it the lab's
  * ready line, signals, counters and one-line errors ({@link #serve}). One group serves both the
  * listener and the connections: with {@code --threads 1} (the default) it is one thread, like
  * {@code lt} and {@code et}. Every connection's pipeline starts with a {@link CountingHandler};
  * what follows it depends on the peer ({@link Handlers}).
  */
-final class NettyServer implements EventLoopServer {
+final class NettyServer implements Server {
     private static final long DRAIN_GRACE_MS = 2000;
 
     private final ServerOptions options;

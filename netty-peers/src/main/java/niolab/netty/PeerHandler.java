@@ -1,8 +1,8 @@
 package niolab.netty;
 
-import static niolab.server.Counter.LINGER_BYTES;
-import static niolab.server.Counter.LINGER_CLOSES;
-import static niolab.server.Counter.LINGER_TIMEOUTS;
+import static niolab.server.base.Counter.LINGER_BYTES;
+import static niolab.server.base.Counter.LINGER_CLOSES;
+import static niolab.server.base.Counter.LINGER_TIMEOUTS;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -1,10 +1,10 @@
 package niolab.netty;
 
 import java.nio.ByteBuffer;
-import niolab.server.Counter;
-import niolab.server.Counters;
-import niolab.server.Protocol;
-import niolab.server.ServerOptions;
+import niolab.server.base.Counter;
+import niolab.server.base.Counters;
+import niolab.server.base.Protocol;
+import niolab.server.base.ServerOptions;
 
 /**
  * What the handlers of one Netty event loop share: its counters and, for the lab's own HTTP

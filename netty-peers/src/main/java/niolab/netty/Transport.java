@@ -1,6 +1,5 @@
 package niolab.netty;
 
-import java.net.StandardSocketOptions;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
@@ -15,7 +14,8 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
-import niolab.server.ServerRunner;
+import java.net.StandardSocketOptions;
+import niolab.server.base.ServerRunner;
 
 /**
  * Netty's three Linux transports. {@code nio} runs on the JDK Selector like {@code lt};

@@ -1,12 +1,13 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_FAILURES;
-import static niolab.server.Counter.BACKEND_ROUND_TRIPS;
+import static niolab.server.base.Counter.BACKEND_FAILURES;
+import static niolab.server.base.Counter.BACKEND_ROUND_TRIPS;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import niolab.server.Counters;
-import niolab.server.Episode;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.Episode;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import redis.clients.jedis.exceptions.JedisException;

@@ -1,7 +1,8 @@
 package niolab.server.backend;
 
 import java.nio.ByteBuffer;
-import niolab.server.LoopDuty;
+import niolab.server.base.LoopDuty;
+import niolab.server.base.WaitTimeout;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -17,7 +18,7 @@ import niolab.server.proto.HttpConnection;
  *   // after each wait:          backend.afterWait()              send the batch, answers back, timeouts, reconnects
  *   // closing:                  backend.close()
  * </pre>
- * The three postures ({@link BackendMode}) differ only behind these five calls. The loop
+ * The three postures ({@link niolab.server.base.BackendMode}) differ only behind these five calls. The loop
  * makes one, {@code call}; its skeleton makes the other four, a {@link LoopDuty}'s.
  */
 public interface Backend<W> extends LoopDuty {
@@ -36,7 +37,6 @@ public interface Backend<W> extends LoopDuty {
     /** The loop's own wait timeout {@code loopMs} (-1: none), shortened to {@link #waitMillis} if that is sooner. */
     @Override
     default long boundWait(long loopMs) {
-        long own = waitMillis();
-        return own < 0 || (loopMs >= 0 && loopMs < own) ? loopMs : own;
+        return WaitTimeout.sooner(loopMs, waitMillis());
     }
 }

@@ -1,12 +1,14 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_CALLS;
-import static niolab.server.Counter.BACKEND_FAILURES;
-import static niolab.server.Counter.BACKEND_ROUND_TRIPS;
-import static niolab.server.Counter.WAKEUPS;
+import static niolab.server.base.Counter.BACKEND_CALLS;
+import static niolab.server.base.Counter.BACKEND_FAILURES;
+import static niolab.server.base.Counter.BACKEND_ROUND_TRIPS;
+import static niolab.server.base.Counter.WAKEUPS;
 
 import java.io.PrintStream;
-import niolab.server.Counters;
+import niolab.server.base.BackendMode;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counters;
 
 /** Makes the backend that {@code --backend-mode} asks for, and declares the counters rows it keeps. */
 public final class Backends {

@@ -1,10 +1,12 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_CALLS;
+import static niolab.server.base.Counter.BACKEND_CALLS;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import niolab.server.Counters;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.WaitTimeout;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import redis.clients.jedis.HostAndPort;
@@ -45,7 +47,7 @@ final class BlockingBackend<W> extends AbstractBackend<W> {
 
     @Override
     public long waitMillis() {
-        return -1;
+        return WaitTimeout.NONE;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package niolab.server.backend;
 
 import java.nio.charset.StandardCharsets;
+import niolab.server.base.BackendOptions;
 import niolab.server.proto.Healthz;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;

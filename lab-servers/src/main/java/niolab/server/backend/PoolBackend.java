@@ -1,7 +1,7 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_CALLS;
-import static niolab.server.Counter.WAKEUPS;
+import static niolab.server.base.Counter.BACKEND_CALLS;
+import static niolab.server.base.Counter.WAKEUPS;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -12,7 +12,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import niolab.server.Counters;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.WaitTimeout;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import redis.clients.jedis.Jedis;
@@ -103,7 +105,7 @@ final class PoolBackend<W> extends AbstractBackend<W> {
 
     @Override
     public long waitMillis() {
-        return -1; // the threads wake the loop; an outage's retry is checked when a request comes
+        return WaitTimeout.NONE; // the threads wake the loop; an outage's retry is checked when a request comes
     }
 
     @Override

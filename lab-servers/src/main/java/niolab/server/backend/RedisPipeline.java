@@ -1,14 +1,15 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_CALLS;
-import static niolab.server.Counter.BACKEND_ROUND_TRIPS;
+import static niolab.server.base.Counter.BACKEND_CALLS;
+import static niolab.server.base.Counter.BACKEND_ROUND_TRIPS;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
-import niolab.server.Counters;
-import niolab.server.ServerRunner;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.ServerRunner;
+import niolab.server.base.WaitTimeout;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 
@@ -99,8 +100,8 @@ public final class RedisPipeline<W> extends AbstractBackend<W> {
     @Override
     public long waitMillis() {
         if (state == DOWN) return episode.waitMillis();
-        if (size > 0) return millisUntil(deadlines[head]);
-        return state == CONNECTING ? millisUntil(connectDeadline) : -1;
+        if (size > 0) return WaitTimeout.until(deadlines[head], 0);
+        return state == CONNECTING ? WaitTimeout.until(connectDeadline, 0) : WaitTimeout.NONE;
     }
 
     /** The loop saw the socket ready. */
@@ -248,9 +249,5 @@ public final class RedisPipeline<W> extends AbstractBackend<W> {
         generations = g;
         deadlines = d;
         head = 0;
-    }
-
-    private static long millisUntil(long deadline) {
-        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime() + 999_999));
     }
 }

@@ -1,16 +1,17 @@
 package niolab.server.backend;
 
-import static niolab.server.Counter.BACKEND_CALLS;
-import static niolab.server.Counter.BACKEND_FAILURES;
-import static niolab.server.Counter.BACKEND_ROUND_TRIPS;
+import static niolab.server.base.Counter.BACKEND_CALLS;
+import static niolab.server.base.Counter.BACKEND_FAILURES;
+import static niolab.server.base.Counter.BACKEND_ROUND_TRIPS;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.NoSuchElementException;
 import java.util.concurrent.locks.ReentrantLock;
-import niolab.server.Counter;
-import niolab.server.Counters;
-import niolab.server.Episode;
+import niolab.server.base.BackendOptions;
+import niolab.server.base.Counter;
+import niolab.server.base.Counters;
+import niolab.server.base.Episode;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import redis.clients.jedis.Jedis;

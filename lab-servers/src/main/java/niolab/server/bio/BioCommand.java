@@ -1,10 +1,10 @@
 package niolab.server.bio;
 
 import java.util.concurrent.Callable;
-import niolab.server.EventLoopServer;
-import niolab.server.ServerFactory;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Server;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -20,11 +20,11 @@ public final class BioCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: --loops is for the event loops (lt, et): bio already runs a thread per connection");
             return 2;
         }
-        return ServerRunner.run(newServer(), options);
+        return ServerRunner.run(newServer(options), options);
     }
 
     @Override
-    public EventLoopServer newServer() {
+    public Server newServer(ServerOptions options) {
         return new BlockingServer(options);
     }
 }

@@ -1,15 +1,15 @@
 package niolab.server.bio;
 
-import static niolab.server.Counter.ACCEPTS;
-import static niolab.server.Counter.ACCEPT_FAILURES;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.CLOSES;
-import static niolab.server.Counter.IDLE_CLOSES;
-import static niolab.server.Counter.LIVE;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WRITES;
+import static niolab.server.base.Counter.ACCEPTS;
+import static niolab.server.base.Counter.ACCEPT_FAILURES;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.CLOSES;
+import static niolab.server.base.Counter.IDLE_CLOSES;
+import static niolab.server.base.Counter.LIVE;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.WRITES;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,14 +23,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import niolab.server.AcceptBackoff;
-import niolab.server.BlockingLinger;
-import niolab.server.Counter;
-import niolab.server.Counters;
-import niolab.server.EventLoopServer;
-import niolab.server.NioListener;
-import niolab.server.Protocol;
-import niolab.server.ServerOptions;
+import niolab.server.base.AcceptBackoff;
+import niolab.server.base.BlockingLinger;
+import niolab.server.base.Counter;
+import niolab.server.base.Counters;
+import niolab.server.base.NioListener;
+import niolab.server.base.Protocol;
+import niolab.server.base.Server;
+import niolab.server.base.ServerOptions;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
 
@@ -56,7 +56,7 @@ import niolab.server.proto.HttpPing;
  * increments; the table joins the total when the connection closes. A periodic reading shows
  * the closed connections; the final one, after every thread has finished, is exact.
  */
-public final class BlockingServer implements EventLoopServer {
+public final class BlockingServer implements Server {
     private static final String ARCH = "bio";
     private static final String WAIT_NAME = "waits";
     /** After SIGTERM, open connections may finish their exchanges for this long. */

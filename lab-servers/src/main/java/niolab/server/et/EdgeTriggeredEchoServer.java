@@ -1,6 +1,6 @@
 package niolab.server.et;
 
-import static niolab.server.Counter.PARTIAL_WRITES;
+import static niolab.server.base.Counter.PARTIAL_WRITES;
 
 import static niolab.epoll.Linux.EPOLLERR;
 import static niolab.epoll.Linux.EPOLLHUP;
@@ -10,8 +10,8 @@ import static niolab.epoll.Linux.EPOLLRDHUP;
 
 import java.nio.ByteBuffer;
 import niolab.epoll.Syscalls;
-import niolab.server.ServerOptions;
-import niolab.server.UnboundedOutput;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.UnboundedOutput;
 
 /**
  * {@code et --protocol echo}: as in {@code lt}, each read is echoed straight back from one shared

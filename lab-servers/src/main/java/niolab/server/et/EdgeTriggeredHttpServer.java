@@ -1,6 +1,6 @@
 package niolab.server.et;
 
-import static niolab.server.Counter.PARTIAL_WRITES;
+import static niolab.server.base.Counter.PARTIAL_WRITES;
 
 import static niolab.epoll.Linux.EPOLLERR;
 import static niolab.epoll.Linux.EPOLLHUP;
@@ -11,12 +11,12 @@ import static niolab.epoll.Linux.EPOLLRDHUP;
 import java.nio.ByteBuffer;
 import niolab.epoll.NativeBuffer;
 import niolab.epoll.Syscalls;
-import niolab.server.ServerOptions;
 import niolab.server.backend.Backend;
 import niolab.server.backend.Backends;
 import niolab.server.backend.EpollRedisTransport;
 import niolab.server.backend.RedisPipeline;
 import niolab.server.backend.Waiters;
+import niolab.server.base.ServerOptions;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;

@@ -5,17 +5,17 @@ import static niolab.epoll.Linux.EPOLLEXCLUSIVE;
 import static niolab.epoll.Linux.EPOLLIN;
 import static niolab.epoll.Linux.EPOLLOUT;
 import static niolab.epoll.Linux.EPOLLRDHUP;
-import static niolab.server.Counter.ACCEPT_FAILURES;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.EMPTY_ACCEPTS;
-import static niolab.server.Counter.EVENTS;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.READS_EAGAIN;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WAITS;
-import static niolab.server.Counter.WRITES;
-import static niolab.server.Counter.WRITES_EAGAIN;
+import static niolab.server.base.Counter.ACCEPT_FAILURES;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.EMPTY_ACCEPTS;
+import static niolab.server.base.Counter.EVENTS;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.READS_EAGAIN;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.WAITS;
+import static niolab.server.base.Counter.WRITES;
+import static niolab.server.base.Counter.WRITES_EAGAIN;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -28,11 +28,12 @@ import niolab.epoll.Linux;
 import niolab.epoll.NativeBuffer;
 import niolab.epoll.Sockets;
 import niolab.epoll.Syscalls;
-import niolab.server.Counters;
-import niolab.server.EventLoop;
-import niolab.server.LoopConnection;
-import niolab.server.RawListener;
-import niolab.server.ServerOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.EventLoop;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.RawListener;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.SharedListener;
 
 /**
  * The {@code et} architecture: one thread calling {@code epoll_wait} itself on raw file
@@ -50,7 +51,7 @@ import niolab.server.ServerOptions;
  *
  * <p>The {@code --mistake}s that break et are marked {@code // MISTAKE name:} where they do.
  */
-public abstract class EdgeTriggeredServer extends EventLoop {
+public abstract class EdgeTriggeredServer extends EventLoop implements SharedListener.Poller {
     private static final int MAX_EVENTS = 256;
     /**
      * EPOLLOUT is registered once, for good. Under ET it costs no spinning: it is reported when
@@ -109,8 +110,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
 
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
-    protected void pollSharedListener(EventLoop first) throws IOException {
-        shareListenerOf(first);
+    public void pollListenerOf(EventLoop first) throws IOException {
         listenFd = ((EdgeTriggeredServer) first).listenFd;
         openEpoll();
     }
@@ -350,7 +350,7 @@ public abstract class EdgeTriggeredServer extends EventLoop {
     @Override
     protected void closeListener() {
         if (listenFd < 0) return;
-        if (lastToLeaveListener()) {
+        if (SharedListener.lastToLeave(this)) {
             sys.close(listenFd); // also leaves the epoll set(s); the backlog's connections are reset
         } else {
             sys.epoll_ctl(epfd, Linux.EPOLL_CTL_DEL, listenFd, 0); // MISTAKE herd: the others still poll it

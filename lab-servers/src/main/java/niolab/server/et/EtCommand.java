@@ -4,12 +4,12 @@ import java.util.concurrent.Callable;
 import niolab.epoll.Bindings;
 import niolab.epoll.Epoll;
 import niolab.epoll.Syscalls;
-import niolab.server.Mistakes;
-import niolab.server.MultiLoopServer;
-import niolab.server.Protocol;
-import niolab.server.ServerFactory;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Mistakes;
+import niolab.server.base.MultiLoopServer;
+import niolab.server.base.Protocol;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,11 +53,11 @@ public final class EtCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: " + e.getMessage());
             return 2;
         }
-        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
+        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(options), options);
     }
 
     @Override
-    public EdgeTriggeredServer newServer() {
+    public EdgeTriggeredServer newServer(ServerOptions options) {
         Syscalls sys = Bindings.named(binding); // one per loop: the FFM binding keeps its loop thread's errno slot
         return options.protocol == Protocol.HTTP ? new EdgeTriggeredHttpServer(options, sys) : new EdgeTriggeredEchoServer(options, sys);
     }

@@ -2,8 +2,8 @@ package niolab.server.et;
 
 import niolab.epoll.NativeBuffer;
 import niolab.epoll.Syscalls;
-import niolab.server.LoopConnection;
-import niolab.server.UnboundedOutput;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.UnboundedOutput;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -21,7 +21,7 @@ final class EtConnection extends LoopConnection {
     boolean mayHaveInput;
     /** The peer has half-closed (EPOLLRDHUP): its FIN will not be reported again, so read to EOF. */
     boolean peerShutdown;
-    /** The sweep number of its last event ({@link niolab.server.IdleSweep}, {@code --idle-timeout}). */
+    /** The sweep number of its last event ({@link niolab.server.base.IdleSweep}, {@code --idle-timeout}). */
     long lastActive;
     /** {@code et --protocol http}: the parser and parked output, kept with the slot and reset per connection; null for echo. */
     HttpConnection http;

@@ -1,14 +1,14 @@
 package niolab.server.lt;
 
-import static niolab.server.Counter.PARTIAL_WRITES;
+import static niolab.server.base.Counter.PARTIAL_WRITES;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import niolab.server.ServerOptions;
 import niolab.epoll.Bindings;
-import niolab.server.UnboundedOutput;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.UnboundedOutput;
 
 /**
  * {@code lt --protocol echo}: each read is written straight back from one shared buffer

@@ -1,18 +1,18 @@
 package niolab.server.lt;
 
-import static niolab.server.Counter.PARTIAL_WRITES;
-import static niolab.server.Counter.RESETS;
+import static niolab.server.base.Counter.PARTIAL_WRITES;
+import static niolab.server.base.Counter.RESETS;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import niolab.server.ServerOptions;
 import niolab.server.backend.Backend;
 import niolab.server.backend.Backends;
 import niolab.server.backend.NioRedisTransport;
 import niolab.server.backend.RedisPipeline;
 import niolab.server.backend.Waiters;
+import niolab.server.base.ServerOptions;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;

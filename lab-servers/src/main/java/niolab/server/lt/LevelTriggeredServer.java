@@ -1,16 +1,16 @@
 package niolab.server.lt;
 
-import static niolab.server.Counter.ACCEPT_FAILURES;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.EMPTY_ACCEPTS;
-import static niolab.server.Counter.EVENTS;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.READS_EAGAIN;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WAITS;
-import static niolab.server.Counter.WRITES;
-import static niolab.server.Counter.WRITES_EAGAIN;
+import static niolab.server.base.Counter.ACCEPT_FAILURES;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.EMPTY_ACCEPTS;
+import static niolab.server.base.Counter.EVENTS;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.READS_EAGAIN;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.WAITS;
+import static niolab.server.base.Counter.WRITES;
+import static niolab.server.base.Counter.WRITES_EAGAIN;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,11 +25,12 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Iterator;
 import java.util.function.Consumer;
-import niolab.server.Counters;
-import niolab.server.EventLoop;
-import niolab.server.LoopConnection;
-import niolab.server.NioListener;
-import niolab.server.ServerOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.EventLoop;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.NioListener;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.SharedListener;
 
 /**
  * The {@code lt} architecture: one thread, one {@link Selector} (the JDK drives epoll in its
@@ -46,7 +47,7 @@ import niolab.server.ServerOptions;
  *
  * <p>The {@code --mistake}s that break lt are marked {@code // MISTAKE name:} where they do.
  */
-public abstract class LevelTriggeredServer extends EventLoop {
+public abstract class LevelTriggeredServer extends EventLoop implements SharedListener.Poller {
     private static final int ACCEPTS_PER_WAKEUP = 64;
     /** The attachment of a channel the subclass watches besides its connections ({@link #watch}). */
     private static final Object WATCHED = new Object();
@@ -97,8 +98,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
 
     /** MISTAKE herd: poll the listener {@code first} bound; the last loop to stop polling it closes it. */
     @Override
-    protected void pollSharedListener(EventLoop first) throws IOException {
-        shareListenerOf(first);
+    public void pollListenerOf(EventLoop first) throws IOException {
         listener = ((LevelTriggeredServer) first).listener;
         listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
     }
@@ -352,7 +352,7 @@ public abstract class LevelTriggeredServer extends EventLoop {
         if (listenKey != null) listenKey.cancel();
         if (listener == null) return;
         // MISTAKE herd: a listener polled by several loops is closed by the last of them to stop.
-        if (lastToLeaveListener()) closeQuietly(listener);
+        if (SharedListener.lastToLeave(this)) closeQuietly(listener);
         listener = null;
     }
 

@@ -1,12 +1,12 @@
 package niolab.server.lt;
 
 import java.util.concurrent.Callable;
-import niolab.server.Mistakes;
-import niolab.server.MultiLoopServer;
-import niolab.server.Protocol;
-import niolab.server.ServerFactory;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Mistakes;
+import niolab.server.base.MultiLoopServer;
+import niolab.server.base.Protocol;
+import niolab.server.base.ServerFactory;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -24,13 +24,13 @@ public final class LtCommand implements Callable<Integer>, ServerFactory {
     }
 
     @Override
-    public LevelTriggeredServer newServer() {
+    public LevelTriggeredServer newServer(ServerOptions options) {
         return options.protocol == Protocol.HTTP ? new LevelTriggeredHttpServer(options) : new LevelTriggeredEchoServer(options);
     }
 
     @Override
     public Integer call() {
         if (Mistakes.refused(options, "lt")) return 2;
-        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(), options);
+        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(options), options);
     }
 }

@@ -2,8 +2,8 @@ package niolab.server.lt;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import niolab.server.LoopConnection;
-import niolab.server.UnboundedOutput;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.UnboundedOutput;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -12,7 +12,7 @@ import niolab.server.proto.HttpConnection;
  * partial write. Most connections of a plain echo run never get one.
  */
 final class LtConnection extends LoopConnection {
-    /** The sweep number of its last event ({@link niolab.server.IdleSweep}). */
+    /** The sweep number of its last event ({@link niolab.server.base.IdleSweep}). */
     long lastActive;
     /** The unwritten rest of a partial write; allocated the first time one is needed. */
     ByteBuffer pending;

@@ -2,9 +2,9 @@ package niolab.server.mp;
 
 import java.util.Set;
 import java.util.concurrent.Callable;
-import niolab.server.Mistakes;
-import niolab.server.ServerOptions;
-import niolab.server.ServerRunner;
+import niolab.server.base.Mistakes;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerRunner;
 import niolab.server.uring.UringCommand;
 import niolab.server.vt.VtCommand;
 import picocli.CommandLine;
@@ -62,7 +62,7 @@ public final class MpCommand implements Callable<Integer> {
             int unusable = UringCommand.checkPlatform(System.err);
             if (unusable != 0) return unusable;
         }
-        String unavailable = workerArch.equals("vt") ? VtCommand.unavailable() : null;
+        String unavailable = workerArch.equals("vt") ? VtCommand.RUNTIME.unavailable() : null;
         if (unavailable != null) {
             System.err.println("error: " + unavailable); // said once here, not by each worker as it is given up on
             return 2;

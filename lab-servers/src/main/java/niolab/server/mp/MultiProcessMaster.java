@@ -8,10 +8,10 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import niolab.server.Counters;
-import niolab.server.EventLoopServer;
-import niolab.server.NioListener;
-import niolab.server.ServerOptions;
+import niolab.server.base.Counters;
+import niolab.server.base.NioListener;
+import niolab.server.base.Server;
+import niolab.server.base.ServerOptions;
 
 /**
  * The {@code mp} architecture: a master that runs N worker JVMs ({@code lab-server lt|et|vt
@@ -19,7 +19,7 @@ import niolab.server.ServerOptions;
  * connections: each worker has its own listening socket in one SO_REUSEPORT group, and a new
  * connection goes to the listener its 4-tuple hashes to. The master holds no socket at all.
  *
- * <p>As an {@link EventLoopServer}, "bind" starts the pool and returns once every worker is
+ * <p>As an {@link Server}, "bind" starts the pool and returns once every worker is
  * listening (so the ready line never races a half-started pool), and the "loop" is the
  * supervision loop: one thread handling one queue of events (worker ready, worker exited,
  * stop requested) and two timers (restart due, start taking too long).
@@ -32,7 +32,7 @@ import niolab.server.ServerOptions;
  * or one start rejected with exit status 2 (bad flags: no restart can fix that). A worker not
  * ready after 60 s is killed and counts as a failed start. So every failure ends in bounded time.
  */
-public final class MultiProcessMaster implements EventLoopServer {
+public final class MultiProcessMaster implements Server {
     static final int FAILED_STARTS_LIMIT = 5;
     static final int EXITS_LIMIT = 5;
     private static final long EXITS_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(10);

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import niolab.server.Counters;
+import niolab.server.base.Counters;
 
 /**
  * One worker slot of the pool ({@code w1}, {@code w2}, ...) and its successive lives: each life

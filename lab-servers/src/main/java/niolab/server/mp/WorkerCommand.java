@@ -5,7 +5,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import niolab.server.ServerOptions;
+import niolab.server.base.ServerOptions;
 
 /**
  * The command line of a worker: this very JVM again (same java binary, same classpath, the JVM

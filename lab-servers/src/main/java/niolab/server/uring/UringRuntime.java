@@ -1,7 +1,7 @@
 package niolab.server.uring;
 
-import niolab.server.EventLoopServer;
-import niolab.server.ServerOptions;
+import niolab.server.base.Server;
+import niolab.server.base.ServerOptions;
 
 /**
  * What the {@code uring} command needs from the JDK 22+ side (io_uring through FFM), reached
@@ -18,5 +18,5 @@ public interface UringRuntime {
     String unsupportedReason(UringMode mode);
 
     /** The server for these options in this mode, made but not bound. */
-    EventLoopServer newServer(ServerOptions options, UringMode mode);
+    Server newServer(ServerOptions options, UringMode mode);
 }

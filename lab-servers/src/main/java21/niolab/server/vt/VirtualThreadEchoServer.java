@@ -1,7 +1,7 @@
 package niolab.server.vt;
 
 import java.io.IOException;
-import niolab.server.ServerOptions;
+import niolab.server.base.ServerOptions;
 
 /**
  * {@code vt --protocol echo}: read, write it all back, again, until the peer has finished

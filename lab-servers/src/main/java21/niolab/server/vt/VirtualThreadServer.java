@@ -1,16 +1,16 @@
 package niolab.server.vt;
 
-import static niolab.server.Counter.ACCEPTS;
-import static niolab.server.Counter.ACCEPT_FAILURES;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.CLOSES;
-import static niolab.server.Counter.IDLE_CLOSES;
-import static niolab.server.Counter.LIVE;
-import static niolab.server.Counter.PARTIAL_WRITES;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.WRITES;
+import static niolab.server.base.Counter.ACCEPTS;
+import static niolab.server.base.Counter.ACCEPT_FAILURES;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.CLOSES;
+import static niolab.server.base.Counter.IDLE_CLOSES;
+import static niolab.server.base.Counter.LIVE;
+import static niolab.server.base.Counter.PARTIAL_WRITES;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.WRITES;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,15 +27,15 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import niolab.server.AcceptBackoff;
-import niolab.server.BlockingLinger;
-import niolab.server.Counter;
-import niolab.server.Counters;
-import niolab.server.EventLoopServer;
-import niolab.server.IdleSweep;
-import niolab.server.NioListener;
-import niolab.server.Protocol;
-import niolab.server.ServerOptions;
+import niolab.server.base.AcceptBackoff;
+import niolab.server.base.BlockingLinger;
+import niolab.server.base.Counter;
+import niolab.server.base.Counters;
+import niolab.server.base.IdleSweep;
+import niolab.server.base.NioListener;
+import niolab.server.base.Server;
+import niolab.server.base.ServerOptions;
+import niolab.server.base.WaitTimeout;
 
 /**
  * The {@code vt} architecture: no event loop at all. One platform thread blocks in
@@ -82,7 +82,7 @@ import niolab.server.ServerOptions;
  * the connections' threads too: {@code ThreadBackend} says what in them could pin, and on which JDKs.
  * {@code VtNoPinningTest} records {@code jdk.VirtualThreadPinned} through a run to keep it so.
  */
-public abstract class VirtualThreadServer implements EventLoopServer {
+public abstract class VirtualThreadServer implements Server {
     private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** After the drain, closed connections' threads only have to notice the close and count. */
     private static final long CLOSE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -114,11 +114,6 @@ public abstract class VirtualThreadServer implements EventLoopServer {
         this.options = options;
         this.idle = new IdleSweep(options.idleTimeout);
         exerciseJdkIo();
-    }
-
-    /** The server {@code options} describe: what {@link VtCommand} calls, by reflection. */
-    public static VirtualThreadServer create(ServerOptions options) {
-        return options.protocol == Protocol.HTTP ? new VirtualThreadHttpServer(options) : new VirtualThreadEchoServer(options);
     }
 
     @Override
@@ -293,7 +288,7 @@ public abstract class VirtualThreadServer implements EventLoopServer {
     private void sweepUntilStopped() {
         try {
             while (running) {
-                Thread.sleep(idle.waitMillis(-1));
+                Thread.sleep(idle.waitMillis(WaitTimeout.NONE));
                 if (!idle.due()) continue;
                 idle.advance();
                 sweepClock = idle.sweeps;

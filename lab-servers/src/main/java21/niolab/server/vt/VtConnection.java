@@ -2,7 +2,7 @@ package niolab.server.vt;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import niolab.server.Counters;
+import niolab.server.base.Counters;
 
 /**
  * One connection of vt, and the task of its virtual thread. Its buffers are fields, since they
@@ -13,7 +13,7 @@ final class VtConnection implements Runnable {
     final SocketChannel channel;
     /** What this connection's thread counted; summed by readers, folded into the total at close. */
     final Counters counters = new Counters("waits");
-    /** The idle sweep of its last read or write ({@link niolab.server.IdleSweep}); read by the sweeper thread. */
+    /** The idle sweep of its last read or write ({@link niolab.server.base.IdleSweep}); read by the sweeper thread. */
     volatile long lastActive;
     /** What the last read brought, flipped; a heap buffer (see {@link VirtualThreadServer#read}). */
     ByteBuffer in;

@@ -1,8 +1,8 @@
 package niolab.server.uring;
 
-import niolab.server.EventLoopServer;
-import niolab.server.Protocol;
-import niolab.server.ServerOptions;
+import niolab.server.base.Protocol;
+import niolab.server.base.Server;
+import niolab.server.base.ServerOptions;
 import niolab.uring.UringCapabilities;
 import niolab.uring.UringSupport;
 
@@ -38,7 +38,7 @@ public final class IoUringRuntime implements UringRuntime {
     }
 
     @Override
-    public EventLoopServer newServer(ServerOptions options, UringMode mode) {
+    public Server newServer(ServerOptions options, UringMode mode) {
         UringCapabilities caps = UringSupport.capabilities();
         return options.protocol == Protocol.HTTP ? new UringHttpServer(options, mode, caps) : new UringEchoServer(options, mode, caps);
     }

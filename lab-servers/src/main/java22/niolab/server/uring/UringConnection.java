@@ -1,6 +1,6 @@
 package niolab.server.uring;
 
-import niolab.server.LoopConnection;
+import niolab.server.base.LoopConnection;
 import niolab.server.proto.HttpConnection;
 
 /**
@@ -12,7 +12,7 @@ final class UringConnection extends LoopConnection {
     final int slot;
     /** The socket, or -1 while the slot is free. */
     int fd = -1;
-    /** The sweep number of its last completion ({@link niolab.server.IdleSweep}, {@code --idle-timeout}). */
+    /** The sweep number of its last completion ({@link niolab.server.base.IdleSweep}, {@code --idle-timeout}). */
     long lastActive;
 
     /** A recv is submitted and will still complete (a multishot one until a completion without MORE). */

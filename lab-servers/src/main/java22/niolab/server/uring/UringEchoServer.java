@@ -1,6 +1,6 @@
 package niolab.server.uring;
 
-import niolab.server.ServerOptions;
+import niolab.server.base.ServerOptions;
 import niolab.uring.UringCapabilities;
 
 /**

@@ -2,7 +2,7 @@ package niolab.server.uring;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import niolab.server.ServerOptions;
+import niolab.server.base.ServerOptions;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
 import niolab.uring.UringCapabilities;

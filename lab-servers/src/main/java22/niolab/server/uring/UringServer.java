@@ -1,19 +1,17 @@
 package niolab.server.uring;
 
-import static niolab.server.Counter.ACCEPT_FAILURES;
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.BYTES_OUT;
-import static niolab.server.Counter.EVENTS;
-import static niolab.server.Counter.NO_BUFFERS;
-import static niolab.server.Counter.PARTIAL_WRITES;
-import static niolab.server.Counter.READS;
-import static niolab.server.Counter.RESETS;
-import static niolab.server.Counter.SUBMISSIONS;
-import static niolab.server.Counter.WAITS;
-import static niolab.server.Counter.WRITES;
+import static niolab.server.base.Counter.ACCEPT_FAILURES;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.BYTES_OUT;
+import static niolab.server.base.Counter.EVENTS;
+import static niolab.server.base.Counter.NO_BUFFERS;
+import static niolab.server.base.Counter.PARTIAL_WRITES;
+import static niolab.server.base.Counter.READS;
+import static niolab.server.base.Counter.RESETS;
+import static niolab.server.base.Counter.SUBMISSIONS;
+import static niolab.server.base.Counter.WAITS;
+import static niolab.server.base.Counter.WRITES;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -22,14 +20,15 @@ import java.util.concurrent.TimeUnit;
 import niolab.epoll.Bindings;
 import niolab.epoll.Errno;
 import niolab.epoll.ErrnoException;
-import niolab.epoll.LibC;
 import niolab.epoll.Linux;
+import niolab.epoll.NativeBuffer;
 import niolab.epoll.Sockets;
-import niolab.server.Counters;
-import niolab.server.EventLoop;
-import niolab.server.LoopConnection;
-import niolab.server.RawListener;
-import niolab.server.ServerOptions;
+import niolab.epoll.Syscalls;
+import niolab.server.base.Counters;
+import niolab.server.base.EventLoop;
+import niolab.server.base.LoopConnection;
+import niolab.server.base.RawListener;
+import niolab.server.base.ServerOptions;
 import niolab.uring.CompletionHandler;
 import niolab.uring.CompletionQueue;
 import niolab.uring.IoUring;
@@ -93,27 +92,29 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     private boolean wakeArmed;
     private boolean quiescing;
     private int wakeFd = -1;
+    /** The calls besides the ring's (the listener, the eventfd, shutdown), through FFM as the ring is. */
+    private final Syscalls sys = Bindings.ffm();
     /** The 8-byte value wakeUp() writes to the eventfd. */
-    private final Memory wakeValue = new Memory(8);
+    private final NativeBuffer wakeValue = NativeBuffer.allocate(sys, 8);
 
     protected UringServer(ServerOptions options, UringMode mode, UringCapabilities capabilities) {
         super("uring", options, new Counters("enters", SUBMISSIONS, NO_BUFFERS));
         this.mode = mode;
         this.capabilities = capabilities;
         this.bufferSize = options.bufferSize;
-        wakeValue.setLong(0, 1);
+        wakeValue.view().order(java.nio.ByteOrder.nativeOrder()).putLong(0, 1);
         // Load these now: after EMFILE, loading a class from the class path may need a descriptor.
-        Errno.message(Errno.EMFILE);
+        Errno.message(Errno.EMFILE, sys);
         UringConnection.class.getName();
     }
 
     @Override
     protected InetSocketAddress listen() throws IOException {
-        listenFd = RawListener.open(Bindings.jna(), options);
+        listenFd = RawListener.open(sys, options);
         synchronized (this) {
-            wakeFd = ErrnoException.check("eventfd", LibC.eventfd(0, LibC.EFD_NONBLOCK | LibC.EFD_CLOEXEC));
+            wakeFd = ErrnoException.check(sys, "eventfd", sys.eventfd(0, Linux.EFD_NONBLOCK | Linux.EFD_CLOEXEC));
         }
-        return Sockets.localAddress(listenFd);
+        return Sockets.localAddress(sys, listenFd);
     }
 
     /** The ring and the buffers, on the loop's thread: with SINGLE_ISSUER only their creator may submit. */
@@ -175,7 +176,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
             // EMFILE and the like: the connections wait in the backlog until the skeleton's
             // timer calls resumeAccepting(); the failed completion armed nothing, so no spin.
             counters.inc(ACCEPT_FAILURES);
-            acceptBackoff.pause("accept", Errno.message(-res));
+            acceptBackoff.pause("accept", Errno.message(-res, sys));
         }
         if (!accepting && listenFd >= 0 && !acceptBackoff.paused()) armAccept();
     }
@@ -187,7 +188,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
 
     private void open(int fd) {
         opened();
-        Sockets.setFlag(fd, LibC.IPPROTO_TCP, LibC.TCP_NODELAY); // as lt and et; a failure only costs latency
+        Sockets.setFlag(sys, fd, Linux.IPPROTO_TCP, Linux.TCP_NODELAY); // as lt and et; a failure only costs latency
         UringConnection c = connections.take();
         c.open(fd, idle.sweeps);
         armRecv(c);
@@ -322,7 +323,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
      * only say what its return value says.
      */
     protected final void closeAfterAnswer(UringConnection c) {
-        if (LibC.shutdown(c.fd, Linux.SHUT_WR) != 0) {
+        if (sys.shutdown(c.fd, Linux.SHUT_WR) != 0) {
             close(c);
             return;
         }
@@ -380,7 +381,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     protected void closeListener() {
         if (listenFd < 0) return;
         if (ring == null) {
-            LibC.close(listenFd);
+            sys.close(listenFd);
         } else {
             if (accepting) { // the accept holds the socket open in the kernel
                 sq.prepareCancelFd(listenFd, QUIET);
@@ -406,7 +407,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     /** Safe from any thread: a SINGLE_ISSUER ring takes no SQE from here, so the loop is woken by the eventfd read it keeps pending. */
     @Override
     protected synchronized void wakeUp() {
-        if (wakeFd >= 0) LibC.write(wakeFd, Pointer.nativeValue(wakeValue), 8);
+        if (wakeFd >= 0) sys.write(wakeFd, wakeValue.address(), 8);
     }
 
     @Override
@@ -429,7 +430,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
         }
         if (arena != null) arena.close();
         synchronized (this) {
-            if (wakeFd >= 0) LibC.close(wakeFd);
+            if (wakeFd >= 0) sys.close(wakeFd);
             wakeFd = -1;
         }
         wakeValue.close();

@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,12 +19,18 @@ import java.net.InetSocketAddress;
  * SO_REUSEPORT: each new connection wakes every loop, and all but one find nothing to accept
  * ({@code empty_accepts} in each loop's counters).
  */
-public final class MultiLoopServer implements EventLoopServer {
-    private final EventLoopServer[] loops;
+public final class MultiLoopServer implements Server {
+    private final ServerFactory factory;
+    private final Server[] loops;
     private final ServerOptions options;
+    /** What the loops are made from: a copy of the command's options (which stay as parsed), on the port the first bound. */
+    private ServerOptions loopOptions;
     private final PrintStream out;
+    /** Stopped before every loop was made (an mp worker whose master went while it bound). */
+    private volatile boolean stopped;
 
     public MultiLoopServer(ServerFactory factory, ServerOptions options, PrintStream out) {
+        this.factory = factory;
         this.options = options;
         this.out = out;
         // Every loop's listener joins the port's group. MISTAKE herd: one listener, no group of our own.
@@ -33,24 +39,35 @@ public final class MultiLoopServer implements EventLoopServer {
         // STUB: // second bind fails (address already in use). Which socket option lets several sockets listen on
         // STUB: // one port, and how does the kernel then pick the one a new connection goes to? ServerOptions has it.
         // STUB: // Leave it off under the mistake: the loops-herd checkpoint expects this line to decide.
-        // STUB: boolean herd = options.mistakes().herd; // MISTAKE herd: the loops share loop 1's listener, no option needed
-        if (!options.mistakes().herd) options.reusePort = true;
+        // STUB: ServerOptions each = options; // MISTAKE herd: the loops share loop 1's listener, no option needed
+        ServerOptions each = options.mistakes().herd ? options : options.withReusePort();
         // END SOLUTION
-        loops = new EventLoopServer[options.loops];
-        for (int i = 0; i < loops.length; i++) {
-            loops[i] = factory.newServer();
-            if (loops[i] instanceof EventLoop) ((EventLoop) loops[i]).nameInLogs(options.arch() + " loop" + (i + 1));
-        }
+        loopOptions = each;
+        loops = new Server[options.loops];
+        loops[0] = newLoop(0, each);
     }
 
-    /** Binds the first loop (which resolves port 0), then the others to the same port. */
+    private Server newLoop(int i, ServerOptions o) {
+        Server loop = factory.newServer(o);
+        if (loop instanceof EventLoop) ((EventLoop) loop).nameInLogs(options.arch() + " loop" + (i + 1));
+        return loop;
+    }
+
+    /** The port the loops bind: the one asked for, until the first loop has resolved port 0. */
+    int port() {
+        return loopOptions.port;
+    }
+
+    /** Binds the first loop (which resolves port 0), then makes the others on the port it bound and binds them. */
     @Override
     public InetSocketAddress bind() throws IOException {
         InetSocketAddress bound = loops[0].bind();
-        options.port = bound.getPort();
+        loopOptions = loopOptions.withPort(bound.getPort());
         for (int i = 1; i < loops.length; i++) {
+            loops[i] = newLoop(i, loopOptions);
+            if (stopped) loops[i].stop();
             if (options.mistakes().herd) {
-                ((EventLoop) loops[i]).pollListenerOf((EventLoop) loops[0]); // MISTAKE herd: every loop polls one socket
+                SharedListener.join((EventLoop) loops[0], (EventLoop) loops[i]); // MISTAKE herd: every loop polls one socket
             } else {
                 loops[i].bind();
             }
@@ -97,14 +114,19 @@ public final class MultiLoopServer implements EventLoopServer {
 
     @Override
     public void stop() {
-        for (EventLoopServer l : loops) l.stop();
+        stopped = true;
+        for (Server l : loops) {
+            if (l != null) l.stop();
+        }
     }
 
-    /** The sum over the loops; like each loop's own, a reading may lag by an event or two. */
+    /** The sum over the loops made so far; like each loop's own, a reading may lag by an event or two. */
     @Override
     public Counters counters() {
         Counters sum = new Counters(loops[0].counters().waitName());
-        for (EventLoopServer l : loops) sum.addAll(l.counters());
+        for (Server l : loops) {
+            if (l != null) sum.addAll(l.counters());
+        }
         return sum;
     }
 

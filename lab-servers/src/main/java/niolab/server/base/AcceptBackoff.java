@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.PrintStream;
 
@@ -67,7 +67,7 @@ public final class AcceptBackoff {
 
     /** The loop's wait timeout this timer needs: the retry interval while paused, else -1 (none). */
     public long waitMillis() {
-        return paused ? retryMs : -1;
+        return paused ? retryMs : WaitTimeout.NONE;
     }
 
     /** The retry is due. */

@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 /**
  * Work an event loop does on its own thread besides serving connections, such as a backend's

@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 /**
  * What every event loop's connection class shares ({@code LtConnection}, {@code EtConnection},

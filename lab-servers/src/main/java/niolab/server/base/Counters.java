@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.util.EnumSet;
 import java.util.List;

@@ -1,10 +1,10 @@
-package niolab.server;
+package niolab.server.base;
 
-import static niolab.server.Counter.BYTES_IN;
-import static niolab.server.Counter.LINGER_BYTES;
-import static niolab.server.Counter.LINGER_CLOSES;
-import static niolab.server.Counter.LINGER_TIMEOUTS;
-import static niolab.server.Counter.READS;
+import static niolab.server.base.Counter.BYTES_IN;
+import static niolab.server.base.Counter.LINGER_BYTES;
+import static niolab.server.base.Counter.LINGER_CLOSES;
+import static niolab.server.base.Counter.LINGER_TIMEOUTS;
+import static niolab.server.base.Counter.READS;
 
 import java.io.IOException;
 import java.io.InputStream;

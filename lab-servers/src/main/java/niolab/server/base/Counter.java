@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 /**
  * What a server counts: one row of the counters table each. The printed name is the one the

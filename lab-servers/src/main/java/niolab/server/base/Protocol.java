@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

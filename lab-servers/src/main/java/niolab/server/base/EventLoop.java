@@ -1,18 +1,17 @@
-package niolab.server;
+package niolab.server.base;
 
-import static niolab.server.Counter.ACCEPTS;
-import static niolab.server.Counter.CLOSES;
-import static niolab.server.Counter.IDLE_CLOSES;
-import static niolab.server.Counter.LINGER_BYTES;
-import static niolab.server.Counter.LINGER_CLOSES;
-import static niolab.server.Counter.LINGER_TIMEOUTS;
-import static niolab.server.Counter.LIVE;
+import static niolab.server.base.Counter.ACCEPTS;
+import static niolab.server.base.Counter.CLOSES;
+import static niolab.server.base.Counter.IDLE_CLOSES;
+import static niolab.server.base.Counter.LINGER_BYTES;
+import static niolab.server.base.Counter.LINGER_CLOSES;
+import static niolab.server.base.Counter.LINGER_TIMEOUTS;
+import static niolab.server.base.Counter.LIVE;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The skeleton every event loop shares, so that an architecture's class holds only its own
@@ -43,9 +42,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #lingerEnded} from its close. The skeleton keeps the deadlines, bounds the wait by the
  * oldest, and closes what is overdue through {@link #closeLingering}.
  */
-public abstract class EventLoop implements EventLoopServer {
+public abstract class EventLoop implements Server {
     /** The wait's timeout when no timer is running: block until an event. */
-    protected static final long NO_TIMEOUT = -1;
+    protected static final long NO_TIMEOUT = WaitTimeout.NONE;
     private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long DRAIN_WAIT_MS = 50;
 
@@ -62,9 +61,9 @@ public abstract class EventLoop implements EventLoopServer {
     private String logName;
     private volatile boolean running = true;
     /** What runs around each wait besides the connections: {@link LoopDuty#NONE}, or a backend. */
-    private LoopDuty duty = LoopDuty.NONE;
-    /** MISTAKE herd: the loops polling one listener, shared by all of them; null while the listener is this loop's own. */
-    private AtomicInteger listenerUsers;
+    LoopDuty duty = LoopDuty.NONE;
+    /** MISTAKE herd: the loops polling one listener ({@link SharedListener}); null while the listener is this loop's own. */
+    SharedListener sharedListener;
 
     protected EventLoop(String arch, ServerOptions options, Counters counters) {
         this.arch = arch;
@@ -206,36 +205,6 @@ public abstract class EventLoop implements EventLoopServer {
 
     /** Ends a wait in progress; called from another thread after {@code running} is cleared. */
     protected abstract void wakeUp();
-
-    /**
-     * MISTAKE herd: instead of {@link #bind()}, this loop polls the listener {@code first} bound;
-     * its duty (a backend) starts as after a bind of its own.
-     */
-    public final void pollListenerOf(EventLoop first) throws IOException {
-        pollSharedListener(first);
-        duty.start();
-    }
-
-    /**
-     * Adds {@code first}'s listener to what this loop waits on (lt and et can); the last loop to
-     * stop polling it closes it. An architecture that can calls {@link #shareListenerOf} first,
-     * and asks {@link #lastToLeaveListener} in {@link #closeListener}.
-     */
-    protected void pollSharedListener(EventLoop first) throws IOException {
-        throw new UnsupportedOperationException(label() + " cannot share a listener");
-    }
-
-    /** Counts this loop among those polling {@code first}'s listener. */
-    protected final void shareListenerOf(EventLoop first) {
-        if (first.listenerUsers == null) first.listenerUsers = new AtomicInteger(1);
-        listenerUsers = first.listenerUsers;
-        listenerUsers.incrementAndGet();
-    }
-
-    /** This loop stops polling its listener: true if it must close it (its own, or shared and the last to leave). */
-    protected final boolean lastToLeaveListener() {
-        return listenerUsers == null || listenerUsers.decrementAndGet() == 0;
-    }
 
     /**
      * MISTAKE blocking-on-loop: a 1 ms sleep standing for a synchronous call made on the loop

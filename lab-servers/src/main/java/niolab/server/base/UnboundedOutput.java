@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;

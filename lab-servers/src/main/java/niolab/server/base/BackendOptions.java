@@ -1,4 +1,4 @@
-package niolab.server.backend;
+package niolab.server.base;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,7 +14,7 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code --backend redis://HOST:PORT} and its companions: with them, {@code GET /healthz} makes
- * two Redis GETs and answers from their values. An argument group of {@link niolab.server.ServerOptions}:
+ * two Redis GETs and answers from their values. An argument group of {@link niolab.server.base.ServerOptions}:
  * null when {@code --backend} is absent, and the companions are refused without it.
  */
 public final class BackendOptions {
@@ -81,11 +81,11 @@ public final class BackendOptions {
         return null;
     }
 
-    long timeoutNanos() {
+    public long timeoutNanos() {
         return timeout.toNanos();
     }
 
-    int timeoutMillis() {
+    public int timeoutMillis() {
         return (int) Math.max(1, timeout.toMillis());
     }
 

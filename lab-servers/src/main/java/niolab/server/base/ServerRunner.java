@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,12 +22,12 @@ public final class ServerRunner {
     }
 
     /**
-     * Why the server could not listen, in one line. The port is read after the failure: a
-     * server of several listeners has resolved port 0 by then (its first bind), and a later
-     * bind that fails is on that port.
+     * Why the server could not listen, in one line. A server of several listeners has resolved
+     * port 0 by its first bind, and a later bind that fails is on that port.
      */
-    private static String bindFailure(Exception e, ServerOptions options) {
-        String where = ServerOptions.hostPort(options.host, options.port);
+    private static String bindFailure(Exception e, ServerOptions options, Server server) {
+        int port = server instanceof MultiLoopServer ? ((MultiLoopServer) server).port() : options.port;
+        String where = ServerOptions.hostPort(options.host, port);
         String msg = String.valueOf(e.getMessage());
         if (e instanceof BindException && msg.contains("in use")) return where + " is already in use";
         if (e instanceof BindException && msg.contains("ermission")) return "permission denied binding " + where + " (ports below 1024 need root)";
@@ -40,17 +40,17 @@ public final class ServerRunner {
     }
 
     /** Runs {@code server} on this thread; returns the process exit code (0 after a graceful stop). */
-    public static int run(EventLoopServer server, ServerOptions options) {
+    public static int run(Server server, ServerOptions options) {
         return run(server, options, System.out, System.err);
     }
 
-    static int run(EventLoopServer server, ServerOptions options, PrintStream out, PrintStream err) {
+    public static int run(Server server, ServerOptions options, PrintStream out, PrintStream err) {
         if (options.exitOnStdinEof) watchStdin(server);
         InetSocketAddress bound;
         try {
             bound = server.bind();
         } catch (IOException | RuntimeException e) {
-            err.println("error: " + bindFailure(e, options));
+            err.println("error: " + bindFailure(e, options, server));
             return 1;
         }
         Signal.handle(new Signal("TERM"), s -> server.stop());
@@ -76,7 +76,7 @@ public final class ServerRunner {
         return code;
     }
 
-    private static Thread startStatsPrinter(EventLoopServer server, Duration interval, PrintStream out) {
+    private static Thread startStatsPrinter(Server server, Duration interval, PrintStream out) {
         if (interval == null || interval.isZero() || interval.isNegative()) return null;
         Thread t = new Thread(() -> {
             try {
@@ -99,7 +99,7 @@ public final class ServerRunner {
      * by SIGKILL, the kernel closes that pipe and this read returns EOF, so the worker stops
      * instead of living on as an orphan. Started before bind so a worker still starting notices too.
      */
-    private static void watchStdin(EventLoopServer server) {
+    private static void watchStdin(Server server) {
         Thread t = new Thread(() -> {
             byte[] sink = new byte[256];
             try {

@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
@@ -70,7 +70,7 @@ public final class Episode {
     }
 
     /** The current retry interval, in ms. */
-    long retryMillis() {
+    public long retryMillis() {
         return TimeUnit.NANOSECONDS.toMillis(retryNanos);
     }
 
@@ -81,7 +81,6 @@ public final class Episode {
 
     /** The loop's wait timeout this timer needs: until the retry while failing (0 if due), else -1. */
     public long waitMillis() {
-        if (!failing) return -1;
-        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(retryAt - System.nanoTime() + 999_999));
+        return failing ? WaitTimeout.until(retryAt, 0) : WaitTimeout.NONE;
     }
 }

@@ -1,7 +1,6 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The lingering close of RFC 9112 section 9.6, the event loops' half ({@link EventLoop}).
@@ -71,7 +70,6 @@ public final class Linger {
     /** The loop's wait in ms, given the one it needs otherwise ({@code otherMs}, -1: none): bounded by the oldest deadline. */
     long waitMillis(long otherMs) {
         if (oldest == null) return otherMs;
-        long ms = Math.max(0, TimeUnit.NANOSECONDS.toMillis(oldest.lingerDeadline - System.nanoTime() + 999_999));
-        return otherMs < 0 ? ms : Math.min(otherMs, ms);
+        return WaitTimeout.sooner(otherMs, WaitTimeout.until(oldest.lingerDeadline, 0));
     }
 }

@@ -1,4 +1,4 @@
-package niolab.server.backend;
+package niolab.server.base;
 
 import java.util.Locale;
 

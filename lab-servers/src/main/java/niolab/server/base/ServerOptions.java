@@ -1,10 +1,9 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import niolab.common.Durations;
-import niolab.server.backend.BackendOptions;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -100,10 +99,10 @@ public final class ServerOptions {
     }
 
     /**
-     * Checks what depends on several options, once all are parsed ({@link LabServer} calls it
-     * before running any command): a bad combination is a bad flag, exit 2.
+     * Checks what depends on several options, once all are parsed (the command line above,
+     * {@code LabServer}, calls it before running any command): a bad combination is a bad flag, exit 2.
      */
-    void check() {
+    public void check() {
         if (backend == null) return;
         if (arch().equals("bio")) {
             throw new ParameterException(spec.commandLine(), "--backend is for lt, et, vt and mp (bio has none)");
@@ -134,6 +133,45 @@ public final class ServerOptions {
     public String arch() {
         if (spec != null) return spec.name();
         return unparsedArch == null ? "server" : unparsedArch;
+    }
+
+    /** These options with SO_REUSEPORT on: what each loop of {@code --loops N} binds with. */
+    public ServerOptions withReusePort() {
+        ServerOptions o = copy();
+        o.reusePort = true;
+        return o;
+    }
+
+    /** These options on {@code port}: the port the first of several listeners resolved from 0. */
+    public ServerOptions withPort(int port) {
+        ServerOptions o = copy();
+        o.port = port;
+        return o;
+    }
+
+    /** Nothing writes options once parsed: a server that needs other values derives a copy (see {@link MultiLoopServer}). */
+    private ServerOptions copy() {
+        ServerOptions o = new ServerOptions();
+        o.host = host;
+        o.port = port;
+        o.backlog = backlog;
+        o.bufferSize = bufferSize;
+        o.sndbuf = sndbuf;
+        o.reusePort = reusePort;
+        o.loops = loops;
+        o.spec = spec;
+        o.protocol = protocol;
+        o.backend = backend;
+        o.statsInterval = statsInterval;
+        o.idleTimeout = idleTimeout;
+        o.lingerTime = lingerTime;
+        o.lingerBytes = lingerBytes;
+        o.mistakeList = mistakeList;
+        o.epollExclusive = epollExclusive;
+        o.mistakes = mistakes();
+        o.exitOnStdinEof = exitOnStdinEof;
+        o.unparsedArch = unparsedArch;
+        return o;
     }
 
     /** {@code 127.0.0.1:9988}, or {@code [::1]:9988} for IPv6, as users type it. */

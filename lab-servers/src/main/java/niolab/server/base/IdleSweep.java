@@ -1,4 +1,4 @@
-package niolab.server;
+package niolab.server.base;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -63,8 +63,7 @@ public final class IdleSweep {
      */
     public long waitMillis(long otherMs) {
         if (!enabled) return otherMs;
-        long toSweep = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextAt - System.nanoTime() + 999_999));
-        return otherMs < 0 ? toSweep : Math.min(otherMs, toSweep);
+        return WaitTimeout.sooner(otherMs, WaitTimeout.until(nextAt, 1));
     }
 
     /** Prints {@code <arch>: --idle-timeout closed N connections silent for T ms or more}, without string concatenation. */

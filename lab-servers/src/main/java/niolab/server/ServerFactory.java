@@ -1,7 +1,0 @@
-package niolab.server;
-
-/** A subcommand that makes its architecture's server from the options it parsed. */
-public interface ServerFactory {
-    /** The server, made but not bound. */
-    EventLoopServer newServer();
-}
