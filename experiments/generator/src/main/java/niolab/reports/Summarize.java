@@ -148,7 +148,8 @@ final class Summarize {
             }
             double requests = Csv.number(v.get("requests"));
             if ((text = file(run, "log")) != null) counters(text, requests + Csv.number(v.getOrDefault("warmup_requests", "0")), v);
-            String key = run.getOrDefault("key", "");
+            // without --proc the key is not read: the values it would give are unknown, an error if asked for
+            String key = proc == null ? "" : run.getOrDefault("key", "");
             ProcSamples.Delta d = key.isEmpty() ? null : samples.delta(key);
             if (!key.isEmpty() && d == null) throw new IllegalArgumentException("no samples of " + key + " in " + proc);
             if (d != null) proc(d, run, requests, seconds, v);
