@@ -103,7 +103,7 @@ noise: all ## This machine's noise floor now: A/A, lt against lt, 50 keep-alive 
 noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts are not "no difference" (about 15 min; REPEATS ROUNDS)
 	@PORT=$(PORT) bash scripts/noise-hog.sh
 
-bench-ffi: ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)
+bench-ffi: all ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)
 	@bash scripts/bench-ffi.sh
 
 clean: ## Remove build output

@@ -105,7 +105,7 @@ proc_sample() {
 }
 
 # summarize SUBCOMMAND ARGS...: the report generator's `summarize`, which computes every number
-# the scripts save from their raw output (summarize runs: a row per run; summarize medians).
+# the scripts save from their raw output (runs: a row per run; medians; strace: a trace's calls).
 summarize() {
   java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" summarize "$@"
 }

@@ -25,8 +25,8 @@
 #                          (from_cache: the JDK's CDS archive, or the AOT cache; generated: lambdas, proxies)
 #   aot.txt                the caches: size, the JDK they belong to, picocli's class file version
 #   aot-skipped.csv        app,reason,classes,picocli: what each cache leaves out, and why
-#   tmp/                   (not kept by git) the /proc samples and the lists of runs that
-#                          `summarize runs` computes pairs.csv and ready.csv from
+#   tmp/                   (not kept by git) the /proc samples, class+load logs and the lists of runs
+#                          that `summarize runs` computes pairs.csv, ready.csv and classes.csv from
 set -euo pipefail
 NAME=cold-start
 EXP_PORT=${EXP_PORT:-29400}
@@ -132,29 +132,22 @@ done
 summarize runs "$TMP/ready-runs.csv" --proc "$TMP/ready-proc.txt" \
   --out server,workers,config,round,ready_ms=elapsed_ms,cpu_ms,load1 >"$RESULTS/ready.csv"
 
-# census APP CONFIG LOG: one classes.csv row from a -Xlog:class+load log.
-census() {
-  awk -v app="$1" -v config="$2" '
-    { n++ }
-    / source: shared objects file/ { cache++; next }
-    / source: jrt:/ { image++; next }
-    / source: (jar|file):/ { jar++; if ($2 ~ /^picocli\./) picocli++; next }
-    { generated++ }
-    END { printf "%s,%s,%d,%d,%d,%d,%d,%d\n", app, config, n, cache, image, jar, picocli, generated }' "$3"
-}
-
-echo "app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated" >"$RESULTS/classes.csv"
-classlog=$(mktemp "${TMPDIR:-/tmp}/niolab-classes.XXXXXX")
+# The classes lab-server loads until ready and echo-bench for one request, per config: one
+# -Xlog:class+load log each (in tmp/), counted by summarize runs (classlog).
+echo "app,config,classlog" >"$TMP/classes-runs.csv"
 for config in jdk17 jdk25 aot; do
   # the log as it is at the ready line: what starting took, not stopping
-  JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" server start_server lt "$EXP_PORT"
-  census lab-server "$config" "$classlog" >>"$RESULTS/classes.csv"
+  cp /dev/null "$TMP/classes-lab-server-$config.log"
+  JAVA_OPTS="-Xlog:class+load=info:file=$TMP/classes-lab-server-$config.log" with "$config" server start_server lt "$EXP_PORT"
+  cp "$TMP/classes-lab-server-$config.log" "$TMP/classes-lab-server-$config.ready.log"
   stop_server quiet
   start_server lt "$EXP_PORT"
-  BENCH_JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" client \
+  BENCH_JAVA_OPTS="-Xlog:class+load=info:file=$TMP/classes-echo-bench-$config.log" with "$config" client \
     "$ROOT/bin/echo-bench" --requests 1 "127.0.0.1:$EXP_PORT" >/dev/null
   stop_server quiet
-  census echo-bench "$config" "$classlog" >>"$RESULTS/classes.csv"
+  echo "lab-server,$config,classes-lab-server-$config.ready.log" >>"$TMP/classes-runs.csv"
+  echo "echo-bench,$config,classes-echo-bench-$config.log" >>"$TMP/classes-runs.csv"
 done
-rm -f "$classlog"
+summarize runs "$TMP/classes-runs.csv" --out app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated \
+  >"$RESULTS/classes.csv"
 report

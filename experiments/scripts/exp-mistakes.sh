@@ -66,9 +66,9 @@ queued() {
   ss -ltnH "sport = :$EXP_PORT" | awk '{ n += $2 } END { print n + 0 }'
 }
 
-# stat_of NAME: the counter NAME in the server's latest stats: line.
-stat_of() {
-  { grep '^stats: ' "$SERVER_LOG" || true; } | tail -1 | tr ' ' '\n' | awk -F= -v n="$1" '$1 == n { print $2 }'
+# last_stats: the server's latest stats: line (summarize runs: stats.NAME, a counter's change between two).
+last_stats() {
+  { grep '^stats: ' "$SERVER_LOG" || true; } | tail -1
 }
 
 # keep_counters FILE: stops the server and keeps its first log lines and its counters lines in
@@ -113,16 +113,17 @@ for v in "${VARIANTS[@]}"; do
 done
 
 echo "== standing-write (lt): 50 idle connections for 5 s, then 50 busy ones"
-echo "variant,connections,seconds,selects,key" >"$TMP/standing-write-idle.csv"
+echo "variant,connections,seconds,key,stats" >"$TMP/standing-write-idle.csv"
 for v in "${VARIANTS[@]}"; do
   # shellcheck disable=SC2046
   start_server lt "$EXP_PORT" --stats-interval 250ms $(mistake "$v" standing-write)
   hold 50
   sleep 0.5
-  before=$(stat_of selects)
+  last_stats >"$TMP/stats-standing-write-$v.txt"
   sample_for "standing-write-idle-$v" 5
   sleep 0.3 # a stats line from after the idle period
-  echo "$v,50,5,$(($(stat_of selects) - before)),standing-write-idle-$v" >>"$TMP/standing-write-idle.csv"
+  last_stats >>"$TMP/stats-standing-write-$v.txt"
+  echo "$v,50,5,standing-write-idle-$v,stats-standing-write-$v.txt" >>"$TMP/standing-write-idle.csv"
   release
   echo_bench --keepalive -c 50 -n 20000 --warmup 2000 --json "$RESULTS/standing-write-$v.json" >/dev/null
   keep_counters "$RESULTS/counters-standing-write-$v.txt"
@@ -250,7 +251,7 @@ for arch in lt et; do
   done
 done
 
-summarize runs "$TMP/standing-write-idle.csv" --proc "$PROC" --out variant,connections,seconds,cpu_share,selects \
+summarize runs "$TMP/standing-write-idle.csv" --proc "$PROC" --out variant,connections,seconds,cpu_share,selects=stats.selects \
   >"$RESULTS/standing-write-idle.csv"
 summarize runs "$TMP/no-accept-backoff.csv" --proc "$PROC" --out arch,variant,connections,seconds,cpu_share,log_lines \
   >"$RESULTS/no-accept-backoff.csv"

@@ -29,10 +29,13 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   summarize runs raw/runs.csv --proc raw/proc.txt --out server,round,requests_per_s,cpu_us=proc_cpu_us_per_req
  *   summarize medians samples.csv --by server,workload --ratios server=lt
+ *   summarize strace trace.txt --process server                    # StraceCount
+ *   summarize ffi RESULTS_DIR                                       # FfiCalls
  * </pre>
  */
-@Command(name = "summarize", mixinStandardHelpOptions = true, subcommands = {Summarize.Runs.class, Summarize.Medians.class},
-        description = "Computes the scripts' CSV rows from their raw output: runs (a row per run), medians (over rounds).")
+@Command(name = "summarize", mixinStandardHelpOptions = true, subcommands = {Summarize.Runs.class, Summarize.Medians.class, StraceCount.class, FfiCalls.class},
+        description = "Computes the scripts' CSV rows from their raw output: runs (a row per run), medians (over rounds), "
+                + "strace (a trace's calls), ffi (make bench-ffi's per-call figures).")
 final class Summarize {
     private Summarize() {
     }
@@ -49,6 +52,9 @@ final class Summarize {
      * <li>{@code table}: the seed's table (echo-bench's or reference/serial-client's output): qps, p50_us,
      *     elapsed_s, client_cpu_us, requests; {@code keepalive}: reference/keepalive-client's line: requests;</li>
      * <li>{@code redis_benchmark}: redis-benchmark --csv: requests_per_s;</li>
+     * <li>{@code stats}: a server's {@code stats:} lines: stats.NAME, the change of each counter from the first to the last;</li>
+     * <li>{@code classlog}: a -Xlog:class+load log: classes, and from where: from_cache (the CDS archive or
+     *     the AOT cache), from_jdk_image, from_jar (from_jar_picocli of them), generated (lambdas, proxies);</li>
      * <li>{@code log}: a server's output: syscalls_per_req (io_uring_enter calls, or epoll_wait, read,
      *     write and accept calls), sqes_per_req, completions_per_enter, over the requests and warmup_requests;</li>
      * <li>{@code t0}, {@code t1}: EPOCHREALTIME values: elapsed_ms, elapsed_s;</li>
@@ -64,7 +70,7 @@ final class Summarize {
             exitCodeList = {"0:printed", "1:a file cannot be read, or a value is unknown", "2:bad usage"})
     static final class Runs implements Callable<Integer> {
         private static final Set<String> FILES = Set.of("wrk", "echo_bench", "echo_bench_warmup", "table", "keepalive",
-                "redis_benchmark", "log");
+                "redis_benchmark", "log", "classlog", "stats");
         private static final Pattern TABLE_ROW = Pattern.compile("(?m)^1 +([0-9.]+) +\\d+ +(\\d+) .* ([0-9.]+)$");
         private static final Pattern TABLE_CPU = Pattern.compile("(?m)^cpu: client ([0-9.]+) us/request");
         private static final Pattern KEEPALIVE = Pattern.compile("(?m)^requests (\\d+) in ");
@@ -139,6 +145,8 @@ final class Summarize {
             }
             if ((text = file(run, "keepalive")) != null) v.put("requests", find(KEEPALIVE, text, run.get("keepalive")).group(1));
             if ((text = file(run, "redis_benchmark")) != null) v.put("requests_per_s", redisRate(text, run.get("redis_benchmark")));
+            if ((text = file(run, "classlog")) != null) classes(text, v);
+            if ((text = file(run, "stats")) != null) stats(text, v);
             double seconds = Csv.number(v.get("seconds"));
             if (v.containsKey("t0") && v.containsKey("t1")) {
                 double elapsed = Double.parseDouble(v.get("t1")) - Double.parseDouble(v.get("t0"));
@@ -192,6 +200,39 @@ final class Summarize {
             v.put("syscalls_per_req", syscalls != null && requests > 0 ? BenchSummary.fixed(syscalls / requests, 3) : "");
             v.put("sqes_per_req", sqes != null && requests > 0 ? BenchSummary.fixed(sqes / requests, 3) : "");
             v.put("completions_per_enter", enters != null && enters > 0 ? BenchSummary.fixed(c.getOrDefault("events", 0L) / (double) enters, 2) : "");
+        }
+
+        /** Each counter's change from a server's first {@code stats:} line in the file to its last, as stats.NAME. */
+        private static void stats(String lines, Map<String, String> v) {
+            List<Map<String, Long>> stats = new ArrayList<>();
+            for (String line : lines.split("\n")) {
+                if (line.startsWith(CountersLine.STATS_PREFIX)) stats.add(CountersLine.parse(line));
+            }
+            if (stats.isEmpty()) return;
+            Map<String, Long> first = stats.get(0);
+            stats.get(stats.size() - 1).forEach((name, last) -> v.put("stats." + name, Long.toString(last - first.getOrDefault(name, 0L))));
+        }
+
+        /** Where the classes of a -Xlog:class+load log came from. */
+        private static void classes(String log, Map<String, String> v) {
+            long all = 0, cache = 0, image = 0, jar = 0, picocli = 0;
+            for (String line : log.split("\n")) {
+                if (line.isEmpty()) continue;
+                all++;
+                if (line.contains(" source: shared objects file")) cache++;
+                else if (line.contains(" source: jrt:")) image++;
+                else if (line.contains(" source: jar:") || line.contains(" source: file:")) {
+                    jar++;
+                    String[] f = line.trim().split("\\s+", 3);
+                    if (f.length > 1 && f[1].startsWith("picocli.")) picocli++;
+                }
+            }
+            v.put("classes", Long.toString(all));
+            v.put("from_cache", Long.toString(cache));
+            v.put("from_jdk_image", Long.toString(image));
+            v.put("from_jar", Long.toString(jar));
+            v.put("from_jar_picocli", Long.toString(picocli));
+            v.put("generated", Long.toString(all - cache - image - jar));
         }
 
         /** redis-benchmark --csv: a header, then "TEST","RPS",... a line per test; the first test's rate. */

@@ -67,6 +67,28 @@ class SummarizeTest {
     }
 
     @Test
+    void countersChangeBetweenAServersStatsLines(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("stats.txt"), "stats: selects=100 events=7 events_per_wait=0.07\nstats: selects=1100 events=9\n");
+        Files.writeString(dir.resolve("runs.csv"), "variant,stats\nbroken,stats.txt\n");
+        assertThat(run("runs", dir.resolve("runs.csv").toString(), "--out", "variant,selects=stats.selects,stats.events")).isZero();
+        assertThat(out.toString()).isEqualTo("variant,selects,stats.events\nbroken,1000,2\n");
+    }
+
+    @Test
+    void classesByWhereTheyCameFrom(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("classes.log"), String.join("\n",
+                "[0.010s][info][class,load] java.lang.Object source: shared objects file",
+                "[0.020s][info][class,load] jdk.internal.Foo source: jrt:/java.base",
+                "[0.030s][info][class,load] picocli.CommandLine source: jar:file:/x/lab-servers.jar!/",
+                "[0.031s][info][class,load] niolab.server.Main source: file:/x/classes/",
+                "[0.040s][info][class,load] niolab.server.Main$$Lambda/0x1 source: niolab.server.Main", ""));
+        Files.writeString(dir.resolve("runs.csv"), "app,config,classlog\nlab-server,jdk25,classes.log\n");
+        assertThat(run("runs", dir.resolve("runs.csv").toString(), "--out",
+                "app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated")).isZero();
+        assertThat(out.toString()).endsWith("\nlab-server,jdk25,5,1,1,2,1,1\n");
+    }
+
+    @Test
     void aValueNoSourceGivesIsAnErrorForPeople(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("runs.csv"), "server,round\nlt,1\n");
         assertThat(run("runs", dir.resolve("runs.csv").toString(), "--out", "server,cpu_ticks")).isEqualTo(1);
