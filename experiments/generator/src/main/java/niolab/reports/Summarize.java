@@ -50,7 +50,7 @@ final class Summarize {
      * <li>{@code echo_bench}: echo-bench's --csv file: its columns (qps, p99_us, requests, errors ...);
      *     {@code echo_bench_warmup}: the warm-up run's, as warmup_requests;</li>
      * <li>{@code table}: the seed's table (echo-bench's or reference/serial-client's output): qps, p50_us,
-     *     elapsed_s, client_cpu_us, requests; {@code keepalive}: reference/keepalive-client's line: requests;</li>
+     *     elapsed_s, client_cpu_us, requests, errors (its errors: line summed); {@code keepalive}: reference/keepalive-client's line: requests;</li>
      * <li>{@code redis_benchmark}: redis-benchmark --csv: requests_per_s;</li>
      * <li>{@code stats}: a server's {@code stats:} lines: stats.NAME, the change of each counter from the first to the last;</li>
      * <li>{@code classlog}: a -Xlog:class+load log: classes, and from where: from_cache (the CDS archive or
@@ -74,6 +74,8 @@ final class Summarize {
         private static final Pattern TABLE_ROW = Pattern.compile("(?m)^1 +([0-9.]+) +\\d+ +(\\d+) .* ([0-9.]+)$");
         private static final Pattern TABLE_CPU = Pattern.compile("(?m)^cpu: client ([0-9.]+) us/request");
         private static final Pattern KEEPALIVE = Pattern.compile("(?m)^requests (\\d+) in ");
+        private static final Pattern TABLE_ERRORS = Pattern.compile("(?m)^errors: (.*)$");
+        private static final Pattern COUNT = Pattern.compile("=(\\d+)");
 
         @Spec
         private CommandSpec spec;
@@ -135,13 +137,17 @@ final class Summarize {
                 v.put("warmup_requests", Csv.parse(text, run.get("echo_bench_warmup")).rows().get(0).get("requests"));
             }
             if ((text = file(run, "table")) != null) {
-                Matcher row = find(TABLE_ROW, text, run.get("table")), cpu = find(TABLE_CPU, text, run.get("table"));
+                Matcher row = find(TABLE_ROW, text, run.get("table")), cpu = TABLE_CPU.matcher(text);
                 double qps = Double.parseDouble(row.group(1)), elapsed = Double.parseDouble(row.group(3));
                 v.put("qps", row.group(1));
                 v.put("p50_us", row.group(2));
                 v.put("elapsed_s", row.group(3));
-                v.put("client_cpu_us", cpu.group(1));
+                if (cpu.find()) v.put("client_cpu_us", cpu.group(1));
                 v.putIfAbsent("requests", BenchSummary.fixed(qps * elapsed, 0));
+                long errors = 0;
+                Matcher line = TABLE_ERRORS.matcher(text);
+                if (line.find()) for (Matcher n = COUNT.matcher(line.group(1)); n.find(); ) errors += Long.parseLong(n.group(1));
+                v.putIfAbsent("errors", Long.toString(errors));
             }
             if ((text = file(run, "keepalive")) != null) v.put("requests", find(KEEPALIVE, text, run.get("keepalive")).group(1));
             if ((text = file(run, "redis_benchmark")) != null) v.put("requests_per_s", redisRate(text, run.get("redis_benchmark")));
@@ -151,7 +157,7 @@ final class Summarize {
             if (v.containsKey("t0") && v.containsKey("t1")) {
                 double elapsed = Double.parseDouble(v.get("t1")) - Double.parseDouble(v.get("t0"));
                 v.put("elapsed_ms", BenchSummary.fixed(elapsed * 1000, 1));
-                v.putIfAbsent("elapsed_s", BenchSummary.fixed(elapsed, 2));
+                v.putIfAbsent("elapsed_s", BenchSummary.fixed(elapsed, 3));
                 if (!(seconds > 0)) seconds = elapsed;
             }
             double requests = Csv.number(v.get("requests"));

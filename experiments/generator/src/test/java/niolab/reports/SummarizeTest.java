@@ -63,7 +63,7 @@ class SummarizeTest {
     void aRunReadWithoutSamplesKeepsItsOwnValues(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("runs.csv"), "server,round,key,t0,t1,note\nlt,1,lt-r1,100.5,101.75,\n");
         assertThat(run("runs", dir.resolve("runs.csv").toString(), "--out", "server,round,elapsed_ms,elapsed_s,note")).isZero();
-        assertThat(out.toString()).isEqualTo("server,round,elapsed_ms,elapsed_s,note\nlt,1,1250.0,1.25,\n");
+        assertThat(out.toString()).isEqualTo("server,round,elapsed_ms,elapsed_s,note\nlt,1,1250.0,1.250,\n");
     }
 
     @Test
