@@ -98,7 +98,11 @@ for r in $(seq "$ROUNDS"); do
         --duration "$DURATION" --warmup "$WARMUP" --server-pid "${PID[$k]}" --max-error-rate 1 \
         --csv "$RESULTS/raw/echo-bench-$tag.csv" "127.0.0.1:${PORT[$k]}" >"$RESULTS/raw/echo-bench-$tag.txt" || true
       proc_sample "$TMP/redis-proc.txt" "$tag" "$REDIS_PID" process
-      echo "$a,$m,$p,$r,$tag,../raw/echo-bench-$tag.csv" >>"$TMP/runs.csv"
+      if [ -f "$RESULTS/raw/echo-bench-$tag.csv" ]; then
+        echo "$a,$m,$p,$r,$tag,../raw/echo-bench-$tag.csv" >>"$TMP/runs.csv"
+      else
+        echo "warning: round $r: $k $p: echo-bench wrote no result (raw/echo-bench-$tag.txt says why); no row" >&2
+      fi
       echo "round $r: $k $p done" >&2
     done
   done

@@ -82,7 +82,11 @@ for round in $(seq "$ROUNDS"); do
       # thread of its own event-loop group, not on main: not measured
       loop=1
       [[ $s == netty-* ]] && loop=0
-      echo "$round,$s,$w,$tag,$loop,../raw/$tag.csv,../raw/$tag-warmup.csv,../raw/$tag.log" >>"$TMP/runs.csv"
+      if [ -f "$RESULTS/raw/$tag.csv" ] && [ -f "$RESULTS/raw/$tag-warmup.csv" ]; then
+        echo "$round,$s,$w,$tag,$loop,../raw/$tag.csv,../raw/$tag-warmup.csv,../raw/$tag.log" >>"$TMP/runs.csv"
+      else
+        echo "warning: round $round: $s $w: echo-bench wrote no result; no row" >&2
+      fi
 
       echo "round $round: $s $w done" >&2
     done
