@@ -33,9 +33,10 @@ import picocli.CommandLine.Spec;
  *   summarize ffi RESULTS_DIR                                       # FfiCalls
  * </pre>
  */
-@Command(name = "summarize", mixinStandardHelpOptions = true, subcommands = {Summarize.Runs.class, Summarize.Medians.class, StraceCount.class, FfiCalls.class},
+@Command(name = "summarize", mixinStandardHelpOptions = true, subcommands = {Summarize.Runs.class, Summarize.Medians.class, StraceCount.class, FfiCalls.class,
+        TimeWaitCounts.Timeline.class, TimeWaitCounts.Holders.class},
         description = "Computes the scripts' CSV rows from their raw output: runs (a row per run), medians (over rounds), "
-                + "strace (a trace's calls), ffi (make bench-ffi's per-call figures).")
+                + "strace (a trace's calls), ffi (make bench-ffi's per-call figures), tw-timeline and tw-holders (TIME-WAIT).")
 final class Summarize {
     private Summarize() {
     }
