@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
  *   summarize ffi RESULTS_DIR                                       # FfiCalls
  * </pre>
  */
-@Command(name = "summarize", mixinStandardHelpOptions = true, subcommands = {Summarize.Runs.class, Summarize.Medians.class, StraceCount.class, FfiCalls.class,
-        TimeWaitCounts.Timeline.class, TimeWaitCounts.Holders.class},
+@Command(name = "summarize", mixinStandardHelpOptions = true, subcommands = {Summarize.Runs.class, Summarize.Medians.class,
+        StraceCount.class, FfiCalls.class, TimeWaitCounts.Timeline.class, TimeWaitCounts.Holders.class},
         description = "Computes the scripts' CSV rows from their raw output: runs (a row per run), medians (over rounds), "
                 + "strace (a trace's calls), ffi (make bench-ffi's per-call figures), tw-timeline and tw-holders (TIME-WAIT).")
 final class Summarize {
@@ -51,7 +51,8 @@ final class Summarize {
      * <li>{@code echo_bench}: echo-bench's --csv file: its columns (qps, p99_us, requests, errors ...);
      *     {@code echo_bench_warmup}: the warm-up run's, as warmup_requests;</li>
      * <li>{@code table}: the seed's table (echo-bench's or reference/serial-client's output): qps, p50_us,
-     *     elapsed_s, client_cpu_us, requests, errors (its errors: line summed); {@code keepalive}: reference/keepalive-client's line: requests;</li>
+     *     elapsed_s, client_cpu_us, requests, errors (its errors: line summed);
+     *     {@code keepalive}: reference/keepalive-client's line: requests;</li>
      * <li>{@code redis_benchmark}: redis-benchmark --csv: requests_per_s;</li>
      * <li>{@code stats}: a server's {@code stats:} lines: stats.NAME, the change of each counter from the first to the last;</li>
      * <li>{@code classlog}: a -Xlog:class+load log: classes, and from where: from_cache (the CDS archive or
@@ -60,8 +61,8 @@ final class Summarize {
      *     write and accept calls), sqes_per_req, completions_per_enter, over the requests and warmup_requests;</li>
      * <li>{@code t0}, {@code t1}: EPOCHREALTIME values: elapsed_ms, elapsed_s;</li>
      * <li>{@code key}: the key of the run's samples in --proc ({@link ProcSamples}): cpu_ticks, cpu_ms,
-     *     cpu_s, cpu_share (of one core over the row's seconds, or t1 - t0), voluntary, nonvoluntary, loop_wakeups, jit_ms, rss_kb,
-     *     rss_mib, and per request: proc_cpu_us_per_req, ctx_switches_per_req, nonvoluntary_per_req,
+     *     cpu_s, cpu_share (of one core over the row's seconds, or t1 - t0), voluntary, nonvoluntary, loop_wakeups,
+     *     jit_ms, rss_kb, rss_mib, and per request: proc_cpu_us_per_req, ctx_switches_per_req, nonvoluntary_per_req,
      *     loop_user_us_per_req, loop_sys_us_per_req (empty where {@code loop_thread} is 0);</li>
      * <li>rate: the requests over the row's {@code seconds}, or over t1 - t0.</li>
      * </ul>
@@ -206,7 +207,8 @@ final class Summarize {
             Long sqes = c.get("submissions"), enters = c.get("enters");
             v.put("syscalls_per_req", syscalls != null && requests > 0 ? BenchSummary.fixed(syscalls / requests, 3) : "");
             v.put("sqes_per_req", sqes != null && requests > 0 ? BenchSummary.fixed(sqes / requests, 3) : "");
-            v.put("completions_per_enter", enters != null && enters > 0 ? BenchSummary.fixed(c.getOrDefault("events", 0L) / (double) enters, 2) : "");
+            v.put("completions_per_enter",
+                    enters != null && enters > 0 ? BenchSummary.fixed(c.getOrDefault("events", 0L) / (double) enters, 2) : "");
         }
 
         /** Each counter's change from a server's first {@code stats:} line in the file to its last, as stats.NAME. */
@@ -217,7 +219,8 @@ final class Summarize {
             }
             if (stats.isEmpty()) return;
             Map<String, Long> first = stats.get(0);
-            stats.get(stats.size() - 1).forEach((name, last) -> v.put("stats." + name, Long.toString(last - first.getOrDefault(name, 0L))));
+            stats.get(stats.size() - 1).forEach((name, last) ->
+                    v.put("stats." + name, Long.toString(last - first.getOrDefault(name, 0L))));
         }
 
         /** Where the classes of a -Xlog:class+load log came from. */
