@@ -66,7 +66,7 @@ taskset -c "$CPU" "$JAVA" -jar "$BENCH_JAR" $JMH_ARGS -prof gc \
 # (results.json, results.csv), computed by the report generator, which prints the tables: ns per
 # call, overhead over C, FFM's overhead as a share of JNA's; then B/op.
 {
-  summarize ffi "$RESULTS_DIR" | column -t -s $'\t'
+  summarize ffi "$RESULTS_DIR"
   echo
   echo "ns per call (medians), pinned to CPU $CPU; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 } | tee "$RESULTS_DIR/table.txt"

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  * (DIR/c.csv, the C loop's ns per call per round; DIR/jmh.json, JMH's): for C and each Java
  * binding the median and the fastest over the rounds (JMH's iterations), and JMH's bytes
  * allocated per call. Writes DIR/results.json (what the ffi report reads) and DIR/results.csv;
- * prints two tab-separated tables: ns per call with each binding's overhead over C, and B/op.
+ * prints two tables: ns per call with each binding's overhead over C, and B/op.
  */
 @Command(name = "ffi", mixinStandardHelpOptions = true, description = "make bench-ffi's medians per call, from c.csv and jmh.json.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:written", "1:a file cannot be read or written", "2:bad usage"})
@@ -101,20 +101,34 @@ final class FfiCalls implements Callable<Integer> {
 
     /** The ns table (medians; overheads over C; FFM's and FFM critical's overhead over JNA's), a blank line, the B/op table. */
     static String tables(List<Map<String, Object>> calls) {
-        StringBuilder sb = new StringBuilder(String.join("\t", "call", "C", "JNA", "FFM", "FFM-crit", "SocketChannel", "JNA-C", "FFM-C",
-                "crit-C", "(FFM-C)/(JNA-C)", "(crit-C)/(JNA-C)")).append('\n');
+        List<List<String>> ns = new ArrayList<>(), bytes = new ArrayList<>();
+        ns.add(List.of("call", "C", "JNA", "FFM", "FFM-crit", "SocketChannel", "JNA-C", "FFM-C", "crit-C", "(FFM-C)/(JNA-C)",
+                "(crit-C)/(JNA-C)"));
+        bytes.add(List.of("B/op", "JNA", "FFM", "FFM-crit", "SocketChannel"));
         for (Map<String, Object> m : calls) {
             Double c = num(m, "c_ns"), jna = over(num(m, "jna_ns"), c), ffm = over(num(m, "ffm_ns"), c);
             Double crit = over(num(m, "ffm_critical_ns"), c);
-            sb.append(String.join("\t", (String) m.get("call"), round(c, 10), round(num(m, "jna_ns"), 10), round(num(m, "ffm_ns"), 10),
+            ns.add(List.of((String) m.get("call"), round(c, 10), round(num(m, "jna_ns"), 10), round(num(m, "ffm_ns"), 10),
                     round(num(m, "ffm_critical_ns"), 10), round(num(m, "socketchannel_ns"), 10), round(jna, 10), round(ffm, 10),
-                    round(crit, 10), ratio(ffm, jna), ratio(crit, jna))).append('\n');
+                    round(crit, 10), ratio(ffm, jna), ratio(crit, jna)));
+            List<String> row = new ArrayList<>(List.of((String) m.get("call")));
+            for (String b : BINDINGS) row.add(round(num(m, b + "_bytes_per_op"), 100));
+            bytes.add(row);
         }
-        sb.append('\n').append(String.join("\t", "B/op", "JNA", "FFM", "FFM-crit", "SocketChannel")).append('\n');
-        for (Map<String, Object> m : calls) {
-            List<String> cells = new ArrayList<>(List.of((String) m.get("call")));
-            for (String b : BINDINGS) cells.add(round(num(m, b + "_bytes_per_op"), 100));
-            sb.append(String.join("\t", cells)).append('\n');
+        return aligned(ns) + "\n" + aligned(bytes);
+    }
+
+    /** Left-aligned columns two spaces apart, as column -t sets them. */
+    private static String aligned(List<List<String>> rows) {
+        int[] width = new int[rows.get(0).size()];
+        for (List<String> r : rows) for (int i = 0; i < r.size(); i++) width[i] = Math.max(width[i], r.get(i).length());
+        StringBuilder sb = new StringBuilder();
+        for (List<String> r : rows) {
+            for (int i = 0; i < r.size(); i++) {
+                sb.append(r.get(i));
+                if (i < r.size() - 1) sb.append(" ".repeat(width[i] - r.get(i).length() + 2));
+            }
+            sb.append('\n');
         }
         return sb.toString();
     }

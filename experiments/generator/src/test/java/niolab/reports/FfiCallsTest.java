@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +38,8 @@ class FfiCallsTest {
     }
 
     @Test
-    void theCommittedTablesFollowToo() throws Exception {
-        List<String> committed = new ArrayList<>(), mine = new ArrayList<>();
-        for (String line : Files.readString(CALLS.resolve("table.txt")).split("\n")) {
-            if (!line.startsWith("ns per call")) committed.add(String.join(" ", line.trim().split("\\s+")));
-        }
-        for (String line : FfiCalls.tables(committedRun()).split("\n", -1)) mine.add(String.join(" ", line.trim().split("\t")));
-        assertThat(String.join("\n", mine).strip()).isEqualTo(String.join("\n", committed).strip());
+    void theCommittedTablesFollowToTheSpace() throws Exception {
+        String committed = Files.readString(CALLS.resolve("table.txt"));
+        assertThat(FfiCalls.tables(committedRun())).isEqualTo(committed.substring(0, committed.indexOf("\nns per call")));
     }
 }
