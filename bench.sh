@@ -10,7 +10,8 @@
 # concurrent short-connection mode: same work without a process per client, after BENCH_WARMUP
 # (1000) uncounted requests), NC_TIMEOUT (5 s bound on each nc), SERVER_CPU (taskset pinning of
 # the server), BENCH_CSV (append the results to this CSV file). Exit 0 when every architecture
-# started and every client got its echo back.
+# started and every client got its echo back. The rates come from the report generator's
+# `summarize runs` (make all builds it), which computes them from what the clients did.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 source scripts/lib.sh
@@ -65,17 +66,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-now_ns() { date +%s%N; }
-
-# run_nc C and run_echo_bench C set R to "qps errors elapsed_s". They run in this shell, not in
+# run_nc C and run_echo_bench C add the run to $RUNS (arch,clients,requests,errors,t0,t1,table:
+# what `summarize runs` computes qps, errors and elapsed_s from). They run in this shell, not in
 # a $(...) subshell, so that an interrupt reaches the trap while clients are out.
-# run_nc: an error is a client whose echo was not its line.
+RUNS=$WORKDIR/runs.csv
+echo "arch,clients,requests,errors,t0,t1,table" >"$RUNS"
+# run_nc: the requests are the clients whose echo was their line, an error any other.
 run_nc() {
   local c=$1 i
   rm -f "$WORKDIR"/in.* "$WORKDIR"/out.*
   for ((i = 1; i <= c; i++)); do printf 'niolab client %d of %d\n' "$i" "$c" >"$WORKDIR/in.$i"; done
   CLIENT_PIDS=()
-  local t0; t0=$(now_ns)
+  local t0=$EPOCHREALTIME
   for ((i = 1; i <= c; i++)); do
     timeout "$NC_TIMEOUT" nc -N 127.0.0.1 "$PORT" <"$WORKDIR/in.$i" >"$WORKDIR/out.$i" 2>/dev/null &
     CLIENT_PIDS+=($!)
@@ -83,28 +85,27 @@ run_nc() {
   local p
   # a client that timed out or failed shows as a wrong echo below
   for p in "${CLIENT_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-  local t1; t1=$(now_ns)
+  local t1=$EPOCHREALTIME
   CLIENT_PIDS=()
-  local errors=0
-  for ((i = 1; i <= c; i++)); do cmp -s "$WORKDIR/in.$i" "$WORKDIR/out.$i" || errors=$((errors + 1)); done
-  R=$(awk -v c="$c" -v e="$errors" -v ns=$((t1 - t0)) 'BEGIN { s = ns / 1e9; printf "%.1f %d %.3f\n", (c - e) / s, e, s }')
+  local answered=0 errors=0
+  for ((i = 1; i <= c; i++)); do
+    if cmp -s "$WORKDIR/in.$i" "$WORKDIR/out.$i"; then answered=$((answered + 1)); else errors=$((errors + 1)); fi
+  done
+  echo "$arch,$c,$answered,$errors,$t0,$t1," >>"$RUNS"
 }
 
 # run_echo_bench: the same work, C concurrent short connections of one request each.
+# run_echo_bench: its table (qps, elapsed) and errors: line; a run without a table failed whole.
 run_echo_bench() {
-  local c=$1 out
+  local c=$1 out=$WORKDIR/echo-bench-$arch-$1.txt
   # the warm-up (not counted) takes the client JVM's cold start out of a run this short
-  out=$(bin/echo-bench --connections "$c" --requests "$c" --warmup "${BENCH_WARMUP:-1000}" --size 24 "127.0.0.1:$PORT" 2>&1) || true
-  local row errors
-  row=$(awk '$1 == "1" { print $2, $9 }' <<<"$out")
-  if [ -z "$row" ]; then
-    R="? $c ?"
-    sed 's/^/  echo-bench: /' <<<"$out" >&2
-    return
+  bin/echo-bench --connections "$c" --requests "$c" --warmup "${BENCH_WARMUP:-1000}" --size 24 "127.0.0.1:$PORT" >"$out" 2>&1 || true
+  if grep -q '^1 ' "$out"; then
+    echo "$arch,$c,,,,,${out##*/}" >>"$RUNS"
+  else
+    QPS[$arch,$c]='?' ERR[$arch,$c]=$c SECS[$arch,$c]='?'
+    sed 's/^/  echo-bench: /' "$out" >&2
   fi
-  errors=$(grep '^errors:' <<<"$out" | grep -o '=[0-9]*' | tr -d '=' | awk '{ s += $1 } END { print s + 0 }' || true)
-  set -- $row
-  R="$1 $errors $2"
 }
 
 declare -A QPS ERR SECS SKIPPED
@@ -116,10 +117,15 @@ for arch in $ARCHS; do
   fi
   for c in "${sweep[@]}"; do
     if [ "$CLIENT" = nc ]; then run_nc "$c"; else run_echo_bench "$c"; fi
-    read -r QPS[$arch,$c] ERR[$arch,$c] SECS[$arch,$c] <<<"$R"
   done
   stop_server quiet
 done
+qps=qps
+[ "$CLIENT" = nc ] && qps=qps=rate
+summarize runs "$RUNS" --out "arch,clients,$qps,errors,elapsed_s" >"$WORKDIR/results.csv"
+while IFS=, read -r arch c q e s; do
+  QPS[$arch,$c]=$q ERR[$arch,$c]=$e SECS[$arch,$c]=$s
+done < <(tail -n +2 "$WORKDIR/results.csv")
 
 if [ ${#sweep[@]} -eq 1 ]; then
   c=${sweep[0]}

@@ -12,7 +12,8 @@
 # (*_min_ns), the least disturbed on a shared CPU, where a round the scheduler interrupts only
 # gets slower. B/op is JMH's -prof gc.
 #
-# Needs JDK 22+ (JAVA_HOME if it is one, else the newest in /usr/lib/jvm), gcc, taskset, jq.
+# Needs JDK 22+ (JAVA_HOME if it is one, else the newest in /usr/lib/jvm), gcc, taskset, and the
+# report generator (make all), which computes the figures from what was measured (summarize ffi).
 # Environment: CPU (1: the CPU everything is pinned to), JMH_ARGS ("-f 1 -wi 5 -i 5 -w 1s -r 1s"),
 # C_CALLS (200000 per round), C_ROUNDS (5), RESULTS_DIR (default: a new temp dir): c.csv,
 # jmh.json, jmh.log, env.json, results.csv, results.json, table.txt.
@@ -26,7 +27,7 @@ MVN=${MVN:-mvn -q -B -Dstyle.color=never}
 BENCH_JAR=$NIOLAB_HOME/microbench/target/benchmarks.jar
 C_BIN=$NIOLAB_HOME/microbench/target/syscall-cost
 
-for tool in gcc taskset jq; do
+for tool in gcc taskset; do
   command -v "$tool" >/dev/null || { echo "error: $tool is missing (Debian: apt-get install ${tool/taskset/util-linux})" >&2; exit 1; }
 done
 
@@ -61,44 +62,11 @@ taskset -c "$CPU" "$JAVA" -jar "$BENCH_JAR" $JMH_ARGS -prof gc \
   -foe true -e 'FfmCriticalCosts.epollWait' -rf json -rff "$RESULTS_DIR/jmh.json" 'niolab.microbench.' \
   >"$RESULTS_DIR/jmh.log" 2>&1 || { tail -30 "$RESULTS_DIR/jmh.log" >&2; exit 1; }
 
-# One object per call: C's median over its rounds, each JMH column's median over its iterations and B/op.
-jq -n --rawfile c "$RESULTS_DIR/c.csv" --slurpfile jmh "$RESULTS_DIR/jmh.json" '
-  def median: sort | if length == 0 then null
-    elif length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
-  def column: {JnaCosts: "jna", FfmCosts: "ffm", FfmCriticalCosts: "ffm_critical", SocketChannelCosts: "socketchannel"};
-  ($c | split("\n") | .[1:] | map(select(length > 0) | split(","))) as $rows
-  | [$jmh[0][] | (.benchmark | split(".")) as $name
-      | {call: $name[-1], col: column[$name[-2]], ns: ([.primaryMetric.rawData[][]] | median),
-         min: ([.primaryMetric.rawData[][]] | min), bytes: .secondaryMetrics["gc.alloc.rate.norm"].score}] as $java
-  | ["epollWait", "readEagain", "send64"] | map(. as $call
-      | [$rows[] | select(.[0] == $call) | .[3] | tonumber] as $c
-      | {call: $call, c_ns: ($c | median), c_min_ns: ($c | min)}
-      + ([$java[] | select(.call == $call)
-          | {(.col + "_ns"): .ns, (.col + "_min_ns"): .min, (.col + "_bytes_per_op"): .bytes}] | add // {}))
-' >"$RESULTS_DIR/results.json"
-
-jq -r '(["call","c_ns","jna_ns","ffm_ns","ffm_critical_ns","socketchannel_ns",
-         "jna_bytes_per_op","ffm_bytes_per_op","ffm_critical_bytes_per_op","socketchannel_bytes_per_op"]) as $k
-  | ($k | join(",")), (.[] | [.[$k[]]] | map(. // "" | tostring) | join(","))' \
-  "$RESULTS_DIR/results.json" >"$RESULTS_DIR/results.csv"
-
-# The tables: ns per call, overhead over C, FFM's overhead as a share of JNA's; then B/op.
+# Per call: C's median and fastest over its rounds, each JMH column's over its iterations, and B/op
+# (results.json, results.csv), computed by the report generator, which prints the tables: ns per
+# call, overhead over C, FFM's overhead as a share of JNA's; then B/op.
 {
-  jq -r '
-    def f: if . == null then "-" else (. * 10 | round / 10 | tostring) end;
-    def over($x; $c): if $x == null or $c == null then null else $x - $c end;
-    def ratio($a; $b): if $a == null or $b == null or $b <= 0 then "-" else ($a / $b * 100 | round / 100 | tostring) end;
-    (["call", "C", "JNA", "FFM", "FFM-crit", "SocketChannel", "JNA-C", "FFM-C", "crit-C", "(FFM-C)/(JNA-C)", "(crit-C)/(JNA-C)"] | @tsv),
-    (.[] | [.call, (.c_ns|f), (.jna_ns|f), (.ffm_ns|f), (.ffm_critical_ns|f), (.socketchannel_ns|f),
-            (over(.jna_ns; .c_ns)|f), (over(.ffm_ns; .c_ns)|f), (over(.ffm_critical_ns; .c_ns)|f),
-            ratio(over(.ffm_ns; .c_ns); over(.jna_ns; .c_ns)), ratio(over(.ffm_critical_ns; .c_ns); over(.jna_ns; .c_ns))] | @tsv)
-  ' "$RESULTS_DIR/results.json" | column -t -s $'\t'
-  echo
-  jq -r '
-    def f: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
-    (["B/op", "JNA", "FFM", "FFM-crit", "SocketChannel"] | @tsv),
-    (.[] | [.call, (.jna_bytes_per_op|f), (.ffm_bytes_per_op|f), (.ffm_critical_bytes_per_op|f), (.socketchannel_bytes_per_op|f)] | @tsv)
-  ' "$RESULTS_DIR/results.json" | column -t -s $'\t'
+  summarize ffi "$RESULTS_DIR"
   echo
   echo "ns per call (medians), pinned to CPU $CPU; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 } | tee "$RESULTS_DIR/table.txt"

@@ -7,15 +7,16 @@
 # the machine spreads over all servers), and the table shows the medians over the rounds.
 #
 # Server CPU per request: utime+stime from /proc/PID/stat of the server and its descendants
-# (mp: master and workers), sampled around each wrk run; echo-bench measures its own runs the
-# same way (--server-pid). Ticks are 10 ms, so runs shorter than a few seconds are coarse.
+# (mp: master and workers), sampled around each wrk run (proc_sample); echo-bench measures its own
+# runs the same way (--server-pid). Ticks are 10 ms, so runs shorter than a few seconds are coarse.
+# The report generator's `summarize runs` computes samples.csv from the raw output.
 #
 # Environment: DURATION (5s), WARMUP (2s), ROUNDS (3), CONNECTIONS (50), DEPTH (16),
 # SERVER_CPU (0), CLIENT_CPU (1), WORKERS (mp, 2), BASE_PORT (19680: one port per server from there),
 # SERVERS ("lt et mp netty-nio netty-epoll netty-uring netty-http"), MODES ("keepalive close pipeline"),
 # EB_WARMUP (2s: echo-bench's own JIT warm-up before each measured run; wrk needs none),
-# RESULTS_DIR (default: a new temp dir): raw wrk output, echo-bench JSON and CSV, CPU samples,
-# samples.csv (every run), summary.csv (the medians), table.txt, env.json.
+# RESULTS_DIR (default: a new temp dir): raw wrk output, echo-bench JSON and CSV, /proc samples
+# and the lists of runs (raw/), samples.csv (every run), summary.csv (the medians), table.txt, env.json.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -98,37 +99,34 @@ for s in $SERVERS; do
   done
 done
 
-samples=$RESULTS_DIR/samples.csv
-echo "server,mode,round,tool,requests_per_s,server_cpu_us_per_req,errors" >"$samples"
+echo "server,mode,round,tool,key,wrk" >"$RESULTS_DIR/raw/wrk-runs.csv"
+echo "server,mode,round,tool,echo_bench" >"$RESULTS_DIR/raw/echo-bench-runs.csv"
 for r in $(seq "$ROUNDS"); do
   for s in $SERVERS; do
     for m in $MODES; do
       tag=$s-$m-r$r
-      before=$(cpu_ticks "${PID[$s]}")
+      proc_sample "$RESULTS_DIR/raw/proc.txt" "$tag" "${PID[$s]}" tree
       wrk_run "$DURATION" "$m" "${PORT[$s]}" >"$RESULTS_DIR/raw/wrk-$tag.txt"
-      after=$(cpu_ticks "${PID[$s]}")
-      requests=$(awk '/requests in/{print $1}' "$RESULTS_DIR/raw/wrk-$tag.txt")
-      rps=$(awk '/^Requests\/sec:/{print $2}' "$RESULTS_DIR/raw/wrk-$tag.txt")
-      errors=$(awk '/Socket errors:/{gsub(/[^0-9 ]/," "); n=0; for(i=1;i<=NF;i++) n+=$i; e+=n} /Non-2xx/{e+=$NF} END{print e+0}' "$RESULTS_DIR/raw/wrk-$tag.txt")
-      echo "$s,$m,$r,wrk,$before,$after,$requests" >>"$RESULTS_DIR/raw/cpu-ticks.csv"
-      cpu=$(awk -v t=$((after - before)) -v n="$requests" 'BEGIN{printf "%.2f", (n > 0 ? t * 1e6 / 100 / n : 0)}')
-      echo "$s,$m,$r,wrk,$rps,$cpu,$errors" >>"$samples"
+      proc_sample "$RESULTS_DIR/raw/proc.txt" "$tag" "${PID[$s]}" tree
+      echo "$s,$m,$r,wrk,$tag,wrk-$tag.txt" >>"$RESULTS_DIR/raw/wrk-runs.csv"
 
       # shellcheck disable=SC2046
       client "$NIOLAB_HOME/bin/echo-bench" --protocol http -c "$CONNECTIONS" --threads 1 --duration "$DURATION" \
         --warmup "$EB_WARMUP" $(bench_args "$m") --server-pid "${PID[$s]}" --max-error-rate 1 \
         --json "$RESULTS_DIR/raw/echo-bench-$tag.json" --csv "$RESULTS_DIR/raw/echo-bench-$tag.csv" \
         "127.0.0.1:${PORT[$s]}" >"$RESULTS_DIR/raw/echo-bench-$tag.txt"
-      # the CSV's columns by name: qps, errors, server_cpu_us_per_req
-      awk -F, -v s="$s" -v m="$m" -v r="$r" 'NR==1{for(i=1;i<=NF;i++) c[$i]=i; next}
-        {printf "%s,%s,%s,echo-bench,%s,%s,%s\n", s, m, r, $c["qps"], $c["server_cpu_us_per_req"], $c["errors"]}' \
-        "$RESULTS_DIR/raw/echo-bench-$tag.csv" >>"$samples"
+      echo "$s,$m,$r,echo-bench,echo-bench-$tag.csv" >>"$RESULTS_DIR/raw/echo-bench-runs.csv"
       echo "round $r: $s $m done" >&2
     done
   done
 done
 
-# Medians over the rounds and the ratios (summary.csv, computed by the report generator), the table.
+# Every run (samples.csv), the medians over the rounds and the ratios (summary.csv), the table.
+samples=$RESULTS_DIR/samples.csv
+summarize runs "$RESULTS_DIR/raw/wrk-runs.csv" --proc "$RESULTS_DIR/raw/proc.txt" \
+  --out server,mode,round,tool,requests_per_s,server_cpu_us_per_req=proc_cpu_us_per_req,errors >"$samples"
+summarize runs "$RESULTS_DIR/raw/echo-bench-runs.csv" --out server,mode,round,tool,requests_per_s=qps,server_cpu_us_per_req,errors \
+  | tail -n +2 >>"$samples"
 summary=$RESULTS_DIR/summary.csv
 java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" bench-summary "$RESULTS_DIR"
 

@@ -8,7 +8,8 @@
 # 10,000 requests, and an FFM downcall is only as cheap as a C call once C2 has inlined it.
 # Prints every round, the medians and the ratios echo-bench / C of the median rates and of the
 # median client CPU per request (the CPU ratio holds up better than the rates on a machine
-# that other work keeps busy).
+# that other work keeps busy), computed by the report generator's `summarize` from the clients'
+# output (kept in a temporary folder, BENCH_DIR to keep it elsewhere).
 #
 # Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (20000), PORT (9988),
 # SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK bin/echo-bench picks: on JDK 22+,
@@ -36,53 +37,40 @@ if [ "$(cat /proc/sys/net/ipv4/tcp_tw_reuse 2>/dev/null || echo 2)" = 0 ]; then
     "sysctl net.ipv4.tcp_tw_reuse=1 or a smaller N helps" >&2
 fi
 
-OUT=$(mktemp "${TMPDIR:-/tmp}/bench-serial.XXXXXX")
-trap 'stop_server; rm -f "$OUT"' EXIT
+if [ -n "${BENCH_DIR:-}" ]; then
+  mkdir -p "$BENCH_DIR"
+  DIR=$(cd "$BENCH_DIR" && pwd) KEEP=1
+else
+  DIR=$(mktemp -d "${TMPDIR:-/tmp}/bench-serial.XXXXXX") KEEP=
+fi
+trap 'stop_server; [ -n "$KEEP" ] || rm -rf "$DIR"' EXIT
 trap 'exit 130' INT TERM
 start_server "$SERVER" "$PORT"
 grep '^listening on' "$SERVER_LOG"
 
-# run_client NAME: one warmed-up run of N requests by echo-bench or c; sets QPS and P50 from its
-# table row and CPU, the client process's CPU per request (µs) from its cpu line.
+# run_client NAME: one warmed-up run of N requests by echo-bench or c, its output (the seed's
+# table) in $DIR/NAME-rROUND.txt and a row of $DIR/runs.csv.
 run_client() {
-  local cmd=("$C_CLIENT")
+  local cmd=("$C_CLIENT") out=$DIR/$1-r$ROUND.txt
   [ "$1" = echo-bench ] && cmd=("$NIOLAB_HOME/bin/echo-bench")
-  if ! timeout "$CLIENT_TIMEOUT_S" taskset -c "$CLIENT_CPU" "${cmd[@]}" --warmup "$WARMUP" --requests "$N" "127.0.0.1:$PORT" >"$OUT" 2>&1; then
+  if ! timeout "$CLIENT_TIMEOUT_S" taskset -c "$CLIENT_CPU" "${cmd[@]}" --warmup "$WARMUP" --requests "$N" "127.0.0.1:$PORT" >"$out" 2>&1; then
     echo "error: $1 failed:" >&2
-    sed 's/^/  /' "$OUT" >&2
+    sed 's/^/  /' "$out" >&2
     exit 1
   fi
-  [ "$ROUND" = 1 ] && head -1 "$OUT" # what each client says it does
-  read -r QPS P50 < <(awk '$1 == "1" { print $2, $4 }' "$OUT")
-  CPU=$(awk '/^cpu: client/ { print $3 }' "$OUT")
-}
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-
-# median NUMBER...: the middle value (the mean of the two middle ones for an even count).
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  [ "$ROUND" = 1 ] && head -1 "$out" # what each client says it does
+  echo "$1,$ROUND,${out##*/}" >>"$DIR/runs.csv"
 }
 
 echo "serial short connections against $SERVER: $ROUNDS rounds of $N requests per client (after $WARMUP warm-up)," \
   "server on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; cpu = the client process's CPU per request"
-declare -A RATES CPUS
+echo "client,round,table" >"$DIR/runs.csv"
 for ROUND in $(seq "$ROUNDS"); do
   order=(echo-bench c)
   [ $((ROUND % 2)) = 0 ] && order=(c echo-bench)
-  declare -A qps=() p50=() cpu=()
-  for client in "${order[@]}"; do
-    run_client "$client"
-    qps[$client]=$QPS p50[$client]=$P50 cpu[$client]=$CPU
-    RATES[$client]+="$QPS " CPUS[$client]+="$CPU "
-  done
-  printf 'round %d: echo-bench %8.1f qps, p50 %4s us, cpu %5.1f us   c %8.1f qps, p50 %4s us, cpu %5.1f us   qps ratio %s\n' "$ROUND" \
-    "${qps[echo-bench]}" "${p50[echo-bench]}" "${cpu[echo-bench]}" "${qps[c]}" "${p50[c]}" "${cpu[c]}" "$(ratio "${qps[echo-bench]}" "${qps[c]}")"
+  for client in "${order[@]}"; do run_client "$client"; done
 done
-# shellcheck disable=SC2086 # the lists are words on purpose
-{
-  java_rate=$(median ${RATES[echo-bench]}) c_rate=$(median ${RATES[c]})
-  java_cpu=$(median ${CPUS[echo-bench]}) c_cpu=$(median ${CPUS[c]})
-}
-printf 'median:  echo-bench %8.1f qps, cpu %5.1f us   c %8.1f qps, cpu %5.1f us   echo-bench / c: qps %s, cpu %s\n' \
-  "$java_rate" "$java_cpu" "$c_rate" "$c_cpu" "$(ratio "$java_rate" "$c_rate")" "$(ratio "$java_cpu" "$c_cpu")"
+summarize runs "$DIR/runs.csv" --out client,round,qps,p50_us,cpu_us=client_cpu_us >"$DIR/rounds.csv"
+column -s, -t "$DIR/rounds.csv"
+echo "medians, and their ratios echo-bench / c (qps_vs_c, cpu_us_vs_c):"
+summarize medians "$DIR/rounds.csv" --by client --ratios client=c | column -s, -t

@@ -9,7 +9,9 @@
 #             µs per connection (lt's short-connection target is against c's)
 # Every server stays up for the whole run (idle ones sleep); after a warm-up of every measure,
 # each round goes through every measure and server in turn, so a drift of the machine falls on
-# all of them. Prints every sample, then the medians and the ratios to lt and to c.
+# all of them. Prints every sample, then the medians and the ratios to lt and to c, computed by
+# the report generator's `summarize` from the clients' output and the servers' /proc samples
+# (kept in a temporary folder, BENCH_DIR to keep them elsewhere).
 #
 # Environment: SERVERS ("lt vt c"; VT_OPTS="-Djdk.pollerMode=1 ..." are JVM options for vt only,
 # VT_ARGS server options for vt only), MEASURES ("ping echo-c echo-eb short"), DURATION (10),
@@ -27,6 +29,12 @@ for c in "$KA_CLIENT" "$SERIAL_CLIENT"; do
   [ -x "$c" ] || { echo "error: $c is missing; run 'make reference' first" >&2; exit 1; }
 done
 
+if [ -n "${BENCH_DIR:-}" ]; then
+  mkdir -p "$BENCH_DIR"
+  DIR=$(cd "$BENCH_DIR" && pwd) KEEP=1
+else
+  DIR=$(mktemp -d "${TMPDIR:-/tmp}/bench-vt.XXXXXX") KEEP=
+fi
 declare -A PID LOG PORT
 cleanup() {
   local k
@@ -34,6 +42,7 @@ cleanup() {
     SERVER_PID=${PID[$k]} SERVER_LOG=${LOG[$k]} stop_server quiet
     unset "PID[$k]"
   done
+  [ -n "$KEEP" ] || rm -rf "$DIR"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -53,53 +62,50 @@ for s in $SERVERS; do
   done
 done
 
-# measure SERVER MEASURE SECONDS: prints "rate cpu_us" (requests/s, server CPU µs per request).
+# measure SERVER MEASURE SECONDS ROUND: one client run, its output in $DIR/TAG.txt, the server's
+# /proc sampled around it under TAG (SERVER-MEASURE-rROUND); prints its row of $DIR/runs.csv (the
+# client's output says how many requests it made; short's are SHORT_N, over t1 - t0).
 measure() {
-  local s=$1 m=$2 secs=$3 k out before after n
+  local s=$1 m=$2 secs=$3 r=$4 tag=$1-$2-r$4 k table= keepalive= requests= t0= t1= out
+  out=$DIR/$tag.txt
   case $m in ping) k=$s-http ;; *) k=$s-echo ;; esac
-  before=$(cpu_ticks "${PID[$k]}")
+  proc_sample "$DIR/proc.txt" "$tag" "${PID[$k]}" tree
   case $m in
     ping | echo-eb)
       local proto=echo
       [ "$m" = ping ] && proto=http
-      out=$(client_pin "$NIOLAB_HOME/bin/echo-bench" --protocol "$proto" --keepalive -c "$CONNECTIONS" --threads 1 \
-        --duration "${secs}s" --max-error-rate 0.001 "127.0.0.1:${PORT[$k]}")
-      n=$(awk '$1 == "1" {printf "%.0f", $2 * $NF}' <<<"$out")
+      client_pin "$NIOLAB_HOME/bin/echo-bench" --protocol "$proto" --keepalive -c "$CONNECTIONS" --threads 1 \
+        --duration "${secs}s" --max-error-rate 0.001 "127.0.0.1:${PORT[$k]}" >"$out"
+      table=${out##*/}
       ;;
     echo-c)
-      out=$(client_pin timeout $((secs + 30)) "$KA_CLIENT" -c "$CONNECTIONS" -d "$secs" "127.0.0.1:${PORT[$k]}")
-      n=$(awk '{print $2}' <<<"$out")
+      client_pin timeout $((secs + 30)) "$KA_CLIENT" -c "$CONNECTIONS" -d "$secs" "127.0.0.1:${PORT[$k]}" >"$out"
+      keepalive=${out##*/}
       ;;
     short)
-      local t0=$EPOCHREALTIME
-      out=$(client_pin timeout $((60 + SHORT_N / 100)) "$SERIAL_CLIENT" -n "$SHORT_N" "127.0.0.1:${PORT[$k]}")
-      n=$SHORT_N secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {print b - a}')
+      t0=$EPOCHREALTIME
+      client_pin timeout $((60 + SHORT_N / 100)) "$SERIAL_CLIENT" -n "$SHORT_N" "127.0.0.1:${PORT[$k]}" >"$out"
+      t1=$EPOCHREALTIME secs= requests=$SHORT_N
       ;;
   esac
-  after=$(cpu_ticks "${PID[$k]}")
-  awk -v n="$n" -v s="$secs" -v t=$((after - before)) 'BEGIN {printf "%.1f %.2f\n", n / s, (n > 0 ? t * 1e4 / n : 0)}'
+  proc_sample "$DIR/proc.txt" "$tag" "${PID[$k]}" tree
+  echo "$m,$s,$r,$tag,$secs,$table,$keepalive,$requests,$t0,$t1"
 }
 
 echo "# bench-vt: servers [$SERVERS] on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; $CONNECTIONS connections;" \
   "${DURATION}s runs, $ROUNDS interleaved rounds; VT_OPTS='${VT_OPTS:-}' VT_ARGS='${VT_ARGS:-}'; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 # the warm-up: every measure once, unrecorded (short: SHORT_N connections, the JIT's accept-to-close path)
-for s in $SERVERS; do for m in $MEASURES; do measure "$s" "$m" "$WARMUP" >/dev/null; done; done
-samples=$(mktemp "${TMPDIR:-/tmp}/bench-vt.XXXXXX")
+for s in $SERVERS; do for m in $MEASURES; do measure "$s" "$m" "$WARMUP" warmup >/dev/null; done; done
+echo "measure,server,round,key,seconds,table,keepalive,requests,t0,t1" >"$DIR/runs.csv"
 for r in $(seq "$ROUNDS"); do
   for m in $MEASURES; do
     for s in $SERVERS; do
-      line=$(measure "$s" "$m" "$DURATION")
-      echo "$m $s $r $line" | tee -a "$samples"
+      measure "$s" "$m" "$DURATION" "$r" >>"$DIR/runs.csv"
+      echo "round $r: $m $s done"
     done
   done
 done
-echo "# medians: measure server requests/s cpu_us/request  rate_vs_lt cpu_vs_lt cpu_vs_c"
-awk '{k = $1 " " $2; rate[k] = rate[k] " " $4; cpu[k] = cpu[k] " " $5; if (!(k in seen)) {seen[k] = 1; order[++n] = k}}
-  function median(list,   v, m, i, j, t) { m = split(list, v, " "); for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) {t = v[i]; v[i] = v[j]; v[j] = t}
-    return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
-  END { for (i = 1; i <= n; i++) { split(order[i], p, " "); R[order[i]] = median(rate[order[i]]); C[order[i]] = median(cpu[order[i]]) }
-    for (i = 1; i <= n; i++) { split(order[i], p, " "); lt = p[1] " lt"; c = p[1] " c"
-      printf "%-8s %-4s %12.1f %8.2f %8s %8s %8s\n", p[1], p[2], R[order[i]], C[order[i]],
-        (lt in R && R[lt] > 0) ? sprintf("%.2f", R[order[i]] / R[lt]) : "-", (lt in C && C[lt] > 0) ? sprintf("%.2f", C[order[i]] / C[lt]) : "-",
-        (c in C && C[c] > 0) ? sprintf("%.2f", C[order[i]] / C[c]) : "-" } }' "$samples"
-rm -f "$samples"
+summarize runs "$DIR/runs.csv" --proc "$DIR/proc.txt" --out measure,server,round,rate,cpu_us=proc_cpu_us_per_req >"$DIR/samples.csv"
+column -s, -t "$DIR/samples.csv"
+echo "# medians (requests/s, server cpu us/request) and their ratios to lt and to c"
+summarize medians "$DIR/samples.csv" --by measure,server --ratios server=lt,c | column -s, -t

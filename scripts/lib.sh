@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # The shell library of bench.sh, scripts/*.sh and experiments/scripts/*.sh: start a lab server
-# in the background and stop it by PID whatever happens, pin servers and clients to CPUs, count
-# a process tree's CPU time, record the environment of a run. Source it (after set -euo
-# pipefail); it picks the JDK the jars were built on (scripts/jdk.sh) and defines NIOLAB_HOME.
+# in the background and stop it by PID whatever happens, pin servers and clients to CPUs, save
+# /proc as it is (proc_sample: the report generator's `summarize` computes from it), record the
+# environment of a run. Source it (after set -euo pipefail); it picks the JDK the jars were built
+# on (scripts/jdk.sh) and defines NIOLAB_HOME.
 #
 # Pinning: SERVER_CPU and CLIENT_CPU (taskset CPU lists, e.g. 0 and 1), unpinned when empty.
 # mp: WORKERS worker JVMs (default 4), added here to every mp command line.
@@ -81,29 +82,32 @@ tree_pids() {
   for kid in $(ps -o pid= --ppid "$1" 2>/dev/null); do tree_pids "$kid"; done
 }
 
-# cpu_ticks PID: utime+stime (clock ticks, 100 per second) of PID and all its descendants,
-# from /proc (mp: the master and its workers).
-cpu_ticks() {
-  local total=0 p
-  for p in $(tree_pids "$1"); do
-    [ -r "/proc/$p/stat" ] && total=$((total + $(sed 's/^.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
-  done
-  echo "$total"
+# proc_sample FILE KEY PID process|tree: the one /proc sampler. Appends to FILE what /proc says
+# now about PID (process: PID alone; tree: PID and its descendants, an mp master and its workers),
+# as it says it, a line each prefixed "KEY TIME " (TIME: EPOCHREALTIME as the sample begins):
+# every process's and thread's stat line, each thread's context-switch counts and each process's
+# VmRSS (KEY: no spaces or commas). `summarize runs` (the report generator) computes from these:
+# the CPU ticks, switches and memory from a key's first sample to its last.
+proc_sample() {
+  local file=$1 key=$2 pid=$3 scope=$4 time=$EPOCHREALTIME p pids
+  case $scope in
+    process) pids=$pid ;;
+    tree) pids=$(tree_pids "$pid") ;;
+    *) echo "error: proc_sample: the scope is process or tree, not '$scope'" >&2; return 2 ;;
+  esac
+  echo "$key $time" >>"$file"
+  for p in $pids; do
+    # a thread may end between the glob and its read: what is gone is not counted
+    { grep -H '' /proc/"$p"/stat /proc/"$p"/task/*/stat
+      grep -H '^VmRSS:' /proc/"$p"/status
+      grep -H '_ctxt_switches:' /proc/"$p"/task/*/status; } 2>/dev/null || true
+  done | sed "s|^|$key $time |" >>"$file"
 }
 
-# ctxt_switches PID: "VOLUNTARY NONVOLUNTARY" context switches of every thread of PID and its
-# descendants. Per thread (/proc/P/task/T/status): a process's own status counts its main
-# thread only, and a JVM's main thread just waits.
-ctxt_switches() {
-  local p
-  for p in $(tree_pids "$1"); do cat /proc/"$p"/task/*/status 2>/dev/null || true; done |
-    awk '/^voluntary_ctxt_switches/ {v += $2} /^nonvoluntary_ctxt_switches/ {n += $2} END {print v + 0, n + 0}'
-}
-
-# rss_kb PID: resident memory (VmRSS, kB) of PID and its descendants, summed.
-rss_kb() {
-  local p
-  for p in $(tree_pids "$1"); do cat "/proc/$p/status" 2>/dev/null || true; done | awk '/^VmRSS:/ {k += $2} END {print k + 0}'
+# summarize SUBCOMMAND ARGS...: the report generator's `summarize`, which computes every number
+# the scripts save from their raw output (runs: a row per run; medians; strace: a trace's calls).
+summarize() {
+  java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" summarize "$@"
 }
 
 # run_recorder ARGS...: lab-common's RunRecorder from echo-bench's jar on the java first on PATH

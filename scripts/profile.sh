@@ -169,12 +169,10 @@ stop_server quiet
 [ -s "$collapsed" ] || { echo "error: the profile of $name holds no sample" >&2; exit 1; }
 java -jar "$converter" --title "$name ($event, $DURATION, $CONNECTIONS connections)" "$collapsed" "$html" >/dev/null
 
-samples=$(awk '{s += $NF} END {print s + 0}' "$collapsed")
-rate=$(awk '$1 == "mean" {print $2}' "$OUT_DIR/$name.load.txt")
-cpu=$(sed -n 's/.*server \([0-9.]*\) us\/request.*/\1/p' "$OUT_DIR/$name.load.txt")
-echo "$name: $samples samples ($event, every $INTERVAL), load ${rate:-?} requests/s, server cpu ${cpu:-?} us/request (server on cpu $SERVER_CPU, echo-bench on cpu $CLIENT_CPU)"
-# the shares by ProfileCategories (the report generator's rules), when the generator is built
+echo "$name: $event, every $INTERVAL; server on cpu $SERVER_CPU, echo-bench on cpu $CLIENT_CPU"
+# the samples, the load's rate and server CPU per request (echo-bench's JSON), the shares by
+# ProfileCategories (the report generator's rules), when the generator is built
 reports=$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar
-[ -f "$reports" ] && java -jar "$reports" profile-shares ${cpu:+--cpu-us-per-request "$cpu"} --flame-svg "$OUT_DIR/$name.svg" "$collapsed" | tail -n +2
+[ -f "$reports" ] && java -jar "$reports" profile-shares --load "$OUT_DIR/$name.json" --flame-svg "$OUT_DIR/$name.svg" "$collapsed"
 echo "flame graph: $html"
 echo "collapsed stacks: $collapsed"

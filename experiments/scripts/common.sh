@@ -1,8 +1,9 @@
 # Shared by the experiment scripts (experiments/scripts/exp-*.sh). Source it after setting NAME.
 # It builds the project if needed, makes a fresh results folder with env.json, pins by default
 # (server on CPU 0, client on CPU 1: override with SERVER_CPU= / CLIENT_CPU=), and offers
-# echo_bench, which runs echo-bench against the running server. Servers, pinning and CPU
-# ticks come from scripts/lib.sh.
+# echo_bench, which runs echo-bench against the running server. Servers, pinning and /proc
+# samples come from scripts/lib.sh. Raw files too large to keep (proc_sample's) go to
+# $RESULTS/tmp/, which git ignores.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 source scripts/lib.sh
@@ -14,7 +15,7 @@ EXP_PORT=${EXP_PORT:-29988}
 
 make -s all >/dev/null
 rm -rf "$RESULTS"
-mkdir -p "$RESULTS"
+mkdir -p "$RESULTS/tmp"
 env_json >"$RESULTS/env.json"
 conditions_begin "$RESULTS"
 trap stop_server EXIT
@@ -43,33 +44,29 @@ report() {
   java -jar "$ROOT/experiments/generator/target/experiment-reports.jar" "$ROOT/experiments" "$NAME"
 }
 
-# ms_since T0: milliseconds from $EPOCHREALTIME value T0 until now.
-ms_since() {
-  awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", (b - a) * 1000 }'
-}
-
-# ready_ms CPUS ARCH [OPTIONS...]: sets READY_MS, the ms from exec of bin/lab-server on CPUS
-# until its ready line, read line by line through a FIFO so that it is seen the moment it comes,
-# and READY_CPU_MS, the CPU the server and its workers had used by then.
+# ready_ms FILE KEY CPUS ARCH [OPTIONS...]: starts bin/lab-server on CPUS and stops it at its
+# ready line, read line by line through a FIFO so that it is seen the moment it comes. Sets
+# READY_T0 and READY_T1 (EPOCHREALTIME at the exec and at the ready line: `summarize runs` makes
+# elapsed_ms of them) and samples the server and its workers into FILE under KEY then (cpu_ms).
 ready_ms() {
-  local cpus=$1 fifo t0 line fd
-  shift
+  local file=$1 key=$2 cpus=$3 fifo line fd
+  shift 3
   fifo=$(mktemp -u "${TMPDIR:-/tmp}/niolab-ready.XXXXXX")
   mkfifo "$fifo"
-  READY_MS=
-  t0=$EPOCHREALTIME
+  READY_T1=
+  READY_T0=$EPOCHREALTIME
   taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1 &
   SERVER_PID=$!
   exec {fd}<"$fifo"
   while IFS= read -r -t 60 -u "$fd" line; do
     if [[ $line == listening* ]]; then
-      READY_MS=$(ms_since "$t0")
-      READY_CPU_MS=$(($(cpu_ticks "$SERVER_PID") * 10))
+      READY_T1=$EPOCHREALTIME
+      proc_sample "$file" "$key" "$SERVER_PID" tree
       break
     fi
   done
   stop_server quiet
   exec {fd}<&-
   rm -f "$fifo"
-  [ -n "$READY_MS" ] || { echo "error: lab-server $* did not get ready" >&2; return 1; }
+  [ -n "$READY_T1" ] || { echo "error: lab-server $* did not get ready" >&2; return 1; }
 }

@@ -27,6 +27,8 @@
 #   raw/SERVER-MEASURE-rR.json echo-bench's report of an echo run
 #   raw/wrk-SERVER-MEASURE-rR.txt, raw/server-SERVER-PROTOCOL.log and raw/server-idle-SERVER.log
 #                              (the servers' output, counters last)
+#   tmp/                       (not kept by git) the /proc samples and the lists of runs that
+#                              `summarize runs` computes ready.csv, idle.csv, proc.csv and wrk.csv from
 set -euo pipefail
 NAME=architectures
 EXP_PORT=${EXP_PORT:-29600}
@@ -105,18 +107,20 @@ first_protocol() {
 } >"$RESULTS/settings.csv"
 mkdir -p "$RESULTS/raw"
 
+TMP=$RESULTS/tmp
 # 1. exec to ready, interleaved
-echo "server,round,ready_ms" >"$RESULTS/ready.csv"
+echo "server,round,t0,t1" >"$TMP/ready-runs.csv"
 for r in $(seq "$ROUNDS"); do
   for s in $SERVERS; do
     workers=()
     [ "$s" = mp ] && workers=(--workers "$WORKERS")
     # shellcheck disable=SC2046
-    ready_ms "$SERVER_CPU" $(server_args "$s") "${workers[@]}" --protocol "$(first_protocol "$s")"
-    echo "== round $r: $s ready in $READY_MS ms"
-    echo "$s,$r,$READY_MS" >>"$RESULTS/ready.csv"
+    ready_ms "$TMP/ready-proc.txt" "$s-r$r" "$SERVER_CPU" $(server_args "$s") "${workers[@]}" --protocol "$(first_protocol "$s")"
+    echo "== round $r: $s ready"
+    echo "$s,$r,$READY_T0,$READY_T1" >>"$TMP/ready-runs.csv"
   done
 done
+summarize runs "$TMP/ready-runs.csv" --out server,round,ready_ms=elapsed_ms >"$RESULTS/ready.csv"
 
 # established PORT: the established connections to PORT on this host.
 established() {
@@ -138,7 +142,7 @@ hold_idle() {
 
 # 2. memory at IDLE_CONNECTIONS idle connections: a fresh server each (in its first protocol:
 # silent connections never tell), its VmRSS once they are all open and have been idle for a second
-echo "server,connections,failed,rss_kb" >"$RESULTS/idle.csv"
+echo "server,connections,failed,key" >"$TMP/idle-runs.csv"
 failed_file=$(mktemp "${TMPDIR:-/tmp}/niolab-idle.XXXXXX")
 for s in $SERVERS; do
   start_named "$s" "$EXP_PORT" --protocol "$(first_protocol "$s")" --backlog "$BACKLOG"
@@ -151,14 +155,16 @@ for s in $SERVERS; do
     sleep 0.1
   done
   sleep 1
-  held=$(established "$EXP_PORT") rss=$(rss_kb "$SERVER_PID")
-  echo "$s,$held,$(cat "$failed_file"),$rss" >>"$RESULTS/idle.csv"
-  echo "== $s: $held idle connections, $rss kB"
+  held=$(established "$EXP_PORT")
+  proc_sample "$TMP/idle-proc.txt" "$s" "$SERVER_PID" tree
+  echo "$s,$held,$(cat "$failed_file"),$s" >>"$TMP/idle-runs.csv"
+  echo "== $s: $held idle connections"
   kill "$holder" 2>/dev/null || true
   wait "$holder" 2>/dev/null || true
   stop_keep_log "$RESULTS/raw/server-idle-$s.log"
 done
 rm -f "$failed_file"
+summarize runs "$TMP/idle-runs.csv" --proc "$TMP/idle-proc.txt" --out server,connections,failed,rss_kb >"$RESULTS/idle.csv"
 
 # 3. the rounds: every server up, in both protocols, each on its own port
 declare -A PID LOG PORT
@@ -200,13 +206,12 @@ for s in $SERVERS; do
   wrk_ping "${PORT[$s-http]}" "$WARMUP" pipeline >/dev/null
 done
 
-# measure SERVER MEASURE ROUND: one client run, with the server's CPU ticks and context switches around it.
+# measure SERVER MEASURE ROUND: one client run, the server's /proc sampled around it.
 measure() {
-  local s=$1 m=$2 r=$3 key pid before after cpu0 out c duration warmup
+  local s=$1 m=$2 r=$3 key pid tag=$1-$2-r$3 wrk= c duration warmup
   case $m in ping-*) key=$s-http ;; *) key=$s-echo ;; esac
   pid=${PID[$key]}
-  before=$(ctxt_switches "$pid")
-  cpu0=$(cpu_ticks "$pid")
+  proc_sample "$TMP/proc.txt" "$tag" "$pid" tree
   case $m in
     echo-ka-*)
       c=${m#echo-ka-} duration=$DURATION warmup=$EB_WARMUP
@@ -218,18 +223,14 @@ measure() {
       SERVER_PID=$pid EXP_PORT=${PORT[$key]} echo_bench --duration "$DURATION" --warmup "$EB_WARMUP" \
         --json "$RESULTS/raw/$s-$m-r$r.json" >/dev/null ;;
     ping-*)
-      out=$RESULTS/raw/wrk-$s-$m-r$r.txt
-      wrk_ping "${PORT[$key]}" "$DURATION" "${m#ping-}" >"$out"
-      awk -v s="$s" -v m="$m" -v r="$r" '/requests in/ {n = $1} /^Requests\/sec:/ {rps = $2}
-        /Socket errors:/ {gsub(/[^0-9 ]/, " "); for (i = 1; i <= NF; i++) e += $i} /Non-2xx/ {e += $NF}
-        END {printf "%s,%s,%s,%s,%s,%d\n", s, m, r, n, rps, e}' "$out" >>"$RESULTS/wrk.csv" ;;
+      wrk=../raw/wrk-$tag.txt
+      wrk_ping "${PORT[$key]}" "$DURATION" "${m#ping-}" >"$TMP/$wrk" ;;
   esac
-  after=$(ctxt_switches "$pid")
-  echo "$s,$m,$r,$(($(cpu_ticks "$pid") - cpu0)),$((${after% *} - ${before% *})),$((${after#* } - ${before#* }))" >>"$RESULTS/proc.csv"
+  proc_sample "$TMP/proc.txt" "$tag" "$pid" tree
+  echo "$s,$m,$r,$tag,$wrk" >>"$TMP/runs.csv"
 }
 
-echo "server,measure,round,cpu_ticks,voluntary,nonvoluntary" >"$RESULTS/proc.csv"
-echo "server,measure,round,requests,requests_per_s,errors" >"$RESULTS/wrk.csv"
+echo "server,measure,round,key,wrk" >"$TMP/runs.csv"
 for r in $(seq "$ROUNDS"); do
   for s in $SERVERS; do
     measures=
@@ -243,6 +244,9 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 stop_all
+summarize runs "$TMP/runs.csv" --proc "$TMP/proc.txt" --out server,measure,round,cpu_ticks,voluntary,nonvoluntary >"$RESULTS/proc.csv"
+grep -v ',$' "$TMP/runs.csv" >"$TMP/wrk-runs.csv"
+summarize runs "$TMP/wrk-runs.csv" --out server,measure,round,requests,requests_per_s,errors >"$RESULTS/wrk.csv"
 echo "load_at_end,$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/settings.csv"
 report
 echo "results: $RESULTS; report: $ROOT/experiments/exp-$NAME.md"

@@ -15,9 +15,12 @@
 #   samples.csv                  arch,mode,path,round,requests_per_s,p99_us,server_cpu_us_per_req,redis_cpu_us_per_req,errors
 #   counters-ARCH-MODE.txt       each server's output, its counters last (backend calls, round trips, wake-ups)
 #   redis-benchmark.csv          pipeline,round,requests_per_s,redis_cpu_us_per_req
-#   raw/echo-bench-*.csv         echo-bench's row of each run
+#   raw/echo-bench-*.csv         echo-bench's row of each run; raw/redis-benchmark-*.csv: redis-benchmark's
 #   settings.csv                 the run's settings, and the load average before and after it
 #   redis-version.txt, env.json
+#   tmp/                         (not kept by git) Redis's /proc samples and the lists of runs that
+#                                `summarize runs` computes samples.csv and redis-benchmark.csv from
+set -euo pipefail
 NAME=backend
 EXP_PORT=${EXP_PORT:-29300}
 for tool in redis-server redis-benchmark redis-cli taskset; do
@@ -68,16 +71,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# ticks PID: utime+stime of PID (all its threads), in clock ticks.
-ticks() {
-  sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'
-}
-
-# us_per_req TICKS REQUESTS: CPU µs per request from a tick count (USER_HZ 100: 10 ms a tick).
-us_per_req() {
-  awk -v t="$1" -v n="$2" 'BEGIN{printf "%.2f", (n > 0 ? t * 1e6 / 100 / n : 0)}'
-}
-
+TMP=$RESULTS/tmp
 # The load average says how busy the machine was besides this run: numbers from a busy one are noisier.
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 start_redis
@@ -93,43 +87,48 @@ for k in $SERVERS; do
   grep '^listening on' "${LOG[$k]}"
 done
 
-echo "arch,mode,path,round,requests_per_s,p99_us,server_cpu_us_per_req,redis_cpu_us_per_req,errors" >"$RESULTS/samples.csv"
+echo "arch,mode,path,round,key,echo_bench" >"$TMP/runs.csv"
 for r in $(seq "$ROUNDS"); do
   for k in $SERVERS; do
     a=${k%-*} m=${k#*-}
     for p in $PATHS; do
       tag=$k-${p#/}-r$r
-      before=$(ticks "$REDIS_PID")
+      proc_sample "$TMP/redis-proc.txt" "$tag" "$REDIS_PID" process
       client_pin "$ROOT/bin/echo-bench" --protocol http --path "$p" -c "$CONNECTIONS" --keepalive --threads 1 \
         --duration "$DURATION" --warmup "$WARMUP" --server-pid "${PID[$k]}" --max-error-rate 1 \
         --csv "$RESULTS/raw/echo-bench-$tag.csv" "127.0.0.1:${PORT[$k]}" >"$RESULTS/raw/echo-bench-$tag.txt" || true
-      after=$(ticks "$REDIS_PID")
-      awk -F, -v a="$a" -v m="$m" -v p="$p" -v r="$r" -v t=$((after - before)) 'NR==1{for(i=1;i<=NF;i++) c[$i]=i; next}
-        {printf "%s,%s,%s,%s,%s,%s,%s,%.2f,%s\n", a, m, p, r, $c["qps"], $c["p99_us"], $c["server_cpu_us_per_req"],
-         ($c["requests"] > 0 ? t * 1e6 / 100 / $c["requests"] : 0), $c["errors"]}' \
-        "$RESULTS/raw/echo-bench-$tag.csv" >>"$RESULTS/samples.csv"
+      proc_sample "$TMP/redis-proc.txt" "$tag" "$REDIS_PID" process
+      if [ -f "$RESULTS/raw/echo-bench-$tag.csv" ]; then
+        echo "$a,$m,$p,$r,$tag,../raw/echo-bench-$tag.csv" >>"$TMP/runs.csv"
+      else
+        echo "warning: round $r: $k $p: echo-bench wrote no result (raw/echo-bench-$tag.txt says why); no row" >&2
+      fi
       echo "round $r: $k $p done" >&2
     done
   done
 done
 cleanup
+summarize runs "$TMP/runs.csv" --proc "$TMP/redis-proc.txt" --out arch,mode,path,round,requests_per_s=qps,p99_us,\
+server_cpu_us_per_req,redis_cpu_us_per_req=proc_cpu_us_per_req,errors >"$RESULTS/samples.csv"
 
 # The ceiling: redis-benchmark GET on the same Redis, alone on its core; the key holds a value like the lab's keys.
 start_redis
 redis-cli -p "$REDIS_PORT" set key:__rand_int__ 0.1.0 >/dev/null
-echo "pipeline,round,requests_per_s,redis_cpu_us_per_req" >"$RESULTS/redis-benchmark.csv"
+echo "pipeline,round,requests,key,redis_benchmark" >"$TMP/redis-benchmark-runs.csv"
 for r in $(seq "$ROUNDS"); do
   for pipe in 1 "$DEPTH"; do
     n=$((pipe == 1 ? 200000 : 2000000))
-    before=$(ticks "$REDIS_PID")
-    rps=$(client_pin redis-benchmark -p "$REDIS_PORT" -c "$CONNECTIONS" -n "$n" -P "$pipe" -t get --csv -q \
-      | tr -d '"' | awk -F, '$1 == "GET" {print $2}')
-    after=$(ticks "$REDIS_PID")
-    echo "$pipe,$r,$rps,$(us_per_req $((after - before)) "$n")" >>"$RESULTS/redis-benchmark.csv"
+    tag=redis-benchmark-P$pipe-r$r
+    proc_sample "$TMP/redis-proc.txt" "$tag" "$REDIS_PID" process
+    client_pin redis-benchmark -p "$REDIS_PORT" -c "$CONNECTIONS" -n "$n" -P "$pipe" -t get --csv -q >"$RESULTS/raw/$tag.csv"
+    proc_sample "$TMP/redis-proc.txt" "$tag" "$REDIS_PID" process
+    echo "$pipe,$r,$n,$tag,../raw/$tag.csv" >>"$TMP/redis-benchmark-runs.csv"
     echo "round $r: redis-benchmark GET -P $pipe done" >&2
   done
 done
 stop_redis
+summarize runs "$TMP/redis-benchmark-runs.csv" --proc "$TMP/redis-proc.txt" \
+  --out pipeline,round,requests_per_s,redis_cpu_us_per_req=proc_cpu_us_per_req >"$RESULTS/redis-benchmark.csv"
 echo "duration,warmup,rounds,connections,depth,load_before,load_after" >"$RESULTS/settings.csv"
 echo "$DURATION,$WARMUP,$ROUNDS,$CONNECTIONS,$DEPTH,$load_before,$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/settings.csv"
 report

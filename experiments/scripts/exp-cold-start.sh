@@ -25,6 +25,8 @@
 #                          (from_cache: the JDK's CDS archive, or the AOT cache; generated: lambdas, proxies)
 #   aot.txt                the caches: size, the JDK they belong to, picocli's class file version
 #   aot-skipped.csv        app,reason,classes,picocli: what each cache leaves out, and why
+#   tmp/                   (not kept by git) the /proc samples, class+load logs and the lists of runs
+#                          that `summarize runs` computes pairs.csv, ready.csv and classes.csv from
 set -euo pipefail
 NAME=cold-start
 EXP_PORT=${EXP_PORT:-29400}
@@ -68,48 +70,34 @@ with() {
   esac
 }
 
-# jit_ticks PID: "TID TICKS" for each JIT compiler thread of JVM PID (their names: "C1 CompilerThre",
-# "C2 CompilerThre"; the JVM starts and stops them as its queue needs, so each is kept by its TID).
-jit_ticks() {
-  local t
-  for t in /proc/"$1"/task/*; do
-    grep -q '^C[12] Compiler' "$t/comm" 2>/dev/null || continue
-    # utime and stime are the 12th and 13th fields after the ")" that ends the name
-    echo "${t##*/} $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')"
-  done
-}
-
-# jit_ms_since BEFORE PID: the CPU in ms of PID's compiler threads since BEFORE (jit_ticks' lines).
-jit_ms_since() {
-  jit_ticks "$2" | awk -v tck="$(getconf CLK_TCK)" -v before="$1" '
-    BEGIN { n = split(before, lines, "\n"); for (i = 1; i <= n; i++) { split(lines[i], f, " "); had[f[1]] = f[2] } }
-    { used += $2 - ($1 in had ? had[$1] : 0) }
-    END { printf "%d\n", used * 1000 / tck }'
-}
-
+TMP=$RESULTS/tmp
 load1() {
   cut -d' ' -f1 /proc/loadavg
 }
 
-# pair CONFIG ROUND: a fresh server, (a warm-up), a fresh client's 100 requests, the server stopped.
+# pair CONFIG ROUND: a fresh server, (a warm-up), a fresh client's 100 requests, the server stopped;
+# the server's /proc sampled around the client (jit_ms: its JIT compiler threads, "C1 CompilerThre"
+# and "C2 CompilerThre", each kept by its TID as the JVM starts and stops them).
 pair() {
-  local config=$1 round=$2 load t0 jit warm=()
+  local config=$1 round=$2 load t0 t1 warm=()
   load=$(load1)
   with "$config" server start_server lt "$EXP_PORT"
   if [ "$config" = warm-server ] || [ "$config" = warm ]; then
     client_pin "$ROOT/bin/echo-bench" --requests "$WARMUP" "127.0.0.1:$EXP_PORT" >/dev/null || true
   fi
   [ "$config" = warm ] && warm=(--warmup "$WARMUP")
-  jit=$(jit_ticks "$SERVER_PID")
+  proc_sample "$TMP/pairs-proc.txt" "$config-$round" "$SERVER_PID" process
   t0=$EPOCHREALTIME
   with "$config" client echo_bench "${warm[@]}" --requests "$REQUESTS" --json "$RESULTS/serial-$config-$round.json" \
     | grep -E '^(mean|errors)' || true
-  echo "$config,$round,$(ms_since "$t0"),$load,$(jit_ms_since "$jit" "$SERVER_PID")" >>"$RESULTS/pairs.csv"
+  t1=$EPOCHREALTIME
+  proc_sample "$TMP/pairs-proc.txt" "$config-$round" "$SERVER_PID" process
+  echo "$config,$round,$load,$t0,$t1,$config-$round" >>"$TMP/pairs-runs.csv"
   stop_keep_log "$RESULTS/server-$config-$round.log"
 }
 
 CONFIGS=(jdk17 jdk25 aot warm-server warm aot-client)
-echo "config,round,client_wall_ms,load1,server_jit_ms" >"$RESULTS/pairs.csv"
+echo "config,round,load1,t0,t1,key" >"$TMP/pairs-runs.csv"
 for r in $(seq "$ROUNDS"); do
   for i in "${!CONFIGS[@]}"; do
     config=${CONFIGS[$(((i + r) % ${#CONFIGS[@]}))]}
@@ -117,6 +105,8 @@ for r in $(seq "$ROUNDS"); do
     pair "$config" "$r"
   done
 done
+summarize runs "$TMP/pairs-runs.csv" --proc "$TMP/pairs-proc.txt" \
+  --out config,round,client_wall_ms=elapsed_ms,load1,server_jit_ms=jit_ms >"$RESULTS/pairs.csv"
 
 all_cpus=0-$(($(nproc) - 1))
 # ready_row SERVER WORKERS CONFIG ROUND CPUS ARGS...: one start measured, one ready.csv row.
@@ -124,12 +114,12 @@ ready_row() {
   local server=$1 workers=$2 config=$3 round=$4 cpus=$5 load
   shift 5
   load=$(load1)
-  with "$config" server ready_ms "$cpus" "$@"
-  echo "== round $round: $server ($workers) on $config ready in $READY_MS ms, $READY_CPU_MS ms of CPU"
-  echo "$server,$workers,$config,$round,$READY_MS,$READY_CPU_MS,$load" >>"$RESULTS/ready.csv"
+  with "$config" server ready_ms "$TMP/ready-proc.txt" "$server-$workers-$config-$round" "$cpus" "$@"
+  echo "== round $round: $server ($workers) on $config ready"
+  echo "$server,$workers,$config,$round,$load,$READY_T0,$READY_T1,$server-$workers-$config-$round" >>"$TMP/ready-runs.csv"
 }
 
-echo "server,workers,config,round,ready_ms,cpu_ms,load1" >"$RESULTS/ready.csv"
+echo "server,workers,config,round,load1,t0,t1,key" >"$TMP/ready-runs.csv"
 for r in $(seq "$ROUNDS"); do
   for config in jdk17 jdk25 aot; do
     ready_row lt 1 "$config" "$r" "$SERVER_CPU" lt
@@ -139,30 +129,25 @@ for r in $(seq "$ROUNDS"); do
     done
   done
 done
+summarize runs "$TMP/ready-runs.csv" --proc "$TMP/ready-proc.txt" \
+  --out server,workers,config,round,ready_ms=elapsed_ms,cpu_ms,load1 >"$RESULTS/ready.csv"
 
-# census APP CONFIG LOG: one classes.csv row from a -Xlog:class+load log.
-census() {
-  awk -v app="$1" -v config="$2" '
-    { n++ }
-    / source: shared objects file/ { cache++; next }
-    / source: jrt:/ { image++; next }
-    / source: (jar|file):/ { jar++; if ($2 ~ /^picocli\./) picocli++; next }
-    { generated++ }
-    END { printf "%s,%s,%d,%d,%d,%d,%d,%d\n", app, config, n, cache, image, jar, picocli, generated }' "$3"
-}
-
-echo "app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated" >"$RESULTS/classes.csv"
-classlog=$(mktemp "${TMPDIR:-/tmp}/niolab-classes.XXXXXX")
+# The classes lab-server loads until ready and echo-bench for one request, per config: one
+# -Xlog:class+load log each (in tmp/), counted by summarize runs (classlog).
+echo "app,config,classlog" >"$TMP/classes-runs.csv"
 for config in jdk17 jdk25 aot; do
   # the log as it is at the ready line: what starting took, not stopping
-  JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" server start_server lt "$EXP_PORT"
-  census lab-server "$config" "$classlog" >>"$RESULTS/classes.csv"
+  cp /dev/null "$TMP/classes-lab-server-$config.log"
+  JAVA_OPTS="-Xlog:class+load=info:file=$TMP/classes-lab-server-$config.log" with "$config" server start_server lt "$EXP_PORT"
+  cp "$TMP/classes-lab-server-$config.log" "$TMP/classes-lab-server-$config.ready.log"
   stop_server quiet
   start_server lt "$EXP_PORT"
-  BENCH_JAVA_OPTS="-Xlog:class+load=info:file=$classlog" with "$config" client \
+  BENCH_JAVA_OPTS="-Xlog:class+load=info:file=$TMP/classes-echo-bench-$config.log" with "$config" client \
     "$ROOT/bin/echo-bench" --requests 1 "127.0.0.1:$EXP_PORT" >/dev/null
   stop_server quiet
-  census echo-bench "$config" "$classlog" >>"$RESULTS/classes.csv"
+  echo "lab-server,$config,classes-lab-server-$config.ready.log" >>"$TMP/classes-runs.csv"
+  echo "echo-bench,$config,classes-echo-bench-$config.log" >>"$TMP/classes-runs.csv"
 done
-rm -f "$classlog"
+summarize runs "$TMP/classes-runs.csv" --out app,config,classes,from_cache,from_jdk_image,from_jar,from_jar_picocli,generated \
+  >"$RESULTS/classes.csv"
 report

@@ -27,6 +27,7 @@ set -euo pipefail
 NAME=ffi
 EXP_PORT=${EXP_PORT:-29500}
 source "$(dirname "${BASH_SOURCE[0]}")/strace.sh"
+command -v jq >/dev/null || { echo "error: exp-ffi needs jq (Debian: apt-get install jq)" >&2; exit 1; }
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROUNDS=${ROUNDS:-3} DURATION=${DURATION:-5s} WARMUP=${WARMUP:-2s} CONNECTIONS=${CONNECTIONS:-16} DEPTH=${DEPTH:-16}
 
@@ -83,7 +84,8 @@ for server in "${SERVERS[@]}"; do
     strace_detach
     stop_keep_log "$RESULTS/counters-$server-$w.txt"
     { echo "process,thread,syscall,calls,errors,eagain"; strace_count "$WORK/trace" server; } >"$RESULTS/syscalls-$server-$w.csv"
-    echo "$server $w: $(awk -F, '$2 == "loop" { n += $4 } END { print n }' "$RESULTS/syscalls-$server-$w.csv") calls on the event loop"
+    echo "$server $w: the event loop's calls"
+    grep ',loop,' "$RESULTS/syscalls-$server-$w.csv" | cut -d, -f3,4 | sed 's/^/  /' || true
   done
 done
 
@@ -92,9 +94,8 @@ start_server lt "$EXP_PORT"
 echo "requests,syscall,calls,errors" >"$RESULTS/client-syscalls.csv"
 for n in 500 1000; do
   client_pin strace -f -c -o "$WORK/client" "$ROOT/bin/echo-bench" --requests "$n" "127.0.0.1:$EXP_PORT" >/dev/null
-  # strace -c: % time, seconds, usecs/call, calls, [errors], syscall; the total line is skipped
-  awk -v n="$n" '$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && $NF != "total" {
-    printf "%s,%s,%s,%s\n", n, $NF, $4, (NF == 6 ? $5 : 0) }' "$WORK/client" >>"$RESULTS/client-syscalls.csv"
+  # strace -c's table: a row per syscall (requests,syscall,calls,errors), the total left out
+  summarize strace --summary "$WORK/client" --process "$n" >>"$RESULTS/client-syscalls.csv"
 done
 stop_server quiet
 

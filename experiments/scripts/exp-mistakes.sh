@@ -17,6 +17,9 @@
 #   no-linger.csv                              arch,variant,head_bytes,tries,write_failed,saw_431,then_eof,then_reset (a line per try)
 #   counters-no-linger-ARCH-VARIANT.txt        the server's counters (linger_closes...)
 #   loadavg.txt                                /proc/loadavg when the run began (other work on the machine)
+#   tmp/                                       (not kept by git) the server's /proc samples and the lists of
+#                                              runs that `summarize runs` computes the CSVs above from
+set -euo pipefail
 NAME=mistakes
 EXP_PORT=${EXP_PORT:-29130}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -47,30 +50,15 @@ release() {
   HOLD=()
 }
 
-# cpu_ticks PID: user + system time of PID so far, in 1/100 s.
-cpu_ticks() {
-  awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
+TMP=$RESULTS/tmp
+PROC=$TMP/proc.txt
 
-# cpu_share PID SECONDS: the share of one core PID uses over the next SECONDS.
-cpu_share() {
-  local t0
-  t0=$(cpu_ticks "$1")
+# sample_for KEY SECONDS: samples the server's /proc under KEY, sleeps SECONDS, samples again:
+# `summarize runs` makes its cpu_share (of one core) of the two.
+sample_for() {
+  proc_sample "$PROC" "$1" "$SERVER_PID" process
   sleep "$2"
-  awk -v a="$t0" -v b="$(cpu_ticks "$1")" -v s="$2" 'BEGIN { printf "%.3f", (b - a) / 100 / s }'
-}
-
-# loop_wakeups PID: voluntary context switches so far of the event-loop threads (the main thread,
-# named java, and loop-2, loop-3 ...). A loop thread gives up the CPU voluntarily when it blocks
-# in its wait, so each is one wakeup of a loop, whether it then found work or not.
-loop_wakeups() {
-  local t n=0
-  for t in /proc/"$1"/task/*; do
-    case "$(cat "$t/comm" 2>/dev/null)" in
-      java | loop-*) n=$((n + $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status"))) ;;
-    esac
-  done
-  echo "$n"
+  proc_sample "$PROC" "$1" "$SERVER_PID" process
 }
 
 # queued: connections waiting in the server's accept queue (a listener's Recv-Q).
@@ -78,16 +66,16 @@ queued() {
   ss -ltnH "sport = :$EXP_PORT" | awk '{ n += $2 } END { print n + 0 }'
 }
 
-# stat_of NAME: the counter NAME in the server's latest stats: line.
-stat_of() {
-  grep '^stats: ' "$SERVER_LOG" | tail -1 | tr ' ' '\n' | awk -F= -v n="$1" '$1 == n { print $2 }'
+# last_stats: the server's latest stats: line (summarize runs: stats.NAME, a counter's change between two).
+last_stats() {
+  { grep '^stats: ' "$SERVER_LOG" || true; } | tail -1
 }
 
 # keep_counters FILE: stops the server and keeps its first log lines and its counters lines in
 # FILE (a spinning server's whole log can run to megabytes); the whole log stays in $WORK/server.log.
 keep_counters() {
   SERVER_LOG_COPY=$WORK/server.log stop_server quiet
-  { head -3 "$WORK/server.log"; grep -E '^(\[loop[0-9]+\] )?counters: ' "$WORK/server.log"; } | awk '!seen[$0]++' >"$1"
+  { head -3 "$WORK/server.log"; grep -E '^(\[loop[0-9]+\] )?counters: ' "$WORK/server.log" || true; } | awk '!seen[$0]++' >"$1"
 }
 
 # mistake VARIANT NAME: the --mistake option of the broken variant.
@@ -125,16 +113,17 @@ for v in "${VARIANTS[@]}"; do
 done
 
 echo "== standing-write (lt): 50 idle connections for 5 s, then 50 busy ones"
-echo "variant,connections,seconds,cpu_share,selects" >"$RESULTS/standing-write-idle.csv"
+echo "variant,connections,seconds,key,stats" >"$TMP/standing-write-idle.csv"
 for v in "${VARIANTS[@]}"; do
   # shellcheck disable=SC2046
   start_server lt "$EXP_PORT" --stats-interval 250ms $(mistake "$v" standing-write)
   hold 50
   sleep 0.5
-  before=$(stat_of selects)
-  share=$(cpu_share "$SERVER_PID" 5)
+  last_stats >"$TMP/stats-standing-write-$v.txt"
+  sample_for "standing-write-idle-$v" 5
   sleep 0.3 # a stats line from after the idle period
-  echo "$v,50,5,$share,$(($(stat_of selects) - before))" >>"$RESULTS/standing-write-idle.csv"
+  last_stats >>"$TMP/stats-standing-write-$v.txt"
+  echo "$v,50,5,standing-write-idle-$v,stats-standing-write-$v.txt" >>"$TMP/standing-write-idle.csv"
   release
   echo_bench --keepalive -c 50 -n 20000 --warmup 2000 --json "$RESULTS/standing-write-$v.json" >/dev/null
   keep_counters "$RESULTS/counters-standing-write-$v.txt"
@@ -153,7 +142,7 @@ for v in "${VARIANTS[@]}"; do
 done
 
 echo "== no-accept-backoff (lt, et): 64 descriptors, 200 connections held for 3 s"
-echo "arch,variant,connections,seconds,cpu_share,log_lines" >"$RESULTS/no-accept-backoff.csv"
+echo "arch,variant,connections,seconds,log_lines,key" >"$TMP/no-accept-backoff.csv"
 for arch in lt et; do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
@@ -161,17 +150,17 @@ for arch in lt et; do
     prlimit --pid "$SERVER_PID" --nofile=64:64
     hold 200
     sleep 0.5
-    share=$(cpu_share "$SERVER_PID" 3)
+    sample_for "no-accept-backoff-$arch-$v" 3
     release
     sleep 0.5
     echo_bench -n 100 --timeout 2s --json "$RESULTS/no-accept-backoff-$arch-$v.json" >/dev/null
     keep_counters "$RESULTS/counters-no-accept-backoff-$arch-$v.txt"
-    echo "$arch,$v,200,3,$share,$(grep -c ' failed (' "$WORK/server.log" || true)" >>"$RESULTS/no-accept-backoff.csv"
+    echo "$arch,$v,200,3,$(grep -c ' failed (' "$WORK/server.log" || true),no-accept-backoff-$arch-$v" >>"$TMP/no-accept-backoff.csv"
   done
 done
 
 echo "== unbounded-output (lt, et): one client sends 1536 MiB and never reads"
-echo "arch,variant,t_s,rss_mib" >"$RESULTS/unbounded-output.csv"
+echo "arch,variant,t_s,key" >"$TMP/unbounded-output.csv"
 echo "arch,variant,capped" >"$RESULTS/unbounded-output-capped.csv"
 for arch in lt et; do
   for v in "${VARIANTS[@]}"; do
@@ -180,9 +169,9 @@ for arch in lt et; do
     sleep 0.5
     bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$EXP_PORT"'; head -c 1536M /dev/zero >&3' 2>/dev/null &
     WRITER_PID=$!
-    for i in $(seq 0 80); do # 8 s, every 100 ms
-      echo "$arch,$v,$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }'),$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER_PID/status")" \
-        >>"$RESULTS/unbounded-output.csv"
+    for i in $(seq 0 80); do # 8 s, every 100 ms (t_s: when it was due)
+      proc_sample "$PROC" "unbounded-output-$arch-$v-$i" "$SERVER_PID" process
+      echo "$arch,$v,$((i / 10)).$((i % 10)),unbounded-output-$arch-$v-$i" >>"$TMP/unbounded-output.csv"
       sleep 0.1
     done
     kill "$WRITER_PID" 2>/dev/null || true
@@ -214,7 +203,7 @@ for arch in lt et; do
 done
 
 echo "== herd (lt, et, --loops 4): 2000 short connections one after another"
-echo "arch,variant,connections,loop_wakeups" >"$RESULTS/herd.csv"
+echo "arch,variant,connections,key" >"$TMP/herd.csv"
 for arch in lt et; do
   variants=(correct broken)
   [ "$arch" = et ] && variants+=(exclusive)
@@ -223,11 +212,14 @@ for arch in lt et; do
     [ "$v" != correct ] && opts+=(--mistake herd)
     [ "$v" = exclusive ] && opts+=(--epoll-exclusive)
     SERVER_CPU=0,1 start_server "$arch" "$EXP_PORT" "${opts[@]}"
-    s0=$(loop_wakeups "$SERVER_PID")
+    # loop_wakeups: the voluntary context switches of the event-loop threads (the Java main thread
+    # and loop-2, loop-3 ...): a loop gives up the CPU when it blocks in its wait, so each is one
+    # wakeup of a loop, whether it then found work or not
+    proc_sample "$PROC" "herd-$arch-$v" "$SERVER_PID" process
     echo_bench -n 2000 --json "$RESULTS/herd-$arch-$v.json" >/dev/null
-    s1=$(loop_wakeups "$SERVER_PID")
+    proc_sample "$PROC" "herd-$arch-$v" "$SERVER_PID" process
     keep_counters "$RESULTS/counters-herd-$arch-$v.txt"
-    echo "$arch,$v,2000,$((s1 - s0))" >>"$RESULTS/herd.csv"
+    echo "$arch,$v,2000,herd-$arch-$v" >>"$TMP/herd.csv"
   done
 done
 
@@ -259,4 +251,10 @@ for arch in lt et; do
   done
 done
 
+summarize runs "$TMP/standing-write-idle.csv" --proc "$PROC" --out variant,connections,seconds,cpu_share,selects=stats.selects \
+  >"$RESULTS/standing-write-idle.csv"
+summarize runs "$TMP/no-accept-backoff.csv" --proc "$PROC" --out arch,variant,connections,seconds,cpu_share,log_lines \
+  >"$RESULTS/no-accept-backoff.csv"
+summarize runs "$TMP/unbounded-output.csv" --proc "$PROC" --out arch,variant,t_s,rss_mib >"$RESULTS/unbounded-output.csv"
+summarize runs "$TMP/herd.csv" --proc "$PROC" --out arch,variant,connections,loop_wakeups >"$RESULTS/herd.csv"
 report

@@ -10,8 +10,10 @@
 # Writes to experiments/results/network/:
 #   runs.csv            arch,protocol,path,rtt_ms,round,file: one row per echo-bench run
 #   bench-*.json        echo-bench's report of each run (--server-pid: server CPU per request)
-#   relay-*.csv         path,relay_cpu_s,elapsed_s: the relay's CPU seconds during each relayed run
+#   relay.csv           arch,protocol,path,round,relay_cpu_s,elapsed_s: the relay's CPU seconds during each relayed run
 #   merge-*.txt/json    two generators (cli1, cli2) against one server, merged from their --hlog logs
+#   tmp/                (not kept by git) the relay's /proc samples and the list of relayed runs
+set -euo pipefail
 NAME=network
 EXP_PORT=${EXP_PORT:-9988}
 RELAY_PORT=9900
@@ -65,9 +67,7 @@ in_ns "cli2-$TAG" ip route add default via 10.201.2.1
 in_ns "srv-$TAG" ip route add default via 10.201.3.1
 SERVER_ADDR=10.201.3.2
 
-# relay_cpu: the relay's CPU seconds so far
-relay_cpu() { awk -v t="$(cpu_ticks "$RELAY_PID")" 'BEGIN { print t / 100 }'; }
-
+TMP=$RESULTS/tmp
 # target PATH CLIENT: the address a client in namespace CLIENT (cli1, cli2) connects to
 target() {
   if [ "$1" = direct ]; then echo "$SERVER_ADDR:$EXP_PORT"; else echo "10.201.${2#cli}.1:$RELAY_PORT"; fi
@@ -81,7 +81,7 @@ start_relay() {
 stop_relay() { [ -n "$RELAY_PID" ] && { kill "$RELAY_PID" 2>/dev/null || true; wait "$RELAY_PID" 2>/dev/null || true; }; RELAY_PID=; }
 
 echo "arch,protocol,path,rtt_ms,round,file" >"$RESULTS/runs.csv"
-echo "arch,protocol,path,round,relay_cpu_s,elapsed_s" >"$RESULTS/relay.csv"
+echo "arch,protocol,path,round,key,t0,t1" >"$TMP/relay-runs.csv"
 for round in $(seq "$ROUNDS"); do
   for arch in $ARCHS; do
     for protocol in echo http; do
@@ -91,13 +91,15 @@ for round in $(seq "$ROUNDS"); do
         rtt=$(awk -v d="$delay" -v p="$path" 'BEGIN { print (p == "direct" ? 0 : 2 * d) }')
         [ "$path" = direct ] || start_relay "$delay"
         file=bench-$arch-$protocol-$path-r$round.json
-        c0=0; [ -n "$RELAY_PID" ] && c0=$(relay_cpu)
+        key=$arch-$protocol-$path-r$round
+        [ -z "$RELAY_PID" ] || proc_sample "$TMP/relay-proc.txt" "$key" "$RELAY_PID" process
         t0=$EPOCHREALTIME
         client_pin ip netns exec "niolab-cli1-$TAG" "$ROOT/bin/echo-bench" --server-pid "$SERVER_PID" \
           --protocol "$protocol" -c "$CONNECTIONS" --keepalive --threads 1 --warmup "$WARMUP" -d "$DURATION" \
           --json "$RESULTS/$file" "$(target "$path" cli1)" | grep -E '^mean' | sed "s/^/$arch $protocol $path r$round: /" || true
         if [ -n "$RELAY_PID" ]; then
-          echo "$arch,$protocol,$path,$round,$(awk -v a="$(relay_cpu)" -v b="$c0" 'BEGIN { printf "%.2f", a - b }'),$(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')" >>"$RESULTS/relay.csv"
+          proc_sample "$TMP/relay-proc.txt" "$key" "$RELAY_PID" process
+          echo "$arch,$protocol,$path,$round,$key,$t0,$EPOCHREALTIME" >>"$TMP/relay-runs.csv"
         fi
         stop_relay
         echo "$arch,$protocol,$path,$rtt,$round,$file" >>"$RESULTS/runs.csv"
@@ -124,5 +126,11 @@ stop_relay
 stop_server quiet
 "$ROOT/bin/echo-bench" merge --json "$RESULTS/merge.json" "$RESULTS/merge-cli1.hlog" "$RESULTS/merge-cli2.hlog" | tee "$RESULTS/merge.txt"
 
+if [ -s "$TMP/relay-proc.txt" ]; then
+  summarize runs "$TMP/relay-runs.csv" --proc "$TMP/relay-proc.txt" --out arch,protocol,path,round,relay_cpu_s=cpu_s,elapsed_s \
+    >"$RESULTS/relay.csv"
+else
+  echo "arch,protocol,path,round,relay_cpu_s,elapsed_s" >"$RESULTS/relay.csv"
+fi
 uname -r >"$RESULTS/kernel.txt"
 report

@@ -13,6 +13,7 @@
 # The generator computes every interval from the slices (paired per round; fixed order read off
 # the random-order rounds by which server went first). About 70 minutes with the defaults;
 # BUDGET_S=16 AB_RUNS=5 AB_GAP_S=0 make exp-noise takes about 8.
+set -euo pipefail
 NAME=noise
 NOISE=0 # the whole experiment is the noise: no separate floor after it
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

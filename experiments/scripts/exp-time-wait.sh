@@ -11,6 +11,7 @@
 #   holders-S.csv     side,tw: who holds the TIME-WAIT sockets at the end (client or server port)
 #   counters-S.txt    the server's output (counters last: resets, closes ...)
 #   scenarios.csv     scenario,tw_reuse,options: what each scenario ran
+#   tmp/              (not kept by git) the sockstat lines and ss's list, which `summarize` counts
 set -euo pipefail
 NAME=time-wait
 EXP_PORT=${EXP_PORT:-29120}
@@ -18,6 +19,7 @@ PORTS=${TW_PORTS:-40000 40999}
 REQUESTS=${TW_REQUESTS:-3000}
 RATE=${TW_RATE:-500}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+TMP=$RESULTS/tmp
 
 NS=
 SAMPLER=
@@ -48,14 +50,14 @@ declare -A OPTS=(
   [reuse0-linger0]="-n $REQUESTS --linger0"
 )
 
-# sample FILE: TIME-WAIT every 100 ms inside the namespace, t in seconds from now, until killed.
+# sample FILE: /proc/net/sockstat's TCP line inside the namespace every 100 ms, after the time
+# (EPOCHREALTIME; the first line, the time alone, is when sampling began), until killed.
 sample() {
   # shellcheck disable=SC2016
-  ip netns exec "$NS" bash -c 't0=$EPOCHREALTIME; echo t_s,tw
+  ip netns exec "$NS" bash -c 'echo "$EPOCHREALTIME"
     while :; do
-      while read -r a _ _ _ _ _ tw _; do [ "$a" = TCP: ] && break; done </proc/net/sockstat
-      ms=$(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
-      printf "%d.%03d,%s\n" $((ms / 1000)) $((ms % 1000)) "$tw"
+      while read -r line; do [[ $line == TCP:* ]] && break; done </proc/net/sockstat
+      echo "$EPOCHREALTIME $line"
       sleep 0.1
     done' >"$1" &
   SAMPLER=$!
@@ -70,17 +72,16 @@ for s in "${SCENARIOS[@]}"; do
   ip netns exec "$NS" ip link set lo up
   ip netns exec "$NS" sysctl -qw net.ipv4.ip_local_port_range="$PORTS" net.ipv4.tcp_tw_reuse="${REUSE[$s]}"
   SERVER_NETNS=$NS start_server lt "$EXP_PORT"
-  sample "$RESULTS/tw-$s.csv"
+  sample "$TMP/sockstat-$s.txt"
   # shellcheck disable=SC2086
   client_pin ip netns exec "$NS" "$ROOT/bin/echo-bench" --server-pid "$SERVER_PID" ${OPTS[$s]} --interval 250ms \
     --json "$RESULTS/bench-$s.json" "127.0.0.1:$EXP_PORT" | grep -E '^(mean|errors|ports exhausted)' || true
   sleep 1
-  { echo "side,tw"
-    ip netns exec "$NS" ss -Htan state time-wait | awk -v p=":$EXP_PORT" \
-      '{ if ($3 ~ p "$") s++; else c++ } END { printf "client,%d\nserver,%d\n", c, s }'
-  } >"$RESULTS/holders-$s.csv"
+  ip netns exec "$NS" ss -Htan state time-wait >"$TMP/ss-$s.txt"
+  summarize tw-holders --port "$EXP_PORT" "$TMP/ss-$s.txt" >"$RESULTS/holders-$s.csv"
   stop_keep_log "$RESULTS/counters-$s.txt"
   cleanup
+  summarize tw-timeline "$TMP/sockstat-$s.txt" >"$RESULTS/tw-$s.csv"
 done
 
 report

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # strace for the experiment scripts (exp-syscalls, exp-ffi): attach to running servers, detach,
-# and count the calls of a trace by thread and kind. Source it before common.sh, so that a
+# and count the calls of a trace by thread and kind (summarize strace, after common.sh: it comes
+# from scripts/lib.sh). Source it before common.sh, so that a
 # machine without strace stops the experiment before its results folder is emptied.
 if ! command -v strace >/dev/null; then
   echo "error: this experiment needs strace (Debian/Ubuntu: apt-get install -y strace)" >&2
@@ -21,20 +22,11 @@ strace_attach() {
   return 1
 }
 
-# strace_count TRACE PROCESS: CSV rows process,thread,syscall,calls,errors,eagain from a strace -f trace.
-# A call counts when its result shows (a whole line, or the <... resumed> half), as strace -c does.
+# strace_count TRACE PROCESS: CSV rows process,thread,syscall,calls,errors,eagain from a strace -f
+# trace, counted by the report generator (summarize strace: thread is loop for the threads that
+# call epoll_wait, jvm for the others; a call counts when its result shows, as strace -c counts).
 strace_count() {
-  awk -v proc="$2" '
-    $2 == "<..." { name = $3 }
-    $2 ~ /^[a-z_0-9]+\(/ { name = substr($2, 1, index($2, "(") - 1); if (name ~ /^epoll_p?wait$/) loop[$1] = 1 }
-    $2 != "<..." && $2 !~ /^[a-z_0-9]+\(/ { next }
-    /<unfinished \.\.\.>$/ { next }
-    { k = $1 SUBSEP name; calls[k]++ }
-    match($0, /= -1 E[A-Z0-9]+/) { errs[k]++; if (substr($0, RSTART + 5, RLENGTH - 5) == "EAGAIN") eagain[k]++ }
-    END {
-      for (k in calls) { split(k, t, SUBSEP); r = (t[1] in loop ? "loop" : "jvm") SUBSEP t[2]; c[r] += calls[k]; e[r] += errs[k]; a[r] += eagain[k] }
-      for (r in c) { split(r, t, SUBSEP); printf "%s,%s,%s,%d,%d,%d\n", proc, t[1], t[2], c[r], e[r], a[r] }
-    }' "$1" | sort
+  summarize strace "$1" --process "$2"
 }
 
 # strace_detach: stops every strace attached (SIGINT: it detaches and writes its summary), waits for them.

@@ -25,10 +25,11 @@ import picocli.CommandLine.Spec;
  *   java -jar experiment-reports.jar experiments short-run       # one report
  *   java -jar experiment-reports.jar experiments --check         # every report with results: compare only
  *   java -jar experiment-reports.jar bench-summary RESULTS_DIR   # make bench-http's medians
+ *   java -jar experiment-reports.jar summarize runs MANIFEST ...  # the scripts' numbers from their raw output
  *   java -jar experiment-reports.jar labs .                      # make labs: the course's notes and checkpoint tables
  * </pre>
  */
-@Command(name = "experiment-reports", mixinStandardHelpOptions = true, subcommands = {BenchSummary.class, LabNotes.class, ProfileShares.class},
+@Command(name = "experiment-reports", mixinStandardHelpOptions = true, subcommands = {BenchSummary.class, LabNotes.class, ProfileShares.class, Summarize.class},
         description = "Regenerates experiments/exp-NAME.md and its charts from experiments/results/NAME/ and "
                 + "experiments/templates/exp-NAME.md.",
         exitCodeListHeading = "%nExit codes:%n",

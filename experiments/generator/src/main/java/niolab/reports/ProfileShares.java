@@ -33,6 +33,11 @@ final class ProfileShares implements Callable<Integer> {
             description = "The server's CPU per request during the profile: adds a µs/request column.")
     private double cpuUsPerRequest;
 
+    @Option(names = "--load", paramLabel = "JSON",
+            description = "echo-bench's --json of the load during the profile: prints its rate and the server's CPU per request, "
+                    + "which adds the µs/request column (unless --cpu-us-per-request says otherwise).")
+    private Path load;
+
     @Option(names = "--flame-svg", paramLabel = "FILE",
             description = "Also draw the (first) profile as a static SVG flame graph, frames under 1% left out.")
     private Path flameSvg;
@@ -41,6 +46,12 @@ final class ProfileShares implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try {
+            if (load != null) {
+                BenchJson b = new Results(load.toAbsolutePath().getParent()).bench(load.getFileName().toString());
+                double cpu = b.serverCpuPerRequest();
+                out.printf(Locale.ROOT, "load %.1f requests/s, server cpu %.2f us/request%n", b.median(BenchJson.Column.QPS), cpu);
+                if (cpuUsPerRequest == 0 && cpu > 0) cpuUsPerRequest = cpu;
+            }
             for (Path f : files) {
                 CollapsedProfile p = CollapsedProfile.read(f);
                 out.printf(Locale.ROOT, "%s: %d samples%n", f.getFileName(), p.samples());
