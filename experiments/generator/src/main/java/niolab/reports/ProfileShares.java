@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import niolab.common.results.BenchReport;
+import niolab.common.results.BenchReport.Column;
 import niolab.reports.ProfileCategories.Category;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,9 +49,9 @@ final class ProfileShares implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try {
             if (load != null) {
-                BenchJson b = new Results(load.toAbsolutePath().getParent()).bench(load.getFileName().toString());
-                double cpu = b.serverCpuPerRequest();
-                out.printf(Locale.ROOT, "load %.1f requests/s, server cpu %.2f us/request%n", b.median(BenchJson.Column.QPS), cpu);
+                BenchReport b = new Results(load.toAbsolutePath().getParent()).bench(load.getFileName().toString());
+                double cpu = Stats.median(b.serverCpuPerRun());
+                out.printf(Locale.ROOT, "load %.1f requests/s, server cpu %.2f us/request%n", Stats.median(b.column(Column.QPS)), cpu);
                 if (cpuUsPerRequest == 0 && cpu > 0) cpuUsPerRequest = cpu;
             }
             for (Path f : files) {
