@@ -130,7 +130,7 @@ done
 
 # Medians over the rounds and the ratios (summary.csv, computed by the report generator), the table.
 summary=$RESULTS_DIR/summary.csv
-java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" bench-summary "$RESULTS_DIR"
+java -jar "$NIOLAB_HOME/experiments/reports/target/reports.jar" bench-summary "$RESULTS_DIR"
 
 {
   echo "HTTP GET /ping, medians of $ROUNDS interleaved rounds of $DURATION; $CONNECTIONS connections; server on cpu $SERVER_CPU," \

@@ -174,7 +174,7 @@ rate=$(awk '$1 == "mean" {print $2}' "$OUT_DIR/$name.load.txt")
 cpu=$(sed -n 's/.*server \([0-9.]*\) us\/request.*/\1/p' "$OUT_DIR/$name.load.txt")
 echo "$name: $samples samples ($event, every $INTERVAL), load ${rate:-?} requests/s, server cpu ${cpu:-?} us/request (server on cpu $SERVER_CPU, echo-bench on cpu $CLIENT_CPU)"
 # the shares by ProfileCategories (the report generator's rules), when the generator is built
-reports=$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar
+reports=$NIOLAB_HOME/experiments/reports/target/reports.jar
 [ -f "$reports" ] && java -jar "$reports" profile-shares ${cpu:+--cpu-us-per-request "$cpu"} --flame-svg "$OUT_DIR/$name.svg" "$collapsed" | tail -n +2
 echo "flame graph: $html"
 echo "collapsed stacks: $collapsed"

@@ -40,7 +40,7 @@ report() {
     PORT=$EXP_PORT JSON=$RESULTS/noise.json bash "$ROOT/scripts/noise.sh" >"$RESULTS/noise.txt" 2>&1 || echo "warning: make noise failed (see $RESULTS/noise.txt)" >&2
   fi
   conditions_end "$RESULTS" "$([ -f "$RESULTS/noise.json" ] && echo "$RESULTS/noise.json")"
-  java -jar "$ROOT/experiments/generator/target/experiment-reports.jar" "$ROOT/experiments" "$NAME"
+  java -jar "$ROOT/experiments/reports/target/reports.jar" "$ROOT/experiments" "$NAME"
 }
 
 # ms_since T0: milliseconds from $EPOCHREALTIME value T0 until now.
