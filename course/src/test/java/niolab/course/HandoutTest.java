@@ -34,8 +34,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * full marks once the reference regions are put back.
  */
 class HandoutTest {
-    /** The lab's root, from the generator module's folder (experiments/reports). */
-    private static final Path LAB = Paths.get("../..").toAbsolutePath().normalize();
+    /** The lab's root, from the course module's folder (course/). */
+    private static final Path LAB = Paths.get("..").toAbsolutePath().normalize();
     private static final Pattern TODO_LAB = Pattern.compile("TODO lab (\\d+)");
 
     private static List<String> cut(boolean withSolutions, String... lines) {
