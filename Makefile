@@ -13,10 +13,10 @@ WORKERS ?= 4
 AOT ?=
 EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring architectures noise profile
 
-REPORTS_JAR := experiments/generator/target/experiment-reports.jar
+REPORTS_JAR := experiments/reports/target/reports.jar
 # The course's tools, run from source (java's source-file mode): no build needed before them.
-COURSE := experiments/generator/src/main/java/niolab/course
-JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR)
+COURSE := course/src/main/java/niolab/course
+JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR) aot-training/target/aot-training.jar
 SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f -print) $(wildcard pom.xml */pom.xml */*/pom.xml)
 
 .PHONY: help all test clean aot run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade handin \

@@ -4,7 +4,7 @@
 # and JDK is kept.
 #
 # Each cache takes two steps: a training run records what the JVM loads, links and profiles
-# (-XX:AOTMode=record; the runs are scripts/aot-training/*Training.java), then
+# (-XX:AOTMode=record; the runs are aot-training/'s *Training classes), then
 # -XX:AOTMode=create writes the cache from that record. Two steps rather than JDK 25's one
 # (-XX:AOTCacheOutput) because mp's workers inherit the training JVM's options: with %p in the
 # record's name each worker writes a record of its own, and only the training JVM's is kept.
@@ -26,14 +26,14 @@ trap '[ -z "$TRAINING_PID" ] || kill "$TRAINING_PID" 2>/dev/null || true; stop_s
 trap 'exit 130' INT TERM
 mkdir -p "$AOT_DIR"
 
-sources=("$NIOLAB_HOME"/scripts/aot-training/*.java)
-if [ ! -f "$AOT_TRAINING_JAR" ] || [ -n "$(find "${sources[@]}" -newer "$AOT_TRAINING_JAR" -print -quit)" ]; then
-  classes=$(mktemp -d "${TMPDIR:-/tmp}/niolab-aot.XXXXXX")
-  # Java 17, like the entry points they call
-  javac --release 17 -nowarn -cp "$LAB_JAR:$BENCH_JAR" -d "$classes" "${sources[@]}"
-  jar --create --file "$AOT_TRAINING_JAR" -C "$classes" .
-  rm -rf "$classes"
+# The training runs, built by make all (the aot-training module); copied only when they changed,
+# since a new copy outdates the caches trained with the old one (its mtime is in their stamps).
+built=$NIOLAB_HOME/aot-training/target/aot-training.jar
+if [ ! -f "$built" ]; then
+  echo "error: $built is missing: run make all first" >&2
+  exit 1
 fi
+cmp -s "$built" "$AOT_TRAINING_JAR" || cp "$built" "$AOT_TRAINING_JAR"
 
 # train APP JAR MAIN [ARGS...]: a recorded run of MAIN, APP's cache created from its record, stamped.
 train() {

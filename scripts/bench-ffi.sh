@@ -24,7 +24,7 @@ CPU=${CPU:-1} JMH_ARGS=${JMH_ARGS:-"-f 1 -wi 5 -i 5 -w 1s -r 1s"}
 C_CALLS=${C_CALLS:-200000} C_ROUNDS=${C_ROUNDS:-5}
 RESULTS_DIR=${RESULTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-ffi.XXXXXX")}
 MVN=${MVN:-mvn -q -B -Dstyle.color=never}
-BENCH_JAR=$NIOLAB_HOME/microbench/target/benchmarks.jar
+BENCH_JAR=$NIOLAB_HOME/microbench/target/microbench.jar
 C_BIN=$NIOLAB_HOME/microbench/target/syscall-cost
 
 for tool in gcc taskset; do

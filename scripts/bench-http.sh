@@ -128,7 +128,7 @@ summarize runs "$RESULTS_DIR/raw/wrk-runs.csv" --proc "$RESULTS_DIR/raw/proc.txt
 summarize runs "$RESULTS_DIR/raw/echo-bench-runs.csv" --out server,mode,round,tool,requests_per_s=qps,server_cpu_us_per_req,errors \
   | tail -n +2 >>"$samples"
 summary=$RESULTS_DIR/summary.csv
-java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" bench-summary "$RESULTS_DIR"
+java -jar "$NIOLAB_HOME/experiments/reports/target/reports.jar" bench-summary "$RESULTS_DIR"
 
 {
   echo "HTTP GET /ping, medians of $ROUNDS interleaved rounds of $DURATION; $CONNECTIONS connections; server on cpu $SERVER_CPU," \

@@ -107,7 +107,7 @@ proc_sample() {
 # summarize SUBCOMMAND ARGS...: the report generator's `summarize`, which computes every number
 # the scripts save from their raw output (runs: a row per run; medians; strace: a trace's calls).
 summarize() {
-  java -jar "$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar" summarize "$@"
+  java -jar "$NIOLAB_HOME/experiments/reports/target/reports.jar" summarize "$@"
 }
 
 # run_recorder ARGS...: lab-common's RunRecorder from echo-bench's jar on the java first on PATH

@@ -172,7 +172,7 @@ java -jar "$converter" --title "$name ($event, $DURATION, $CONNECTIONS connectio
 echo "$name: $event, every $INTERVAL; server on cpu $SERVER_CPU, echo-bench on cpu $CLIENT_CPU"
 # the samples, the load's rate and server CPU per request (echo-bench's JSON), the shares by
 # ProfileCategories (the report generator's rules), when the generator is built
-reports=$NIOLAB_HOME/experiments/generator/target/experiment-reports.jar
+reports=$NIOLAB_HOME/experiments/reports/target/reports.jar
 [ -f "$reports" ] && java -jar "$reports" profile-shares --load "$OUT_DIR/$name.json" --flame-svg "$OUT_DIR/$name.svg" "$collapsed"
 echo "flame graph: $html"
 echo "collapsed stacks: $collapsed"

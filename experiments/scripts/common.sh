@@ -41,7 +41,7 @@ report() {
     PORT=$EXP_PORT JSON=$RESULTS/noise.json bash "$ROOT/scripts/noise.sh" >"$RESULTS/noise.txt" 2>&1 || echo "warning: make noise failed (see $RESULTS/noise.txt)" >&2
   fi
   conditions_end "$RESULTS" "$([ -f "$RESULTS/noise.json" ] && echo "$RESULTS/noise.json")"
-  java -jar "$ROOT/experiments/generator/target/experiment-reports.jar" "$ROOT/experiments" "$NAME"
+  java -jar "$ROOT/experiments/reports/target/reports.jar" "$ROOT/experiments" "$NAME"
 }
 
 # ready_ms FILE KEY CPUS ARCH [OPTIONS...]: starts bin/lab-server on CPUS and stops it at its

@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
  *     {@code <!-- END GENERATED NAME -->}: {@code checkpoints} (the sheet's rows of
  *     {@code labs/checkpoints.tsv}) and {@code grading} (points per lab).</li>
  * </ul>
- * With {@code --check} it only compares, as {@code experiment-reports --check} does.
+ * With {@code --check} it only compares, as {@code reports --check} does.
  */
 @Command(name = "labs", mixinStandardHelpOptions = true,
         description = "Regenerates labs/instructor-notes.md and the generated blocks of the lab sheets from "

@@ -22,14 +22,14 @@ import picocli.CommandLine.Spec;
  * {@code experiments/results/NAME/} and {@code experiments/templates/exp-NAME.md}.
  *
  * <pre>
- *   java -jar experiment-reports.jar experiments short-run       # one report
- *   java -jar experiment-reports.jar experiments --check         # every report with results: compare only
- *   java -jar experiment-reports.jar bench-summary RESULTS_DIR   # make bench-http's medians
- *   java -jar experiment-reports.jar summarize runs MANIFEST ...  # the scripts' numbers from their raw output
- *   java -jar experiment-reports.jar labs .                      # make labs: the course's notes and checkpoint tables
+ *   java -jar reports.jar experiments short-run       # one report
+ *   java -jar reports.jar experiments --check         # every report with results: compare only
+ *   java -jar reports.jar bench-summary RESULTS_DIR   # make bench-http's medians
+ *   java -jar reports.jar summarize runs MANIFEST ...  # the scripts' numbers from their raw output
+ *   java -jar reports.jar labs .                      # make labs: the course's notes and checkpoint tables
  * </pre>
  */
-@Command(name = "experiment-reports", mixinStandardHelpOptions = true, subcommands = {BenchSummary.class, LabNotes.class, ProfileShares.class, Summarize.class},
+@Command(name = "reports", mixinStandardHelpOptions = true, subcommands = {BenchSummary.class, LabNotes.class, ProfileShares.class, Summarize.class},
         description = "Regenerates experiments/exp-NAME.md and its charts from experiments/results/NAME/ and "
                 + "experiments/templates/exp-NAME.md.",
         exitCodeListHeading = "%nExit codes:%n",
