@@ -17,6 +17,12 @@ import sun.misc.Signal;
 public final class ServerRunner {
     /** How long a worker whose master is gone may take to drain before it is halted. */
     private static final long STDIN_EOF_HALT_MS = 5000;
+    /**
+     * Classes a server may first need once its descriptors have run out (vt's idle sweep asks
+     * WaitTimeout then), loaded with this class, before serving: run from class directories, as
+     * the tests run it, loading one then needs a descriptor and fails with NoClassDefFoundError.
+     */
+    private static final Class<?>[] LOADED_BEFORE_SERVING = {WaitTimeout.class};
 
     private ServerRunner() {
     }
