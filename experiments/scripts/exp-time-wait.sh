@@ -38,12 +38,14 @@ if ! ip netns add "niolab-tw-probe-$$" 2>/dev/null; then
 fi
 ip netns del "niolab-tw-probe-$$"
 
-# The scenarios: name, tcp_tw_reuse inside the namespace, echo-bench options.
+# The scenarios: name, tcp_tw_reuse inside the namespace, echo-bench options. The serial ones
+# run --cold-client: the client's warm-up against its own echo sink would take its connections'
+# ports from the same 1000 and leave as many TIME-WAIT sockets before the first timed request.
 SCENARIOS=(reuse0-serial reuse2-serial reuse0-paced reuse2-paced reuse0-keepalive reuse0-linger0)
 declare -A REUSE=([reuse0-serial]=0 [reuse2-serial]=2 [reuse0-paced]=0 [reuse2-paced]=2 [reuse0-keepalive]=0 [reuse0-linger0]=0)
 declare -A OPTS=(
-  [reuse0-serial]="-n $REQUESTS"
-  [reuse2-serial]="-n $REQUESTS"
+  [reuse0-serial]="-n $REQUESTS --cold-client"
+  [reuse2-serial]="-n $REQUESTS --cold-client"
   [reuse0-paced]="-n $REQUESTS --rate $RATE"
   [reuse2-paced]="-n $REQUESTS --rate $RATE"
   [reuse0-keepalive]="-n $REQUESTS --keepalive"
