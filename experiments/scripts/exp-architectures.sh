@@ -1,34 +1,40 @@
 #!/usr/bin/env bash
 # exp-architectures: every server side by side, with the same clients, pinned as the other
 # experiments (server on SERVER_CPU, client on CLIENT_CPU). Three phases:
-#   1. ready: ROUNDS fresh starts of each server, the ms from exec to its ready line;
+#   1. ready: READY_ROUNDS fresh starts of each server, the ms from exec to its ready line;
 #   2. idle: a fresh server per SERVERS entry holding IDLE_CONNECTIONS (10,000) connections
 #      that send nothing; its VmRSS once they are all open;
-#   3. rounds: every server up twice (echo and HTTP), a warm-up each, then ROUNDS interleaved
-#      rounds through every server and measure: keep-alive echo at LEVELS connections (echo-bench),
-#      serial short connections (echo-bench), keep-alive /ping and pipelined /ping x DEPTH at
-#      CONNECTIONS connections (wrk); around each client run, the server's CPU ticks and
-#      context switches from /proc.
+#   3. comparisons: every server up twice (echo and HTTP), then one `echo-bench compare` per
+#      measure over every server that speaks it, lt first (the baseline): ROUNDS rounds of SLICE
+#      slices, each round in a fresh random order, a WARMUP per server first; keep-alive echo at
+#      LEVELS connections, serial short connections (echo-bench's engine), keep-alive /ping and
+#      pipelined /ping x DEPTH at CONNECTIONS connections (--load wrk). The levels of 5000
+#      connections or more run C10K_ROUNDS rounds of C10K_SLICE slices without warm-up (each
+#      slice begins by opening all its connections, a few seconds on a busy core). Around each
+#      compare run, the servers' context switches from /proc.
 # Loops, workers and pinning scale with the cores found: on 4 or more, the server gets the first
 # half of them and the client the rest (CLIENT_THREADS threads), and --loops / mp's workers
-# one per server core, at least 2 (LOOPS); on 2 cores, server on CPU 0, client on CPU 1. About 20
-# minutes with the defaults (DURATION=3s ROUNDS=3). Env knobs: DURATION, ROUNDS, SERVERS, LEVELS,
-# LOOPS, C10K_DURATION (6s: the runs at 5000 connections or more, which begin by opening them
-# all, a few seconds on a busy core; no warm-up there), WARMUP (2s), EB_WARMUP (1s: echo-bench's
-# own warm-up before each echo run), IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
+# one per server core, at least 2 (LOOPS); on 2 cores, server on CPU 0, client on CPU 1.
+# The budget with the defaults on 2 cores (11 servers, 10 of them echo): slices of
+# (3 levels + short) x 10 servers x 10 rounds x 1 s + 2 /ping measures x 11 x 10 x 1 s
+# + 10 x 6 rounds x 4 s at 10,000 connections = 860 s, warm-ups 62 x 1 s, 55 ready starts,
+# 11 idle runs of 10,000 connects, 21 server JVMs and the noise floor (45 s): about 20 minutes.
+# A smoke run: ROUNDS=8 SLICE=1s C10K_ROUNDS=3 C10K_SLICE=2s LEVELS="1 50 1000" SERVERS="lt et c".
+# Env knobs: ROUNDS (10), SLICE (1s), WARMUP (1s), C10K_ROUNDS (6), C10K_SLICE (4s), READY_ROUNDS (5),
+# SERVERS, LEVELS, LOOPS, IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
 #
 # Writes to experiments/results/architectures/:
 #   settings.csv               key,value: the knobs of this run, and the 1-minute load average
 #                              at its start and end (other work on the machine shows there)
 #   ready.csv                  server,round,ready_ms
 #   idle.csv                   server,connections,failed,rss_kb: at IDLE_CONNECTIONS idle connections
-#   proc.csv                   server,measure,round,cpu_ticks,voluntary,nonvoluntary: deltas over a client run
-#   wrk.csv                    server,measure,round,requests,requests_per_s,errors
-#   raw/SERVER-MEASURE-rR.json echo-bench's report of an echo run
-#   raw/wrk-SERVER-MEASURE-rR.txt, raw/server-SERVER-PROTOCOL.log and raw/server-idle-SERVER.log
-#                              (the servers' output, counters last)
+#   compare-MEASURE.json       echo-bench compare's every slice and summary (measures: echo-ka-LEVEL,
+#                              echo-short, ping-keepalive, ping-pipeline)
+#   proc.csv                   server,measure,cpu_ticks,voluntary,nonvoluntary: deltas over a compare run
+#   raw/compare-MEASURE.txt, raw/server-SERVER-PROTOCOL.log and raw/server-idle-SERVER.log
+#                              (compare's text; the servers' output, counters last)
 #   tmp/                       (not kept by git) the /proc samples and the lists of runs that
-#                              `summarize runs` computes ready.csv, idle.csv, proc.csv and wrk.csv from
+#                              `summarize runs` computes ready.csv, idle.csv and proc.csv from
 set -euo pipefail
 NAME=architectures
 EXP_PORT=${EXP_PORT:-29600}
@@ -37,8 +43,9 @@ if [ "$HALF" -ge 2 ]; then
   export SERVER_CPU=${SERVER_CPU-0-$((HALF - 1))} CLIENT_CPU=${CLIENT_CPU-$HALF-$(($(nproc) - 1))}
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-DURATION=${DURATION:-3s} ROUNDS=${ROUNDS:-3} WARMUP=${WARMUP:-2s} EB_WARMUP=${EB_WARMUP:-1s}
-LEVELS=${LEVELS:-1 50 1000 10000} C10K_DURATION=${C10K_DURATION:-6s} IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-10000}
+ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s} READY_ROUNDS=${READY_ROUNDS:-5}
+LEVELS=${LEVELS:-1 50 1000 10000} C10K_ROUNDS=${C10K_ROUNDS:-6} C10K_SLICE=${C10K_SLICE:-4s}
+IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-10000}
 CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 LOOPS=${LOOPS:-$((HALF > 2 ? HALF : 2))} CLIENT_THREADS=${CLIENT_THREADS:-$((HALF > 1 ? HALF : 1))}
 export WORKERS=$LOOPS
@@ -89,12 +96,14 @@ first_protocol() {
 
 {
   echo "key,value"
-  echo "duration,$DURATION"
+  echo "design,compare"
+  echo "slice,$SLICE"
   echo "rounds,$ROUNDS"
   echo "warmup,$WARMUP"
-  echo "eb_warmup,$EB_WARMUP"
+  echo "c10k_slice,$C10K_SLICE"
+  echo "c10k_rounds,$C10K_ROUNDS"
+  echo "ready_rounds,$READY_ROUNDS"
   echo "levels,$LEVELS"
-  echo "c10k_duration,$C10K_DURATION"
   echo "idle_connections,$IDLE_CONNECTIONS"
   echo "connections,$CONNECTIONS"
   echo "depth,$DEPTH"
@@ -110,7 +119,7 @@ mkdir -p "$RESULTS/raw"
 TMP=$RESULTS/tmp
 # 1. exec to ready, interleaved
 echo "server,round,t0,t1" >"$TMP/ready-runs.csv"
-for r in $(seq "$ROUNDS"); do
+for r in $(seq "$READY_ROUNDS"); do
   for s in $SERVERS; do
     workers=()
     [ "$s" = mp ] && workers=(--workers "$WORKERS")
@@ -166,7 +175,7 @@ done
 rm -f "$failed_file"
 summarize runs "$TMP/idle-runs.csv" --proc "$TMP/idle-proc.txt" --out server,connections,failed,rss_kb >"$RESULTS/idle.csv"
 
-# 3. the rounds: every server up, in both protocols, each on its own port
+# 3. the comparisons: every server up, in both protocols, each on its own port
 declare -A PID LOG PORT
 stop_all() {
   local key
@@ -190,63 +199,45 @@ for s in $SERVERS; do
   done
 done
 
-# wrk_ping PORT DURATION MODE: wrk against /ping, keep-alive or pipelined (DEPTH requests per write).
-wrk_ping() {
-  local pipeline=()
-  [ "$3" = pipeline ] && pipeline=(-s "$ROOT/scripts/wrk-pipeline.lua" -- "$DEPTH")
-  client_pin wrk -t"$CLIENT_THREADS" -c"$CONNECTIONS" -d"$2" "http://127.0.0.1:$1/ping" "${pipeline[@]}"
-}
-
-for s in $SERVERS; do
-  if speaks "$s" echo; then
-    client_pin "$ROOT/bin/echo-bench" --keepalive -c "$CONNECTIONS" --threads "$CLIENT_THREADS" --duration "$WARMUP" \
-      --max-error-rate 1 "127.0.0.1:${PORT[$s-echo]}" >/dev/null || true
-  fi
-  wrk_ping "${PORT[$s-http]}" "$WARMUP" keepalive >/dev/null
-  wrk_ping "${PORT[$s-http]}" "$WARMUP" pipeline >/dev/null
-done
-
-# measure SERVER MEASURE ROUND: one client run, the server's /proc sampled around it.
-measure() {
-  local s=$1 m=$2 r=$3 key pid tag=$1-$2-r$3 wrk= c duration warmup
-  case $m in ping-*) key=$s-http ;; *) key=$s-echo ;; esac
-  pid=${PID[$key]}
-  proc_sample "$TMP/proc.txt" "$tag" "$pid" tree
-  case $m in
-    echo-ka-*)
-      c=${m#echo-ka-} duration=$DURATION warmup=$EB_WARMUP
-      # a warm-up would spend its time opening the connections, then close them all
-      [ "$c" -ge 5000 ] && duration=$C10K_DURATION warmup=0
-      SERVER_PID=$pid EXP_PORT=${PORT[$key]} echo_bench --keepalive -c "$c" --threads $((c < CLIENT_THREADS ? c : CLIENT_THREADS)) --duration "$duration" \
-        --warmup "$warmup" --json "$RESULTS/raw/$s-$m-r$r.json" >/dev/null ;;
-    echo-short)
-      SERVER_PID=$pid EXP_PORT=${PORT[$key]} echo_bench --duration "$DURATION" --warmup "$EB_WARMUP" \
-        --json "$RESULTS/raw/$s-$m-r$r.json" >/dev/null ;;
-    ping-*)
-      wrk=../raw/wrk-$tag.txt
-      wrk_ping "${PORT[$key]}" "$DURATION" "${m#ping-}" >"$TMP/$wrk" ;;
-  esac
-  proc_sample "$TMP/proc.txt" "$tag" "$pid" tree
-  echo "$s,$m,$r,$tag,$wrk" >>"$TMP/runs.csv"
-}
-
-echo "server,measure,round,key,wrk" >"$TMP/runs.csv"
-for r in $(seq "$ROUNDS"); do
+# compare MEASURE ARGS...: one `echo-bench compare` run over every server of MEASURE (lt first, the
+# baseline of every ratio), each with its pid (CPU per request); the servers' context switches
+# sampled from /proc around the whole run (its warm-up included).
+compare() {
+  local m=$1 key s protocol=echo targets=()
+  shift
+  case $m in ping-*) protocol=http ;; esac
   for s in $SERVERS; do
-    measures=
-    if speaks "$s" echo; then
-      for c in $LEVELS; do measures="$measures echo-ka-$c"; done
-      measures="$measures echo-short"
-    fi
-    measures="$measures ping-keepalive ping-pipeline"
-    for m in $measures; do measure "$s" "$m" "$r"; done
-    echo "== round $r: $s done"
+    speaks "$s" "$protocol" || continue
+    key=$s-$protocol
+    targets+=("$s=127.0.0.1:${PORT[$key]},pid=${PID[$key]}")
+    proc_sample "$TMP/proc.txt" "$s-$m" "${PID[$key]}" tree
   done
+  echo "== $m: ${#targets[@]} servers"
+  client_pin "$ROOT/bin/echo-bench" compare "$@" --seed "$RANDOM$RANDOM" --json "$RESULTS/compare-$m.json" "${targets[@]}" \
+    >"$RESULTS/raw/compare-$m.txt" 2>&1 || echo "warning: compare $m exited non-zero (see raw/compare-$m.txt)" >&2
+  for s in $SERVERS; do
+    speaks "$s" "$protocol" || continue
+    proc_sample "$TMP/proc.txt" "$s-$m" "${PID[$s-$protocol]}" tree
+    echo "$s,$m,$s-$m" >>"$TMP/runs.csv"
+  done
+}
+
+echo "server,measure,key" >"$TMP/runs.csv"
+for c in $LEVELS; do
+  threads=$((c < CLIENT_THREADS ? c : CLIENT_THREADS))
+  if [ "$c" -ge 5000 ]; then
+    # each slice begins by opening all its connections; a warm-up would only do the same
+    compare "echo-ka-$c" -c "$c" -k --threads "$threads" --rounds "$C10K_ROUNDS" --slice "$C10K_SLICE" --warmup 0
+  else
+    compare "echo-ka-$c" -c "$c" -k --threads "$threads" --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP"
+  fi
 done
+compare echo-short --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP"
+HTTP=(--load wrk --protocol http -c "$CONNECTIONS" -k --threads "$CLIENT_THREADS" --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP")
+compare ping-keepalive "${HTTP[@]}"
+compare ping-pipeline "${HTTP[@]}" --pipeline "$DEPTH" --wrk-script "$ROOT/scripts/wrk-pipeline.lua"
 stop_all
-summarize runs "$TMP/runs.csv" --proc "$TMP/proc.txt" --out server,measure,round,cpu_ticks,voluntary,nonvoluntary >"$RESULTS/proc.csv"
-grep -v ',$' "$TMP/runs.csv" >"$TMP/wrk-runs.csv"
-summarize runs "$TMP/wrk-runs.csv" --out server,measure,round,requests,requests_per_s,errors >"$RESULTS/wrk.csv"
+summarize runs "$TMP/runs.csv" --proc "$TMP/proc.txt" --out server,measure,cpu_ticks,voluntary,nonvoluntary >"$RESULTS/proc.csv"
 echo "load_at_end,$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/settings.csv"
 report
 echo "results: $RESULTS; report: $ROOT/experiments/exp-$NAME.md"
