@@ -17,10 +17,12 @@
 # one per server core, at least 2 (LOOPS); on 2 cores, server on CPU 0, client on CPU 1.
 # The budget with the defaults on 2 cores (11 servers, 10 of them echo): slices of
 # (3 levels + short) x 10 servers x 10 rounds x 1 s + 2 /ping measures x 11 x 10 x 1 s
-# + 10 x 6 rounds x 4 s at 10,000 connections = 860 s, warm-ups 62 x 1 s, 55 ready starts,
-# 11 idle runs of 10,000 connects, 21 server JVMs and the noise floor (45 s): about 20 minutes.
-# A smoke run: ROUNDS=8 SLICE=1s C10K_ROUNDS=3 C10K_SLICE=2s LEVELS="1 50 1000" SERVERS="lt et c".
-# Env knobs: ROUNDS (10), SLICE (1s), WARMUP (1s), C10K_ROUNDS (6), C10K_SLICE (4s), READY_ROUNDS (5),
+# + 10 x 8 rounds x 4 s at 10,000 connections = 940 s, warm-ups 62 x 1 s, 55 ready starts,
+# 11 idle runs of 10,000 connects, 21 server JVMs and the noise floor (45 s): about 21 minutes.
+# compare gives an interval from 8 rounds on: ROUNDS and C10K_ROUNDS at least 8. A smoke run:
+# ROUNDS=8 C10K_ROUNDS=8 C10K_SLICE=3s LEVELS="1 50 10000" IDLE_CONNECTIONS=2000 SERVERS="lt et c".
+# EXP_PORT (29600) and the ports after it must lie below the ephemeral port range.
+# Env knobs: ROUNDS (10), SLICE (1s), WARMUP (1s), C10K_ROUNDS (8), C10K_SLICE (4s), READY_ROUNDS (5),
 # SERVERS, LEVELS, LOOPS, IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
 #
 # Writes to experiments/results/architectures/:
@@ -44,7 +46,7 @@ if [ "$HALF" -ge 2 ]; then
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s} READY_ROUNDS=${READY_ROUNDS:-5}
-LEVELS=${LEVELS:-1 50 1000 10000} C10K_ROUNDS=${C10K_ROUNDS:-6} C10K_SLICE=${C10K_SLICE:-4s}
+LEVELS=${LEVELS:-1 50 1000 10000} C10K_ROUNDS=${C10K_ROUNDS:-8} C10K_SLICE=${C10K_SLICE:-4s}
 IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-10000}
 CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 LOOPS=${LOOPS:-$((HALF > 2 ? HALF : 2))} CLIENT_THREADS=${CLIENT_THREADS:-$((HALF > 1 ? HALF : 1))}
@@ -57,6 +59,12 @@ for s in $SERVERS; do
   if [ "$JDK_FEATURE" -ge "$need" ]; then kept="$kept $s"; else echo "note: $s needs JDK $need (built on $JDK_LABEL): left out" >&2; fi
 done
 SERVERS=${kept# }
+# a server port inside the ephemeral range can be taken by any connect on the host, the idle
+# phase's own thousands among them, and the next server's bind then fails: warn before starting
+read -r eph_low eph_high </proc/sys/net/ipv4/ip_local_port_range
+if [ $((EXP_PORT + 2 * $(wc -w <<<"$SERVERS"))) -ge "$eph_low" ] && [ "$EXP_PORT" -le "$eph_high" ]; then
+  echo "warning: EXP_PORT $EXP_PORT is inside the ephemeral port range ($eph_low-$eph_high): a server may find its port taken" >&2
+fi
 # the accept queue as deep as the kernel allows, so that 10,000 connects do not overflow it
 BACKLOG=$(cat /proc/sys/net/core/somaxconn)
 

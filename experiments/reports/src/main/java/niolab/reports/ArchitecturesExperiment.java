@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
+import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
 /**
@@ -48,6 +50,7 @@ public final class ArchitecturesExperiment implements Experiment {
         settings(run, out);
         echoTables(run, out);
         pingTable(run, out);
+        ratioTables(run, out);
         perRequestTables(run, out);
         memoryTable(run, out);
         syscalls(r, out);
@@ -56,10 +59,11 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     private static void settings(Run run, Report out) {
-        for (String k : List.of("duration", "c10k_duration", "rounds", "warmup", "eb_warmup", "idle_connections", "connections", "depth", "loops",
-                "client_threads", "backlog", "nofile", "load_at_start", "load_at_end")) {
+        for (String k : List.of("rounds", "warmup", "idle_connections", "connections", "depth", "loops", "client_threads", "backlog", "nofile",
+                "load_at_start", "load_at_end")) {
             out.put(k, run.setting(k));
         }
+        out.put("design", design(run));
         out.put("levels", String.join(", ", run.levels));
         out.put("servers", String.join(", ", run.servers));
         int serverCores = run.cores / 2;
@@ -95,11 +99,12 @@ public final class ArchitecturesExperiment implements Experiment {
                 // a level that served nothing has no CPU per request: drawn at 0, shown in the table
                 cpus[i] = rates[i] > 0 ? run.cpu(s, m) : 0;
                 errors += run.errors(s, m);
-                row.add(Md.f0(rates[i]));
+                row.add(withInterval(run.rates(s, m), rates[i]));
             }
             long top = run.errors(s, run.top());
             errorsAtTop += top;
-            row.addAll(List.of(Md.f0(run.rate(s, SHORT)), top == 0 ? "0" : top + " (" + run.errorClasses(s, run.top()) + ")",
+            String classes = run.errorClasses(s, run.top());
+            row.addAll(List.of(withInterval(run.rates(s, SHORT), run.rate(s, SHORT)), top == 0 || classes.isEmpty() ? Long.toString(top) : top + " (" + classes + ")",
                     Long.toString(errors + run.errors(s, SHORT))));
             rows.add(row);
             rate.series(run.label(s), x, rates);
@@ -115,8 +120,8 @@ public final class ArchitecturesExperiment implements Experiment {
     private static void pingTable(Run run, Report out) {
         List<List<String>> rows = new ArrayList<>();
         for (String s : run.servers) {
-            rows.add(List.of(run.label(s), Md.f0(run.rate(s, PING)), Md.f0(run.rate(s, PIPELINE)), Md.f2(run.cpu(s, PING)),
-                    Md.f2(run.cpu(s, PIPELINE)), Long.toString(run.errors(s, PING) + run.errors(s, PIPELINE))));
+            rows.add(List.of(run.label(s), withInterval(run.rates(s, PING), run.rate(s, PING)), withInterval(run.rates(s, PIPELINE), run.rate(s, PIPELINE)),
+                    cpuWithInterval(run, s, PING), cpuWithInterval(run, s, PIPELINE), Long.toString(run.errors(s, PING) + run.errors(s, PIPELINE))));
         }
         out.put("ping_table", Md.table(List.of("server", "keep-alive req/s", "pipelined x" + run.setting("depth") + " req/s",
                 "CPU µs/req keep-alive", "CPU µs/req pipelined", "errors"), rows));
@@ -133,7 +138,7 @@ public final class ArchitecturesExperiment implements Experiment {
         for (String s : run.servers) {
             List<String> cpu = new ArrayList<>(List.of(run.label(s))), switches = new ArrayList<>(List.of(run.label(s)));
             for (String m : measures) {
-                cpu.add(run.has(s, m) ? measured(run.cpu(s, m)) + " (" + measured(run.overC(s, m)) + "×)" : "–");
+                cpu.add(run.has(s, m) ? measured(run.cpu(s, m)) + " (" + ratio(run.has("c", m) ? run.cpuRatio(s, "c", m) : null) + ")" : "–");
                 switches.add(run.has(s, m) ? measured3(run.switches(s, m)) : "–");
             }
             switches.add(events(run.r, s, "echo"));
@@ -166,6 +171,74 @@ public final class ArchitecturesExperiment implements Experiment {
         if (!r.has(log) || !r.text(log).contains("counters:")) return "–";
         double e = r.counters(log).eventsPerWait();
         return Double.isNaN(e) || e == 0 ? "–" : Md.f2(e);
+    }
+
+    /** The compare design or the older one, in a sentence for section 2. */
+    private static String design(Run run) {
+        if (!run.compareDesign()) {
+            return "This run is of the older design: " + run.setting("rounds") + " rounds in a fixed order, " + run.setting("duration")
+                    + " per client run (" + run.setting("c10k_duration") + " at 5,000 connections or more), after a warm-up of "
+                    + run.setting("warmup") + " per server; its intervals come from " + run.setting("rounds") + " rounds.";
+        }
+        return "This run: " + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
+                + run.setting("c10k_rounds") + " rounds of " + run.setting("c10k_slice") + " at 5,000 connections or more, without warm-up),"
+                + " after a warm-up of " + run.setting("warmup") + " per server and measure.";
+    }
+
+    /** "61234 [58000, 63000]": a rate's median over the rounds and its interval; the median alone under 2 rounds. */
+    static String withInterval(double[] perRound, double median) {
+        Interval i = Run.median(perRound);
+        return i == null ? Md.f0(median) : Md.f0(median) + " [" + Md.f0(i.low()) + ", " + Md.f0(i.high()) + "]";
+    }
+
+    private static String cpuWithInterval(Run run, String s, String m) {
+        Interval i = Run.median(run.cpus(s, m));
+        return i == null ? measured(run.cpu(s, m)) : Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "]";
+    }
+
+    /** "1.12× [1.05, 1.20]", or "–" without 2 paired rounds. */
+    static String ratio(Interval i) {
+        return i == null ? "–" : Md.f2(i.estimate()) + "× [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "]";
+    }
+
+    /**
+     * Every server against lt in every measure, paired by round: the median of the per-round
+     * ratios with its interval, for the rate and, from CPU's own ratios, for CPU per request.
+     */
+    private static void ratioTables(Run run, Report out) {
+        List<String> measures = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("server"));
+        for (String c : run.levels) {
+            measures.add("echo-ka-" + c);
+            header.add("echo at " + c);
+        }
+        measures.addAll(List.of(SHORT, PING, PIPELINE));
+        header.addAll(List.of("short connections", "keep-alive /ping", "pipelined /ping"));
+        List<List<String>> rateRows = new ArrayList<>(), cpuRows = new ArrayList<>();
+        for (String s : run.servers) {
+            if (s.equals("lt")) continue;
+            List<String> rate = new ArrayList<>(List.of(run.label(s))), cpu = new ArrayList<>(List.of(run.label(s)));
+            for (String m : measures) {
+                boolean both = run.has(s, m) && run.has("lt", m);
+                rate.add(both ? ratioCell(run.rateRatio(s, "lt", m), Comparison.Quantity.RATE) : "–");
+                cpu.add(both ? ratioCell(run.cpuRatio(s, "lt", m), Comparison.Quantity.COST) : "–");
+            }
+            rateRows.add(rate);
+            cpuRows.add(cpu);
+        }
+        out.put("rate_ratio_table", Md.table(header, rateRows));
+        out.put("cpu_ratio_table", Md.table(header, cpuRows));
+    }
+
+    /** "0.93× [0.90, 0.97] slower", "1.01× [0.98, 1.03] unresolved": the ratio, its interval and where the interval lies. */
+    private static String ratioCell(Interval i, Comparison.Quantity q) {
+        if (i == null) return "–";
+        String word = switch (Comparison.direction(i)) {
+            case ABOVE -> q == Comparison.Quantity.RATE ? "faster" : "costlier";
+            case BELOW -> q == Comparison.Quantity.RATE ? "slower" : "cheaper";
+            case NONE -> "unresolved";
+        };
+        return ratio(i) + " " + word;
     }
 
     private static void memoryTable(Run run, Report out) {
@@ -216,15 +289,30 @@ public final class ArchitecturesExperiment implements Experiment {
                 + " " + versus(run, "netty-http", "netty-epoll", PING, "Keep-alive /ping"));
         out.put("c_evidence", versus(run, "lt", "c", PING, "Keep-alive /ping") + " " + versus(run, "et", "c", PING, "Keep-alive /ping")
                 + " " + versus(run, "lt", "c", SHORT, "Short connections") + " " + versus(run, "et", "c", SHORT, "Short connections"));
-        String fastest = "";
-        double best = -1;
+        out.put("fastest_pipeline", fastest(run, PIPELINE));
+    }
+
+    /**
+     * The server with the highest median rate in measure {@code m}, and whether this run can tell
+     * it from the next: their paired per-round ratio, in words.
+     */
+    static String fastest(Run run, String m) {
+        String first = null, second = null;
         for (String s : run.servers) {
-            if (run.rate(s, PIPELINE) > best) {
-                best = run.rate(s, PIPELINE);
-                fastest = run.label(s);
+            if (!run.has(s, m)) continue;
+            if (first == null || run.rate(s, m) > run.rate(first, m)) {
+                second = first;
+                first = s;
+            } else if (second == null || run.rate(s, m) > run.rate(second, m)) {
+                second = s;
             }
         }
-        out.put("fastest_pipeline", fastest + " (" + Md.f0(best) + " req/s)");
+        if (first == null) return "none measured";
+        String top = run.label(first) + " (" + Md.f0(run.rate(first, m)) + " req/s, the highest median)";
+        if (second == null) return top;
+        Interval ratio = run.rateRatio(first, second, m);
+        return top + "; against the next, " + run.label(second) + " (" + Md.f0(run.rate(second, m)) + " req/s): "
+                + (ratio == null ? "too few paired rounds to tell them apart" : Comparison.describe(ratio, Comparison.Quantity.RATE));
     }
 
     /** "vt holds ... in 752.9 MB, lt in 71.9 MB: 69.7 KB more per connection." */
@@ -236,13 +324,23 @@ public final class ArchitecturesExperiment implements Experiment {
                 + " per connection.";
     }
 
-    /** "Short connections: vt 3516 req/s, ...; lt ...; vt at 1.06× the rate and 1.47× the CPU per request of lt." */
+    /**
+     * "Short connections: vt 3516 req/s, ...; lt ...; vt against lt, paired by round: rate slower
+     * by 8% [5%, 11%], CPU per request costlier by ...": each direction from its own interval.
+     */
     static String versus(Run run, String a, String b, String measure, String what) {
         if (!run.has(a, measure) || !run.has(b, measure)) return "(" + what + ": " + a + " or " + b + " not measured on this run.)";
-        if (run.rate(a, measure) == 0 || run.rate(b, measure) == 0) return "(" + what + ": " + a + " or " + b + " served no request on this run.)";
+        if (!(run.rate(a, measure) > 0) || !(run.rate(b, measure) > 0)) return "(" + what + ": " + a + " or " + b + " served no request on this run.)";
+        Interval rate = run.rateRatio(a, b, measure), cpu = run.cpuRatio(a, b, measure);
         return what + ": " + run.label(a) + " " + point(run, a, measure) + "; " + run.label(b) + " " + point(run, b, measure)
-                + "; " + run.label(a) + " at " + Md.f2(run.rate(a, measure) / run.rate(b, measure)) + "× the rate and "
-                + Md.f2(run.cpu(a, measure) / run.cpu(b, measure)) + "× the CPU per request of " + run.label(b) + ".";
+                + "; " + run.label(a) + " against " + run.label(b) + ", paired by round: rate " + ratioWords(rate, Comparison.Quantity.RATE)
+                + ", CPU per request " + ratioWords(cpu, Comparison.Quantity.COST) + ".";
+    }
+
+    /** A paired ratio in words with its figure, or why there is none. */
+    static String ratioWords(Interval ratio, Comparison.Quantity quantity) {
+        if (ratio == null) return "not resolved (fewer than 2 paired rounds)";
+        return Md.f2(ratio.estimate()) + "×, " + Comparison.describe(ratio, quantity);
     }
 
     private static String point(Run run, String s, String m) {
@@ -262,16 +360,17 @@ public final class ArchitecturesExperiment implements Experiment {
             claims.add(Claim.atLeast("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
                     Interval.exactly((double) run.clean(run.top()) / run.echoServers().size()), 0, 1.0));
         }
-        if (run.has("vt", at) && run.has("lt", at)) {
+        if (run.has("vt", at) && run.has("lt", at) && run.rateRatio("vt", "lt", at) != null) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
-                    Claim.ratio(run.rates("vt", at), run.rates("lt", at)), run.rounds(), 0.7));
+                    run.rateRatio("vt", "lt", at), Run.pairedRounds(run.rates("vt", at), run.rates("lt", at)), 0.7));
         }
         String[][] cpuClaims = {{PING, "keep-alive /ping", "1.1"}, {at, "keep-alive echo", "1.1"}, {SHORT, "short connections", "1.2"}};
         for (String s : new String[] {"lt", "et"}) {
             for (String[] c : cpuClaims) {
-                if (run.has(s, c[0]) && run.has("c", c[0])) {
+                Interval ratio = run.has(s, c[0]) && run.has("c", c[0]) ? run.cpuRatio(s, "c", c[0]) : null;
+                if (ratio != null) {
                     claims.add(Claim.atMost(c[1] + ": " + s + " spends at most " + c[2] + "× the C reference's server CPU per request",
-                            Claim.ratio(run.cpus(s, c[0]), run.cpus("c", c[0])), run.rounds(), Double.parseDouble(c[2])));
+                            ratio, Run.pairedRounds(run.cpus(s, c[0]), run.cpus("c", c[0])), Double.parseDouble(c[2])));
                 }
             }
         }
@@ -284,12 +383,22 @@ public final class ArchitecturesExperiment implements Experiment {
         Claim.report(claims, "measured", out);
     }
 
-    /** The run's raw files, read once: medians over the rounds per server and measure. */
+    /**
+     * The run's raw files, read once: per server, measure and round, the rate and the server's
+     * CPU per request. A run of the compare design ({@code design,compare} in settings.csv) has
+     * one {@code echo-bench compare} JSON per measure, a slice per server and round in a fresh
+     * random order; a run of the older design has echo-bench's JSON or wrk's row per server,
+     * measure and round, the rounds interleaved in a fixed order. Either way round i of two
+     * servers saw the same stretch of the machine, so ratios pair by round.
+     */
     static final class Run {
         final Results r;
-        final Csv settings, ready, idle, proc, wrk;
+        final Csv settings, ready, idle, proc;
         final List<String> servers = new ArrayList<>(), levels;
         final int cores;
+        /** The compare design's runs by measure; empty for the older design. */
+        private final Map<String, BenchComparison> compared = new LinkedHashMap<>();
+        private final Csv wrk;
 
         Run(Results r) {
             this.r = r;
@@ -297,13 +406,35 @@ public final class ArchitecturesExperiment implements Experiment {
             ready = r.csv("ready.csv");
             idle = r.csv("idle.csv");
             proc = r.csv("proc.csv");
-            wrk = r.csv("wrk.csv");
             List<String> ran = List.of(setting("servers").split(" "));
             for (String s : LABELS.keySet()) {
                 if (ran.contains(s)) servers.add(s);
             }
             levels = List.of(setting("levels").split(" "));
             cores = r.json("env.json", RunEnvironment.class).cores();
+            if ("compare".equals(optional("design"))) {
+                wrk = null;
+                List<String> measures = new ArrayList<>();
+                for (String c : levels) measures.add("echo-ka-" + c);
+                measures.addAll(List.of(SHORT, PING, PIPELINE));
+                for (String m : measures) {
+                    if (r.has("compare-" + m + ".json")) compared.put(m, r.json("compare-" + m + ".json", BenchComparison.class));
+                }
+            } else {
+                wrk = r.csv("wrk.csv");
+            }
+        }
+
+        boolean compareDesign() {
+            return wrk == null;
+        }
+
+        /** A setting, or null when this run's design has no such knob. */
+        String optional(String key) {
+            for (Map<String, String> row : settings.rows()) {
+                if (row.get("key").equals(key)) return row.get("value");
+            }
+            return null;
         }
 
         String setting(String key) {
@@ -338,12 +469,20 @@ public final class ArchitecturesExperiment implements Experiment {
             return n;
         }
 
-        int rounds() {
-            return Integer.parseInt(setting("rounds"));
+        /** The rounds of measure {@code m}: each server's slices (or runs) in it. */
+        int rounds(String m) {
+            BenchComparison c = compared.get(m);
+            return c != null ? c.config().rounds() : Integer.parseInt(setting("rounds"));
         }
 
         boolean has(String s, String m) {
-            return proc.numbers("cpu_ticks", "server", s, "measure", m).length > 0;
+            if (!compareDesign()) return proc.numbers("cpu_ticks", "server", s, "measure", m).length > 0;
+            BenchComparison c = compared.get(m);
+            if (c == null) return false;
+            for (BenchComparison.Server server : c.servers()) {
+                if (server.name().equals(s)) return true;
+            }
+            return false;
         }
 
         private boolean isWrk(String m) {
@@ -354,40 +493,127 @@ public final class ArchitecturesExperiment implements Experiment {
             return r.bench("raw/" + s + "-" + m + "-r" + round + ".json");
         }
 
-        /** Requests per second, median over the rounds. */
+        /** Server {@code s}'s slice in round {@code round} of measure {@code m}, or null. */
+        private BenchComparison.Slice slice(String s, String m, int round) {
+            for (BenchComparison.Slice x : compared.get(m).slices()) {
+                if (x.round() == round && x.server().equals(s)) return x;
+            }
+            return null;
+        }
+
+        /** Requests per second, median over the rounds that served. */
         double rate(String s, String m) {
-            return Stats.median(rates(s, m));
+            return Stats.median(finite(rates(s, m)));
         }
 
-        /** Requests per second, one per round, in round order (wrk's rows are written in it). */
+        /** Requests per second, one per round in round order; NaN for a round without a figure. */
         double[] rates(String s, String m) {
-            if (isWrk(m)) return wrk.numbers("requests_per_s", "server", s, "measure", m);
-            double[] v = new double[rounds()];
-            for (int i = 0; i < v.length; i++) v[i] = Stats.median(bench(s, m, i + 1).column(BenchReport.Column.QPS));
-            return v;
-        }
-
-        /** Server CPU µs per request, median over the rounds. */
-        double cpu(String s, String m) {
-            return Stats.median(cpus(s, m));
-        }
-
-        /** Server CPU µs per request, one per round: echo-bench's own reading, or /proc ticks over a wrk run. */
-        double[] cpus(String s, String m) {
-            double[] v = new double[rounds()];
+            double[] v = new double[rounds(m)];
             for (int i = 0; i < v.length; i++) {
-                v[i] = isWrk(m) ? Csv.number(proc.row("server", s, "measure", m, "round", Integer.toString(i + 1)).get("cpu_ticks"))
-                        * 10_000 / requests(s, m, i + 1) : Stats.median(bench(s, m, i + 1).serverCpuPerRun());
+                if (compareDesign()) {
+                    BenchComparison.Slice x = slice(s, m, i + 1);
+                    v[i] = x == null || x.rate() == null || x.refused() ? Double.NaN : x.rate();
+                } else {
+                    v[i] = isWrk(m) ? wrk.numbers("requests_per_s", "server", s, "measure", m)[i]
+                            : Stats.median(bench(s, m, i + 1).column(BenchReport.Column.QPS));
+                }
             }
             return v;
         }
 
+        /** Server CPU µs per request, median over the rounds that measured it. */
+        double cpu(String s, String m) {
+            double[] v = finite(cpus(s, m));
+            return v.length == 0 ? Double.NaN : Stats.median(v);
+        }
+
         /**
-         * Context switches of the server per request, median over the rounds. They are counted
-         * around the whole client run, so an echo-bench run's warm-up requests count too.
+         * Server CPU µs per request, one per round: compare's reading of the server's /proc over
+         * each slice; in the older design echo-bench's own reading, or /proc ticks over a wrk run.
+         */
+        double[] cpus(String s, String m) {
+            double[] v = new double[rounds(m)];
+            for (int i = 0; i < v.length; i++) {
+                if (compareDesign()) {
+                    BenchComparison.Slice x = slice(s, m, i + 1);
+                    v[i] = x == null || x.serverCpuUsPerRequest() == null ? Double.NaN : x.serverCpuUsPerRequest();
+                } else {
+                    v[i] = isWrk(m) ? Csv.number(proc.row("server", s, "measure", m, "round", Integer.toString(i + 1)).get("cpu_ticks"))
+                            * 10_000 / requests(s, m, i + 1) : Stats.median(bench(s, m, i + 1).serverCpuPerRun());
+                }
+            }
+            return v;
+        }
+
+        /** The median of {@code a}'s per-round rates over {@code b}'s, with its interval; null under 2 paired rounds. */
+        Interval rateRatio(String a, String b, String m) {
+            return paired(rates(a, m), rates(b, m));
+        }
+
+        /** The same for server CPU per request: its own rounds' ratios, never the rates' spread. */
+        Interval cpuRatio(String a, String b, String m) {
+            return paired(cpus(a, m), cpus(b, m));
+        }
+
+        /** The median of a rate or CPU figure over the rounds, with its interval; null without 2 rounds. */
+        static Interval median(double[] v) {
+            double[] x = finite(v);
+            return x.length < 2 ? null : Claim.median(x);
+        }
+
+        /** The median of numer[i] / denom[i] over the rounds where both have a figure; null under 2 such rounds. */
+        static Interval paired(double[] numer, double[] denom) {
+            List<double[]> pairs = new ArrayList<>();
+            for (int i = 0; i < Math.min(numer.length, denom.length); i++) {
+                if (Double.isFinite(numer[i]) && Double.isFinite(denom[i]) && denom[i] > 0) pairs.add(new double[] {numer[i], denom[i]});
+            }
+            if (pairs.size() < 2) return null;
+            double[] n = new double[pairs.size()], d = new double[pairs.size()];
+            for (int i = 0; i < n.length; i++) {
+                n[i] = pairs.get(i)[0];
+                d[i] = pairs.get(i)[1];
+            }
+            return Claim.ratio(n, d);
+        }
+
+        /** The rounds of a paired ratio: those where both servers have a figure. */
+        static int pairedRounds(double[] numer, double[] denom) {
+            int n = 0;
+            for (int i = 0; i < Math.min(numer.length, denom.length); i++) {
+                if (Double.isFinite(numer[i]) && Double.isFinite(denom[i]) && denom[i] > 0) n++;
+            }
+            return n;
+        }
+
+        static double[] finite(double[] v) {
+            int n = 0;
+            for (double x : v) {
+                if (Double.isFinite(x)) n++;
+            }
+            double[] out = new double[n];
+            n = 0;
+            for (double x : v) {
+                if (Double.isFinite(x)) out[n++] = x;
+            }
+            return out;
+        }
+
+        /**
+         * Context switches of the server per request. The older design counts them around each
+         * client run (its warm-up requests included) and takes the median over the rounds; the
+         * compare design counts them around the whole compare run, over the slices' requests
+         * (its warm-up's switches counted, its requests not: a slight overstatement).
          */
         double switches(String s, String m) {
-            double[] v = new double[rounds()];
+            if (compareDesign()) {
+                Map<String, String> row = proc.row("server", s, "measure", m);
+                double requests = 0;
+                for (BenchComparison.Slice x : compared.get(m).slices()) {
+                    if (x.server().equals(s)) requests += x.requests();
+                }
+                return (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests;
+            }
+            double[] v = new double[rounds(m)];
             for (int i = 0; i < v.length; i++) {
                 Map<String, String> row = proc.row("server", s, "measure", m, "round", Integer.toString(i + 1));
                 v[i] = (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests(s, m, i + 1);
@@ -405,16 +631,24 @@ public final class ArchitecturesExperiment implements Experiment {
         }
 
         long errors(String s, String m) {
+            if (compareDesign()) {
+                long e = 0;
+                for (BenchComparison.Slice x : compared.get(m).slices()) {
+                    if (x.server().equals(s)) e += x.errors();
+                }
+                return e;
+            }
             if (isWrk(m)) return (long) Stats.sum(wrk.numbers("errors", "server", s, "measure", m));
             long e = 0;
-            for (int i = 1; i <= rounds(); i++) e += bench(s, m, i).errors().total();
+            for (int i = 1; i <= rounds(m); i++) e += bench(s, m, i).errors().total();
             return e;
         }
 
-        /** The classes of an echo measure's errors over the rounds, as "timeout 3, reset 1". */
+        /** The classes of an echo measure's errors over the rounds, as "timeout 3, reset 1"; "" where the run keeps totals only (compare). */
         String errorClasses(String s, String m) {
+            if (compareDesign()) return "";
             long[] sum = new long[7];
-            for (int i = 1; i <= rounds(); i++) {
+            for (int i = 1; i <= rounds(m); i++) {
                 BenchReport.Errors e = bench(s, m, i).errors();
                 long[] v = {e.refused(), e.reset(), e.timeout(), e.closedEarly(), e.mismatch(), e.portsExhausted(), e.other()};
                 for (int k = 0; k < v.length; k++) sum[k] += v[k];
@@ -427,10 +661,6 @@ public final class ArchitecturesExperiment implements Experiment {
             return String.join(", ", parts);
         }
 
-        double overC(String s, String m) {
-            return has("c", m) ? cpu(s, m) / cpu("c", m) : Double.NaN;
-        }
-
         boolean hasIdle(String s) {
             return idle.numbers("rss_kb", "server", s).length > 0;
         }
@@ -438,6 +668,5 @@ public final class ArchitecturesExperiment implements Experiment {
         double rssMb(String s) {
             return Csv.number(idle.row("server", s).get("rss_kb")) / 1024;
         }
-
     }
 }

@@ -240,13 +240,12 @@ public final class LabNotes implements Callable<Integer> {
     static void lab7Ranges(Path results, Report out) {
         Results arch = new Results(results.resolve("architectures"));
         StringBuilder echo = new StringBuilder(), ping = new StringBuilder(), idle = new StringBuilder();
-        Csv wrk = arch.csv("wrk.csv");
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(arch);
         Csv idleCsv = arch.csv("idle.csv");
         for (String server : LAB7_SERVERS) {
-            double[] qps = new double[3];
-            for (int round = 1; round <= 3; round++) qps[round - 1] = Stats.median(arch.bench("raw/" + server + "-echo-ka-50-r" + round + ".json").column(Column.QPS));
-            append(echo, server + " " + range(qps) + "/s");
-            append(ping, server + " " + range(wrk.numbers("requests_per_s", "server", server, "measure", "ping-keepalive")) + "/s");
+            if (!run.has(server, "echo-ka-50")) continue;
+            append(echo, server + " " + range(ArchitecturesExperiment.Run.finite(run.rates(server, "echo-ka-50"))) + "/s");
+            append(ping, server + " " + range(ArchitecturesExperiment.Run.finite(run.rates(server, ArchitecturesExperiment.PING))) + "/s");
             double[] rss = idleCsv.numbers("rss_kb", "server", server);
             if (rss.length > 0) append(idle, server + " " + Md.f0(rss[0] / 1024) + " MB");
         }

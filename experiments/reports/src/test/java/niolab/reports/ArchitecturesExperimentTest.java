@@ -6,14 +6,20 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import niolab.common.results.BenchComparison;
+import niolab.common.stats.Bootstrap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * exp-architectures reads its numbers from the raw files as they are: wrk's rate and /proc's
- * ticks and context switches per request, medians over the rounds, the ratio to C, the claims
- * following the figures, and a level that served nothing shown as such.
+ * exp-architectures reads its numbers from the raw files as they are: in the older design wrk's
+ * rate and /proc's ticks and context switches per request, medians over the rounds, the ratio to
+ * C, the claims following the figures, and a level that served nothing shown as such; in the
+ * compare design each round's slice, ratios paired by round, and directions only where an
+ * interval excludes 1.
  */
 class ArchitecturesExperimentTest {
     @TempDir
@@ -54,7 +60,7 @@ class ArchitecturesExperimentTest {
         ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(results);
         assertThat(run.rate("lt", "ping-keepalive")).isEqualTo(11000);
         assertThat(run.cpu("lt", "ping-keepalive")).isEqualTo(10.0);
-        assertThat(run.overC("lt", "ping-keepalive")).isEqualTo(1.25);
+        assertThat(run.cpuRatio("lt", "c", "ping-keepalive").estimate()).isEqualTo(1.25);
         assertThat(run.switches("lt", "ping-keepalive")).isEqualTo(0.05);
         assertThat(run.errors("c", "ping-keepalive")).isEqualTo(3);
         assertThat(run.label("c")).isEqualTo("C reference");
@@ -81,6 +87,62 @@ class ArchitecturesExperimentTest {
                 .isEqualTo("(keep-alive /ping: vt or lt not measured on this run.)");
         assertThat(ArchitecturesExperiment.versus(run, "lt", "c", "ping-keepalive", "keep-alive /ping"))
                 .startsWith("keep-alive /ping: lt 11000 req/s, 10.00 µs CPU and 0.050 context switches per request; C reference 20000 req/s")
-                .endsWith("lt at 0.55× the rate and 1.25× the CPU per request of C reference.");
+                // the rounds' rate ratios 0.50, 0.55, 0.60 lie wholly below 1; every CPU ratio is 1.25
+                .endsWith("lt against C reference, paired by round: rate 0.55×, slower by 45% [40%, 50%], CPU per request 1.25×, costlier by 25% [25%, 25%].");
+    }
+
+    /** A smoke run of the compare design (lt, et, c; 8 rounds of 1 s slices), kept as it came. */
+    private static final Path COMPARE_RUN = Path.of("src", "test", "resources", "architectures-compare");
+
+    @Test
+    void theCompareDesignTakesEachRoundsSliceAndPairsTheServersByRound() {
+        Results r = new Results(COMPARE_RUN);
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(r);
+        BenchComparison json = r.json("compare-echo-ka-50.json", BenchComparison.class);
+        double[] lt = new double[json.config().rounds()], et = new double[lt.length];
+        for (BenchComparison.Slice s : json.slices()) {
+            if (s.server().equals("lt")) lt[s.round() - 1] = s.rate();
+            if (s.server().equals("et")) et[s.round() - 1] = s.rate();
+        }
+        assertThat(run.compareDesign()).isTrue();
+        assertThat(run.rounds("echo-ka-50")).isEqualTo(8);
+        assertThat(run.rates("et", "echo-ka-50")).containsExactly(et);
+        assertThat(run.rate("lt", "echo-ka-50")).isEqualTo(Stats.median(lt));
+        assertThat(run.rateRatio("et", "lt", "echo-ka-50")).isEqualTo(Bootstrap.medianOfRatios(et, lt, Claim.SEED));
+    }
+
+    @Test
+    void aRoundWithoutBothServersIsLeftOutOfTheirRatio() {
+        double[] a = {2, 4, Double.NaN, 8}, b = {1, 2, 3, Double.NaN};
+        assertThat(ArchitecturesExperiment.Run.pairedRounds(a, b)).isEqualTo(2);
+        assertThat(ArchitecturesExperiment.Run.paired(a, b)).isEqualTo(Bootstrap.medianOfRatios(new double[] {2, 4}, new double[] {1, 2}, Claim.SEED));
+        assertThat(ArchitecturesExperiment.Run.paired(new double[] {1, Double.NaN}, new double[] {1, 1})).isNull();
+    }
+
+    @Test
+    void everyRatioCellSaysTheDirectionItsIntervalAllows() {
+        Report out = new Report();
+        new ArchitecturesExperiment().generate(new Results(COMPARE_RUN), out);
+        Pattern cell = Pattern.compile("(\\d+\\.\\d\\d)× \\[(\\d+\\.\\d\\d), (\\d+\\.\\d\\d)\\] (faster|slower|costlier|cheaper|unresolved)");
+        int cells = 0;
+        for (String table : new String[] {out.values.get("rate_ratio_table"), out.values.get("cpu_ratio_table")}) {
+            Matcher m = cell.matcher(table);
+            while (m.find()) {
+                cells++;
+                double low = Double.parseDouble(m.group(2)), high = Double.parseDouble(m.group(3));
+                String expected = low > 1 ? "above" : high < 1 ? "below" : "unresolved";
+                String said = switch (m.group(4)) {
+                    case "faster", "costlier" -> "above";
+                    case "slower", "cheaper" -> "below";
+                    default -> "unresolved";
+                };
+                // the two-decimal figures may round an interval's end onto 1.00
+                if (low != 1.0 && high != 1.0) assertThat(said).as(m.group()).isEqualTo(expected);
+            }
+        }
+        // et and c against lt, in 3 echo levels, short connections and 2 /ping measures, for rate and CPU
+        assertThat(cells).isEqualTo(2 * 2 * 6);
+        assertThat(out.values.get("claims_table")).contains("| 8 |");
+        assertThat(out.values.get("fastest_pipeline")).contains("against the next");
     }
 }

@@ -16,7 +16,8 @@ import picocli.CommandLine;
 
 /** {@code summarize}: the scripts' rows computed from their raw output. */
 class SummarizeTest {
-    private static final Path ARCHITECTURES = Paths.get("..", "results", "architectures");
+    /** wrk runs of exp-architectures' older design, their text and their rows as summarize wrote them. */
+    private static final Path WRK_RUNS = Paths.get("src", "test", "resources", "wrk-runs");
 
     private final StringWriter out = new StringWriter(), err = new StringWriter();
 
@@ -31,17 +32,17 @@ class SummarizeTest {
 
     @Test
     void theCommittedWrkRowsFollowFromWrksCommittedText(@TempDir Path dir) throws Exception {
-        Csv wrk = Csv.parse(Files.readString(ARCHITECTURES.resolve("wrk.csv")), "wrk.csv");
+        Csv wrk = Csv.parse(Files.readString(WRK_RUNS.resolve("wrk.csv")), "wrk.csv");
         StringBuilder manifest = new StringBuilder("server,measure,round,wrk\n");
         for (Map<String, String> r : wrk.rows()) {
             String file = "wrk-" + r.get("server") + "-" + r.get("measure") + "-r" + r.get("round") + ".txt";
             manifest.append(String.join(",", r.get("server"), r.get("measure"), r.get("round"),
-                    ARCHITECTURES.resolve("raw").resolve(file).toAbsolutePath().toString())).append('\n');
+                    WRK_RUNS.resolve("raw").resolve(file).toAbsolutePath().toString())).append('\n');
         }
         Files.writeString(dir.resolve("runs.csv"), manifest);
         assertThat(run("runs", dir.resolve("runs.csv").toString(), "--out", "server,measure,round,requests,requests_per_s,errors"))
                 .isZero();
-        assertThat(out.toString()).isEqualTo(Files.readString(ARCHITECTURES.resolve("wrk.csv")));
+        assertThat(out.toString()).isEqualTo(Files.readString(WRK_RUNS.resolve("wrk.csv")));
     }
 
     @Test
