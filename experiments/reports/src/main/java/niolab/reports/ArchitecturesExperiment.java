@@ -205,7 +205,7 @@ public final class ArchitecturesExperiment implements Experiment {
      * Every server against lt in every measure, paired by round: the median of the per-round
      * ratios with its interval, for the rate and, from CPU's own ratios, for CPU per request.
      */
-    private static void ratioTables(Run run, Report out) {
+    static void ratioTables(Run run, Report out) {
         List<String> measures = new ArrayList<>();
         List<String> header = new ArrayList<>(List.of("server"));
         for (String c : run.levels) {
