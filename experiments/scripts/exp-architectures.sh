@@ -5,7 +5,7 @@
 #   2. idle: a fresh server per SERVERS entry holding IDLE_CONNECTIONS (10,000) connections
 #      that send nothing; its VmRSS once they are all open;
 #   3. comparisons: every server up twice (echo and HTTP), then one `echo-bench compare` per
-#      measure over every server that speaks it, lt first (the baseline): ROUNDS rounds of SLICE
+#      measure over every server that speaks it, lt first by default: ROUNDS rounds of SLICE
 #      slices, each round in a fresh random order, a WARMUP per server first; keep-alive echo at
 #      LEVELS connections, serial short connections (echo-bench's engine), keep-alive /ping and
 #      pipelined /ping x DEPTH at CONNECTIONS connections (--load wrk). The levels of 5000
@@ -207,9 +207,10 @@ for s in $SERVERS; do
   done
 done
 
-# compare MEASURE ARGS...: one `echo-bench compare` run over every server of MEASURE (lt first, the
-# baseline of every ratio), each with its pid (CPU per request); the servers' context switches
-# sampled from /proc around the whole run (its warm-up included).
+# compare MEASURE ARGS...: one `echo-bench compare` run over every server of MEASURE, in SERVERS'
+# order (compare's own summary takes the first, lt by default, as its baseline; the report pairs
+# each server with lt from the slices), each with its pid (CPU per request); the servers' context
+# switches sampled from /proc around the whole run (its warm-up included).
 compare() {
   local m=$1 key s protocol=echo targets=()
   shift
