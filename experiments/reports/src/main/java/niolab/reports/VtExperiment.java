@@ -53,7 +53,7 @@ public final class VtExperiment implements Experiment {
             echoC = Claim.ratio(pairs[0], pairs[1]);
             out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
                     + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + Md.f2(echoC.estimate()) + " [" + Md.f2(echoC.low()) + ", " + Md.f2(echoC.high())
-                    + "]: vt " + Comparison.describe(echoC, Quantity.RATE));
+                    + "]: " + Comparison.describe(echoC, Quantity.RATE));
             claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, 0.7));
         } else {
             out.put("echo_c", "Not measured in this run");
@@ -178,12 +178,15 @@ public final class VtExperiment implements Experiment {
     }
 
     private static String side(String client, Interval i) {
+        boolean december = i.low() <= QUOTED_1DEC_HIGH && i.high() >= QUOTED_1DEC_LOW, architectures = i.contains(QUOTED_ARCHITECTURES);
+        String quoted = "1 December's " + Md.f2(QUOTED_1DEC_LOW) + "–" + Md.f2(QUOTED_1DEC_HIGH), arch = "exp-architectures' " + Md.f2(QUOTED_ARCHITECTURES);
         String where;
-        if (i.low() >= QUOTED_ARCHITECTURES) where = "at or above exp-architectures' " + Md.f2(QUOTED_ARCHITECTURES) + ": that figure reproduces";
-        else if (i.high() <= QUOTED_1DEC_HIGH) where = "at or below 1 December's " + Md.f2(QUOTED_1DEC_HIGH) + ": that figure reproduces";
-        else if (i.contains(QUOTED_ARCHITECTURES)) where = "covering exp-architectures' " + Md.f2(QUOTED_ARCHITECTURES) + " and not 1 December's";
-        else if (i.low() <= QUOTED_1DEC_HIGH) where = "reaching 1 December's " + Md.f2(QUOTED_1DEC_HIGH) + " but not exp-architectures' figure";
-        else where = "between the two: neither reproduces, and the difference is not the client";
+        if (december && architectures) where = "covering both " + quoted + " and " + arch + ": this run cannot tell them apart";
+        else if (architectures) where = "covering " + arch + " and not " + quoted + ": exp-architectures' figure reproduces";
+        else if (december) where = "covering " + quoted + " and not " + arch + ": 1 December's figure reproduces";
+        else if (i.high() < QUOTED_1DEC_LOW) where = "below both " + quoted + " and " + arch + ": neither reproduces";
+        else if (i.low() > QUOTED_ARCHITECTURES) where = "above both " + quoted + " and " + arch + ": neither reproduces";
+        else where = "between " + quoted + " and " + arch + ": neither reproduces";
         return client + " vt/lt is " + Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "], " + where;
     }
 }
