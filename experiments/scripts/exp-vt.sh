@@ -3,6 +3,7 @@
 # stays up for the whole run, each on its own port, server on CPU 0, clients on CPU 1:
 #   ping   keep-alive /ping, 50 connections: echo-bench compare, lt first, vt and vt with each
 #          JDK knob of VT_KNOBS (server CPU per request: vt within 1.25x lt's)
+#   ping-wrk  keep-alive /ping driven by wrk (where installed): lt and vt only
 #   echo   keep-alive echo, 50 connections: the same servers (rate: vt at least 0.7x lt's)
 #   echo-c keep-alive echo with the C keepalive-client (reference/): lt and vt, C_ROUNDS rounds
 #          of C_SLICE seconds, each round in a fresh random order (rates in echo-c.csv; the
@@ -10,13 +11,14 @@
 #   short  echo, a fresh connection per request (serial): c first, lt and LT_VARIANTS (server
 #          CPU per connection: lt within 1.2x c's)
 # Environment: ROUNDS (15) and SLICE (1s) of each compare; C_ROUNDS (8), C_SLICE (4); VT_KNOBS
-# (NAME=JVM-OPTIONS;... as below); MEASURES ("ping echo echo-c short"); EXP_PORT (29988: this
-# run takes EXP_PORT.. +2 per server). About 9 minutes with the defaults (6 vt variants).
+# (NAME=JVM-OPTIONS;... as below); MEASURES ("ping ping-wrk echo echo-c short", ping-wrk where
+# wrk is installed); EXP_PORT (29988: this run takes the ports from there up, one per server).
+# About 10 minutes with the defaults (6 vt variants); --load wrk needs whole seconds for SLICE.
 set -euo pipefail
 NAME=vt
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROUNDS=${ROUNDS:-15} SLICE=${SLICE:-1s} C_ROUNDS=${C_ROUNDS:-8} C_SLICE=${C_SLICE:-4}
-MEASURES=${MEASURES:-"ping echo echo-c short"}
+MEASURES=${MEASURES:-"ping $(command -v wrk >/dev/null && echo ping-wrk) echo echo-c short"}
 # The JDK's own knobs (JDK 21+; the JVM ignores a property it does not know, so a knob the JDK in
 # use lacks measures as plain vt). Pinned to one CPU the JVM sees one processor: the scheduler's
 # parallelism and the pollers' count default to 1, so the knobs raise them.
@@ -78,6 +80,13 @@ for m in $MEASURES; do
       compare ping --protocol http -k -c 50 --threads 1
       stop_all
       ;;
+    ping-wrk)
+      TARGETS=()
+      serve lt http lt ""
+      serve vt http vt ""
+      compare ping-wrk --load wrk --protocol http -k -c 50 --threads 1
+      stop_all
+      ;;
     echo | echo-c)
       [ ${#PIDS[@]} -eq 0 ] && vt_servers echo
       if [ "$m" = echo ]; then
@@ -111,7 +120,7 @@ for m in $MEASURES; do
       compare short --protocol echo -c 1
       stop_all
       ;;
-    *) echo "error: unknown measure '$m' (ping echo echo-c short)" >&2; exit 2 ;;
+    *) echo "error: unknown measure '$m' (ping ping-wrk echo echo-c short)" >&2; exit 2 ;;
   esac
 done
 report

@@ -34,6 +34,8 @@ public final class VtExperiment implements Experiment {
     public void generate(Results r, Report out) {
         List<Claim> claims = new ArrayList<>();
         out.put("servers", servers(r));
+        BenchComparison pingWrk = load(r, "ping-wrk.json");
+        out.put("table_ping_wrk", table(pingWrk, "lt"));
         BenchComparison ping = load(r, "ping.json"), echo = load(r, "echo.json"), shortRun = load(r, "short.json");
         out.put("table_ping", table(ping, "lt"));
         out.put("table_echo", table(echo, "lt"));
@@ -41,6 +43,10 @@ public final class VtExperiment implements Experiment {
         if (ping != null) {
             claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
                     ratio(ping, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(ping, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
+        }
+        if (pingWrk != null) {
+            claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (wrk)",
+                    ratio(pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
         }
         Interval echoEb = null, echoC = null;
         if (echo != null) {

@@ -113,5 +113,6 @@ class VtExperimentTest {
         assertThat(md).contains("### 3.4 Short connections (a fresh connection per request)\n\nNot measured in this run.");
         assertThat(md).contains("the C keepalive-client\n\nNot measured in this run.");
         assertThat(md).contains("Of the lab's 2 claims");
+        assertThat(md).contains("The same driven by wrk (one thread), lt and vt only:\n\nNot measured in this run.");
     }
 }
