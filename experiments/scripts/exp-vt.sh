@@ -13,7 +13,7 @@
 # Environment: ROUNDS (15) and SLICE (1s) of each compare; C_ROUNDS (8), C_SLICE (4); VT_KNOBS
 # (NAME=JVM-OPTIONS;... as below); MEASURES ("ping ping-wrk echo echo-c short", ping-wrk where
 # wrk is installed); EXP_PORT (29988: this run takes the ports from there up, one per server).
-# About 10 minutes with the defaults (6 vt variants); --load wrk needs whole seconds for SLICE.
+# About 10 minutes with the defaults (5 vt variants); --load wrk needs whole seconds for SLICE.
 set -euo pipefail
 NAME=vt
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -21,8 +21,10 @@ ROUNDS=${ROUNDS:-15} SLICE=${SLICE:-1s} C_ROUNDS=${C_ROUNDS:-8} C_SLICE=${C_SLIC
 MEASURES=${MEASURES:-"ping $(command -v wrk >/dev/null && echo ping-wrk) echo echo-c short"}
 # The JDK's own knobs (JDK 21+; the JVM ignores a property it does not know, so a knob the JDK in
 # use lacks measures as plain vt). Pinned to one CPU the JVM sees one processor: the scheduler's
-# parallelism and the pollers' count default to 1, so the knobs raise them.
-VT_KNOBS=${VT_KNOBS:-"vt-poller1=-Djdk.pollerMode=1;vt-poller2=-Djdk.pollerMode=2;vt-readpollers2=-Djdk.readPollers=2;vt-parallelism2=-Djdk.virtualThreadScheduler.parallelism=2;vt-maxpool1=-Djdk.virtualThreadScheduler.maxPoolSize=1"}
+# parallelism and the pollers' count default to 1, so the knobs raise them. JDK 25 on Linux polls
+# in mode 2 by default (a MasterPoller thread, virtual sub-pollers: a thread dump shows them), so
+# plain vt is mode 2 and vt-poller1 the platform-thread pollers.
+VT_KNOBS=${VT_KNOBS:-"vt-poller1=-Djdk.pollerMode=1;vt-readpollers2=-Djdk.readPollers=2;vt-parallelism2=-Djdk.virtualThreadScheduler.parallelism=2;vt-maxpool1=-Djdk.virtualThreadScheduler.maxPoolSize=1"}
 # lt variants for the short connections (NAME=SERVER-OPTIONS;...), none by default.
 LT_VARIANTS=${LT_VARIANTS:-}
 KA_CLIENT=$ROOT/reference/build/keepalive-client
