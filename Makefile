@@ -12,6 +12,7 @@ WORKERS ?= 4
 # AOT=1: run-bench-* trains the AOT caches if needed (make aot) and runs server and client with them
 AOT ?=
 EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mistakes backend cold-start ffi uring architectures noise profile
+EXPERIMENTS += vt
 
 REPORTS_JAR := experiments/reports/target/reports.jar
 # The course's tools, run from source (java's source-file mode): no build needed before them.

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import niolab.reports.ProfileCategories.Category;
@@ -89,6 +90,18 @@ public final class CollapsedProfile {
 
     public long samples() {
         return root.samples;
+    }
+
+    /** Samples whose stack passes through a frame containing one of {@code markers} (each counted once). */
+    public long samplesThrough(List<String> markers) {
+        return through(root, markers);
+    }
+
+    private static long through(Node n, List<String> markers) {
+        for (String m : markers) if (n.name.contains(m)) return n.samples;
+        long sum = 0;
+        for (Node c : n.children.values()) sum += through(c, markers);
+        return sum;
     }
 
     public long samples(Category c) {

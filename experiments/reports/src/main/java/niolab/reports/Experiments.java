@@ -40,7 +40,8 @@ public final class Experiments {
             new UringExperiment(),
             new ArchitecturesExperiment(),
             new NoiseExperiment(),
-            new ProfileExperiment());
+            new ProfileExperiment(),
+            new VtExperiment());
 
     private Experiments() {
     }

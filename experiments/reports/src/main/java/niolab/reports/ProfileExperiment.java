@@ -19,8 +19,19 @@ import niolab.reports.ProfileCategories.Category;
  */
 public final class ProfileExperiment implements Experiment {
     static final String[] SERVERS = {"lt", "et", "et-ffm", "uring", "vt", "mp", "netty-epoll", "c"};
-    static final String[] MODES = {"keepalive", "pipelined", "echo"};
-    static final String[] MODE_LABELS = {"keep-alive /ping", "pipelined /ping", "keep-alive echo"};
+    static final String[] MODES = {"keepalive", "pipelined", "echo", "short"};
+    static final String[] MODE_LABELS = {"keep-alive /ping", "pipelined /ping", "keep-alive echo", "short connections"};
+    /**
+     * The JDK calls of lt's accept-to-close path, each by the frames (class.method, as the
+     * profiler names them) a sample must pass through to be that call's: the one place they are kept.
+     */
+    static final String[][] LT_SHORT_CALLS = {
+        {"accept", "sun/nio/ch/ServerSocketChannelImpl.accept"},
+        {"configureBlocking", "java/nio/channels/spi/AbstractSelectableChannel.configureBlocking"},
+        {"setOption", "sun/nio/ch/SocketChannelImpl.setOption"},
+        {"register", "java/nio/channels/spi/AbstractSelectableChannel.register", "sun/nio/ch/EPollSelectorImpl.processUpdateQueue"},
+        {"close", "java/nio/channels/spi/AbstractInterruptibleChannel.close", "sun/nio/ch/SelectorImpl.processDeregisterQueue"},
+    };
     /** The flame graphs leave out frames under this share of the samples, so that they stay small. */
     static final double FLAME_MIN_SHARE = 0.01;
     /** Profiles sample every millisecond: a share is known to about this much (the claims' noise). */
@@ -76,19 +87,44 @@ public final class ProfileExperiment implements Experiment {
                 out.chart(file, new SvgFlameGraph(s + ", " + MODE_LABELS[m] + " (" + p.samples() + " samples)", FLAME_MIN_SHARE).render(p));
                 flames.add("[" + s + " " + MODE_LABELS[m] + "](charts/" + file + ")");
             }
-            out.put("table_" + mode, Md.table(header, rows));
-            out.chart("profile-" + mode + ".svg", chart.render());
-            out.put("servers_" + mode, String.join(", ", present));
+            out.put("table_" + mode, rows.isEmpty() ? "Not profiled in this run." : Md.table(header, rows));
+            if (!present.isEmpty()) out.chart("profile-" + mode + ".svg", chart.render());
+            String label = Character.toUpperCase(MODE_LABELS[m].charAt(0)) + MODE_LABELS[m].substring(1);
+            out.put("chart_" + mode, present.isEmpty() ? "" : "![" + label + "](charts/profile-" + mode + ".svg)");
+            out.put("servers_" + mode, present.isEmpty() ? "none" : String.join(", ", present));
             out.put("largest_" + mode, largestLine(present, profiles));
         }
         out.put("flame_graphs", String.join(" · ", flames));
         out.put("jit_max", Md.f1(100 * jitMax) + "% (" + jitWhere + ")");
         parser(r, out);
         vtVersusLt(r, out);
+        ltShortCalls(r, out);
+    }
+
+    /** lt's short connections: each JDK call's share of the samples and so its µs per connection, from the short-mode profile. */
+    private static void ltShortCalls(Results r, Report out) {
+        if (!r.has("lt-short.collapsed.gz")) {
+            out.put("lt_short_calls", "not profiled in this run (`make exp-profile` profiles SHORT_SERVERS, lt et c by default, under short connections)");
+            return;
+        }
+        CollapsedProfile p = CollapsedProfile.read(r.dir.resolve("lt-short.collapsed.gz"));
+        double cpu = Stats.median(r.bench("lt-short.json").serverCpuPerRun());
+        List<String> parts = new ArrayList<>();
+        double sum = 0;
+        for (String[] call : LT_SHORT_CALLS) {
+            double share = p.samples() == 0 ? 0 : (double) p.samplesThrough(List.of(call).subList(1, call.length)) / p.samples();
+            sum += share;
+            parts.add("`" + call[0] + "` " + Md.f1(100 * share) + "% (" + Md.f2(cpu * share) + " µs)");
+        }
+        String c = r.has("c-short.json") ? Md.f2(Stats.median(r.bench("c-short.json").serverCpuPerRun())) : null;
+        out.put("lt_short_calls", "lt used " + Md.f2(cpu) + " µs of server CPU per connection" + (c == null ? "" : " (the C server " + c + ")")
+                + "; the JDK calls of its accept-to-close path took, of its " + p.samples() + " samples: " + String.join(", ", parts)
+                + ": together " + Md.f1(100 * sum) + "% (" + Md.f2(cpu * sum) + " µs per connection)");
     }
 
     /** Per server, its largest category: "lt: kernel TCP send (31.0%), vt: ...". */
     private static String largestLine(List<String> servers, List<CollapsedProfile> profiles) {
+        if (servers.isEmpty()) return "not profiled in this run";
         List<String> parts = new ArrayList<>();
         for (int i = 0; i < servers.size(); i++) {
             CollapsedProfile p = profiles.get(i);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * exp-syscalls: syscalls per request by kind, per architecture and workload, from strace
@@ -91,6 +92,86 @@ public final class SyscallsExperiment implements Experiment {
         Run large = runs.get("et-large");
         report.put("et_large_eagain", Md.f2(large.perRequest("loop", "read", 2)));
         report.put("partial_writes", partialWrites(runs));
+        if (results.has("trace-lt-serial.txt") && results.has("trace-et-serial.txt")) {
+            jdkCalls(runs.get("lt-serial"), results.text("trace-lt-serial.txt"), runs.get("et-serial"), results.text("trace-et-serial.txt"), report);
+        } else {
+            report.put("serial_jdk_calls", "No trace of a short connection in this run.");
+            report.put("serial_jdk_extra", "not traced in this run");
+        }
+    }
+
+    /**
+     * The call a short connection's syscall comes from, by the first rule its trace line matches
+     * (lt's through the JDK, et's its own): the one place the attribution is kept. A lone
+     * {@code F_GETFL} is accept's (the JDK puts an accepted socket in blocking mode); a
+     * {@code F_GETFL} followed by {@code F_SETFL} is configureBlocking's (see {@link #families}).
+     */
+    static final String[][] CALL_RULES = {
+        {"accept", "accept"}, {"getsockname", "accept"}, {"fcntl", "accept"},
+        {"setsockopt", "setOption"}, {"epoll_ctl(.*EPOLL_CTL_ADD", "register"},
+        {"getsockopt", "close"}, {"shutdown", "close"}, {"epoll_ctl(.*EPOLL_CTL_DEL", "close"}, {"close", "close"},
+        {"read", "read and write"}, {"write", "read and write"}, {"sendto", "read and write"}, {"epoll_wait", "select"},
+    };
+    static final String[] CALLS = {"accept", "configureBlocking", "setOption", "register", "read and write", "select", "close", "other"};
+
+    /** Per trace line: {syscall kind, the call it comes from}. */
+    static List<String[]> families(String trace) {
+        List<String[]> out = new ArrayList<>();
+        String[] lines = trace.trim().split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].trim(), kind = line.contains("(") ? line.substring(0, line.indexOf('(')) : line, call = "other";
+            if (line.startsWith("fcntl(") && line.contains("F_SETFL")) {
+                call = "configureBlocking";
+            } else if (line.startsWith("fcntl(") && i + 1 < lines.length && lines[i + 1].trim().startsWith("fcntl(") && lines[i + 1].contains("F_SETFL")) {
+                call = "configureBlocking";
+            } else {
+                for (String[] rule : CALL_RULES) {
+                    if (Pattern.compile("^" + rule[0].replace("(", "\\(")).matcher(line).find()) {
+                        call = rule[1];
+                        break;
+                    }
+                }
+            }
+            out.add(new String[] {kind, call});
+        }
+        return out;
+    }
+
+    /**
+     * Syscalls per serial request by the call they come from: each kind's counted calls per
+     * request (strace -c) shared out as the traced connection shares that kind among the calls.
+     */
+    static Map<String, Double> perCall(Run run, String trace) {
+        List<String[]> lines = families(trace);
+        Map<String, Integer> ofKind = new TreeMap<>();
+        for (String[] l : lines) ofKind.merge(l[0], 1, Integer::sum);
+        Map<String, Double> out = new TreeMap<>();
+        for (String[] l : lines) out.merge(l[1], run.perRequest("loop", l[0], 0) / ofKind.get(l[0]), Double::sum);
+        return out;
+    }
+
+    private static String kinds(Map<String, List<String>> byCall, String call) {
+        List<String> k = byCall.get(call);
+        return k == null ? "–" : "`" + String.join(" ", k) + "`";
+    }
+
+    private static void jdkCalls(Run lt, String ltTrace, Run et, String etTrace, Report report) {
+        Map<String, Double> l = perCall(lt, ltTrace), e = perCall(et, etTrace);
+        Map<String, List<String>> ltKinds = new TreeMap<>(), etKinds = new TreeMap<>();
+        for (String[] x : families(ltTrace)) ltKinds.computeIfAbsent(x[1], k -> new ArrayList<>()).add(x[0]);
+        for (String[] x : families(etTrace)) etKinds.computeIfAbsent(x[1], k -> new ArrayList<>()).add(x[0]);
+        List<List<String>> rows = new ArrayList<>();
+        List<String> extra = new ArrayList<>();
+        for (String call : CALLS) {
+            double a = l.getOrDefault(call, 0.0), b = e.getOrDefault(call, 0.0);
+            if (a == 0 && b == 0) continue;
+            rows.add(List.of(call, kinds(ltKinds, call), Md.f2(a), kinds(etKinds, call), Md.f2(b), (a - b >= 0 ? "+" : "") + Md.f2(a - b)));
+            if (a - b >= 0.5) extra.add(call + " " + "+" + Md.f2(a - b) + " (" + String.join(", ", ltKinds.get(call)) + " in the traced connection)");
+        }
+        report.put("serial_jdk_calls", Md.table(List.of("call", "LT: its syscalls in the traced connection", "LT per request",
+                "ET: its syscalls in the traced connection", "ET per request", "LT − ET"), rows));
+        report.put("serial_jdk_extra", extra.isEmpty() ? "no call makes half a syscall per request more in LT than in ET"
+                : "the calls that make LT's extra syscalls, in the order of a connection's life: " + String.join("; ", extra));
     }
 
     private static String overview(Map<String, Run> runs, String w) {

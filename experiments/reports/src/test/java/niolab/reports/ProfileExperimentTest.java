@@ -72,4 +72,33 @@ class ProfileExperimentTest {
                 .doesNotContainKey(Paths.get("charts/profile-flame-vt-pipelined.svg"));
         assertThat(files.get(Paths.get("charts/profile-flame-lt-keepalive.svg"))).contains("HttpRequestParser.parse (20.0%)");
     }
+
+    @Test
+    void ltsShortConnectionsNameTheJdkCallsFromTheirFrames() throws IOException {
+        String loop = "java/lang/Thread.run;niolab/server/base/EventLoop.run;niolab/server/lt/LevelTriggeredServer.accept;";
+        Files.writeString(results.resolve("lt-short.collapsed"), loop + "sun/nio/ch/ServerSocketChannelImpl.accept;accept 20\n"
+                + loop + "java/nio/channels/spi/AbstractSelectableChannel.configureBlocking;fcntl 10\n"
+                + loop + "sun/nio/ch/SocketChannelImpl.setOption;setsockopt 5\n"
+                + "java/lang/Thread.run;sun/nio/ch/SelectorImpl.select;sun/nio/ch/EPollSelectorImpl.processUpdateQueue;epoll_ctl 5\n"
+                + "java/lang/Thread.run;sun/nio/ch/SelectorImpl.select;sun/nio/ch/SelectorImpl.processDeregisterQueue;close 10\n"
+                + "java/lang/Thread.run;sun/nio/ch/SelectorImpl.select;epoll_wait 50\n");
+        gzip(results.resolve("lt-short.collapsed.gz"), results.resolve("lt-short.collapsed"));
+        Files.delete(results.resolve("lt-short.collapsed"));
+        Files.writeString(results.resolve("lt-short.json"), Files.readString(results.resolve("lt-keepalive.json")));
+        String md = ExperimentReports.render(dir, new ProfileExperiment()).get(Paths.get("exp-profile.md"));
+        // 100 samples, lt's median CPU 6.2 µs per request (the sample run)
+        assertThat(md).contains("lt used 6.20 µs of server CPU per connection; the JDK calls of its accept-to-close path took, of its 100 samples: "
+                + "`accept` 20.0% (1.24 µs), `configureBlocking` 10.0% (0.62 µs), `setOption` 5.0% (0.31 µs), `register` 5.0% (0.31 µs), "
+                + "`close` 10.0% (0.62 µs): together 50.0% (3.10 µs per connection)");
+        assertThat(md).contains("- Short connections: lt: ");
+    }
+
+    @Test
+    void aModeNotProfiledSaysSo() throws IOException {
+        Map<Path, String> files = ExperimentReports.render(dir, new ProfileExperiment());
+        String md = files.get(Paths.get("exp-profile.md"));
+        assertThat(md).contains("### 3.4 Short connections (echo, a fresh connection per request)\n\nNot profiled in this run.");
+        assertThat(md).contains("- Short connections: not profiled in this run.");
+        assertThat(files).doesNotContainKey(Paths.get("charts/profile-short.svg"));
+    }
 }

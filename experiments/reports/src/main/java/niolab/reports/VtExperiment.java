@@ -1,0 +1,198 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchComparison.Slice;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.Comparison.Quantity;
+import niolab.common.stats.Interval;
+
+/**
+ * exp-vt: issue 28's targets and vt's knobs in paired random-order rounds. {@code echo-bench
+ * compare} files (ping.json, echo.json, short.json) and the C keepalive-client's rounds
+ * (echo-c.csv: round, position, server, rate); every ratio is the median of the per-round ratios,
+ * paired by round, with the bootstrap interval of {@link Claim}: one statistic for the Java and
+ * the C client alike.
+ */
+public final class VtExperiment implements Experiment {
+    /** The keep-alive echo ratio vt/lt as issue 28 quotes it from 1 December (echo-bench and a C client, by hand): quoted, never measured here. */
+    static final double QUOTED_1DEC_LOW = 0.41, QUOTED_1DEC_HIGH = 0.46;
+    /** exp-architectures' committed vt/lt keep-alive echo ratio as issue 28 quotes it. */
+    static final double QUOTED_ARCHITECTURES = 0.86;
+
+    @Override
+    public String name() {
+        return "vt";
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        List<Claim> claims = new ArrayList<>();
+        out.put("servers", servers(r));
+        BenchComparison pingWrk = load(r, "ping-wrk.json");
+        out.put("table_ping_wrk", table(pingWrk, "lt"));
+        BenchComparison ping = load(r, "ping.json"), echo = load(r, "echo.json"), shortRun = load(r, "short.json");
+        out.put("table_ping", table(ping, "lt"));
+        out.put("table_echo", table(echo, "lt"));
+        out.put("table_short", table(shortRun, "c"));
+        if (ping != null) {
+            claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
+                    ratio(ping, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(ping, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
+        }
+        if (pingWrk != null) {
+            claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (wrk)",
+                    ratio(pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
+        }
+        Interval echoEb = null, echoC = null;
+        if (echo != null) {
+            echoEb = ratio(echo, "vt", "lt", Slice::rate);
+            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare)", echoEb,
+                    rounds(echo, "vt", "lt", Slice::rate), 0.7));
+        }
+        if (r.has("echo-c.csv")) {
+            double[][] pairs = pairsC(r.csv("echo-c.csv"));
+            echoC = Claim.ratio(pairs[0], pairs[1]);
+            out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
+                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + Md.f2(echoC.estimate()) + " [" + Md.f2(echoC.low()) + ", " + Md.f2(echoC.high())
+                    + "]: " + Comparison.describe(echoC, Quantity.RATE));
+            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, 0.7));
+        } else {
+            out.put("echo_c", "Not measured in this run");
+        }
+        if (shortRun != null) {
+            for (BenchComparison.Server s : shortRun.servers()) {
+                if (!s.name().startsWith("lt")) continue;
+                claims.add(Claim.atMost(s.name() + "'s server CPU per short connection within 1.2× c's (echo-bench compare, serial)",
+                        ratio(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), rounds(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), 1.2));
+            }
+        }
+        out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request"));
+        out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate"));
+        out.put("architectures_gap", gap(echoEb, echoC));
+        Claim.report(claims, "ratio", out);
+    }
+
+    private static BenchComparison load(Results r, String file) {
+        return r.has(file) ? r.json(file, BenchComparison.class) : null;
+    }
+
+    /** "vt-poller1 (-Djdk.pollerMode=1), ...": the knobs this run measured, from servers.csv. */
+    private static String servers(Results r) {
+        if (!r.has("servers.csv")) return "not recorded";
+        Set<String> parts = new LinkedHashSet<>();
+        for (Map<String, String> row : r.csv("servers.csv").rows()) {
+            String opts = (row.get("jvm_options") + " " + row.get("server_options")).trim();
+            parts.add("`" + row.get("name") + "`" + (opts.isEmpty() ? "" : " (`" + opts + "`)"));
+        }
+        return String.join(", ", parts);
+    }
+
+    /** The per-round values of {@code metric} for {@code a} and {@code b}, paired by round (rounds where either is missing are left out). */
+    static double[][] pairs(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
+        List<double[]> out = new ArrayList<>();
+        for (Slice sa : c.slices()) {
+            Double va = sa.server().equals(a) ? value(sa, metric) : null;
+            if (va == null) continue;
+            for (Slice sb : c.slices()) {
+                Double vb = sb.server().equals(b) && sb.round() == sa.round() ? value(sb, metric) : null;
+                if (vb != null) out.add(new double[] {va, vb});
+            }
+        }
+        double[][] v = new double[2][out.size()];
+        for (int i = 0; i < out.size(); i++) {
+            v[0][i] = out.get(i)[0];
+            v[1][i] = out.get(i)[1];
+        }
+        return v;
+    }
+
+    /** A slice's value, or null where it has none (refused, never served, no pid for CPU). */
+    private static Double value(Slice s, Function<Slice, Double> metric) {
+        Double v = s.refused() ? null : metric.apply(s);
+        return v != null && v > 0 ? v : null;
+    }
+
+    static Interval ratio(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
+        double[][] p = pairs(c, a, b, metric);
+        return p[0].length == 0 ? Interval.exactly(Double.NaN) : Claim.ratio(p[0], p[1]);
+    }
+
+    private static int rounds(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
+        return pairs(c, a, b, metric)[0].length;
+    }
+
+    /** echo-c.csv's rates paired by round: [vt's, lt's]. */
+    static double[][] pairsC(Csv csv) {
+        List<double[]> out = new ArrayList<>();
+        Set<String> rounds = new LinkedHashSet<>();
+        for (Map<String, String> row : csv.rows()) rounds.add(row.get("round"));
+        for (String round : rounds) {
+            double[] vt = csv.numbers("rate", "round", round, "server", "vt"), lt = csv.numbers("rate", "round", round, "server", "lt");
+            if (vt.length == 1 && lt.length == 1 && vt[0] > 0 && lt[0] > 0) out.add(new double[] {vt[0], lt[0]});
+        }
+        double[][] v = new double[2][out.size()];
+        for (int i = 0; i < out.size(); i++) {
+            v[0][i] = out.get(i)[0];
+            v[1][i] = out.get(i)[1];
+        }
+        return v;
+    }
+
+    /** Per server: medians, and its rate and CPU ratios to the baseline (and a knob's to plain vt), each with its interval and words. */
+    private static String table(BenchComparison c, String baseline) {
+        if (c == null) return "Not measured in this run.";
+        List<List<String>> rows = new ArrayList<>();
+        for (BenchComparison.ServerSummary s : c.summary().servers()) {
+            List<String> row = new ArrayList<>(List.of(s.name(), Integer.toString(s.slices()), s.medianRate() == null ? "–" : Md.f0(s.medianRate()),
+                    s.medianCpuUsPerRequest() == null ? "–" : Md.f2(s.medianCpuUsPerRequest())));
+            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::rate, Quantity.RATE));
+            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::serverCpuUsPerRequest, Quantity.COST));
+            rows.add(row);
+        }
+        return Md.table(List.of("server", "slices", "median requests/s", "median server CPU µs/request", "rate / " + baseline,
+                "server CPU per request / " + baseline), rows);
+    }
+
+    private static String words(BenchComparison c, String a, String b, Function<Slice, Double> metric, Quantity q) {
+        Interval i = ratio(c, a, b, metric);
+        if (Double.isNaN(i.estimate())) return "no paired rounds";
+        return Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "]: " + Comparison.describe(i, q);
+    }
+
+    /** Each knob against plain vt: "vt-poller1: costlier by 4% [1%, 7%]; ...". */
+    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, String what) {
+        if (c == null) return "not measured in this run";
+        List<String> parts = new ArrayList<>();
+        for (BenchComparison.Server s : c.servers()) {
+            if (!s.name().startsWith("vt-")) continue;
+            parts.add("`" + s.name() + "` " + what + " / vt " + words(c, s.name(), "vt", metric, q));
+        }
+        return parts.isEmpty() ? "no knob in this run" : String.join("; ", parts);
+    }
+
+    /** Which of the two quoted vt/lt echo ratios this run's paired intervals lie nearer, or that they lie between. */
+    private static String gap(Interval eb, Interval cClient) {
+        List<String> parts = new ArrayList<>();
+        if (eb != null && !Double.isNaN(eb.estimate())) parts.add(side("with echo-bench", eb));
+        if (cClient != null && !Double.isNaN(cClient.estimate())) parts.add(side("with the C client", cClient));
+        return parts.isEmpty() ? "No keep-alive echo run in this data: nothing decides it yet" : String.join("; ", parts);
+    }
+
+    private static String side(String client, Interval i) {
+        boolean december = i.low() <= QUOTED_1DEC_HIGH && i.high() >= QUOTED_1DEC_LOW, architectures = i.contains(QUOTED_ARCHITECTURES);
+        String quoted = "1 December's " + Md.f2(QUOTED_1DEC_LOW) + "–" + Md.f2(QUOTED_1DEC_HIGH), arch = "exp-architectures' " + Md.f2(QUOTED_ARCHITECTURES);
+        String where;
+        if (december && architectures) where = "covering both " + quoted + " and " + arch + ": this run cannot tell them apart";
+        else if (architectures) where = "covering " + arch + " and not " + quoted + ": exp-architectures' figure reproduces";
+        else if (december) where = "covering " + quoted + " and not " + arch + ": 1 December's figure reproduces";
+        else if (i.high() < QUOTED_1DEC_LOW) where = "below both " + quoted + " and " + arch + ": neither reproduces";
+        else if (i.low() > QUOTED_ARCHITECTURES) where = "above both " + quoted + " and " + arch + ": neither reproduces";
+        else where = "between " + quoted + " and " + arch + ": neither reproduces";
+        return client + " vt/lt is " + Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "], " + where;
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# exp-vt: issue 28's targets and vt's knobs, measured in paired random-order rounds. Every server
+# stays up for the whole run, each on its own port, server on CPU 0, clients on CPU 1:
+#   ping   keep-alive /ping, 50 connections: echo-bench compare, lt first, vt and vt with each
+#          JDK knob of VT_KNOBS (server CPU per request: vt within 1.25x lt's)
+#   ping-wrk  keep-alive /ping driven by wrk (where installed): lt and vt only
+#   echo   keep-alive echo, 50 connections: the same servers (rate: vt at least 0.7x lt's)
+#   echo-c keep-alive echo with the C keepalive-client (reference/): lt and vt, C_ROUNDS rounds
+#          of C_SLICE seconds, each round in a fresh random order (rates in echo-c.csv; the
+#          generator pairs them by round with the same bootstrap as echo-bench compare)
+#   short  echo, a fresh connection per request (serial): c first, lt and LT_VARIANTS (server
+#          CPU per connection: lt within 1.2x c's)
+# Environment: ROUNDS (15) and SLICE (1s) of each compare; C_ROUNDS (8), C_SLICE (4); VT_KNOBS
+# (NAME=JVM-OPTIONS;... as below); MEASURES ("ping ping-wrk echo echo-c short", ping-wrk where
+# wrk is installed); EXP_PORT (29988: this run takes the ports from there up, one per server).
+# About 10 minutes with the defaults (5 vt variants); --load wrk needs whole seconds for SLICE.
+set -euo pipefail
+NAME=vt
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+ROUNDS=${ROUNDS:-15} SLICE=${SLICE:-1s} C_ROUNDS=${C_ROUNDS:-8} C_SLICE=${C_SLICE:-4}
+MEASURES=${MEASURES:-"ping $(command -v wrk >/dev/null && echo ping-wrk) echo echo-c short"}
+# The JDK's own knobs (JDK 21+; the JVM ignores a property it does not know, so a knob the JDK in
+# use lacks measures as plain vt). Pinned to one CPU the JVM sees one processor: the scheduler's
+# parallelism and the pollers' count default to 1, so the knobs raise them. JDK 25 on Linux polls
+# in mode 2 by default (a MasterPoller thread, virtual sub-pollers: a thread dump shows them), so
+# plain vt is mode 2 and vt-poller1 the platform-thread pollers.
+VT_KNOBS=${VT_KNOBS:-"vt-poller1=-Djdk.pollerMode=1;vt-readpollers2=-Djdk.readPollers=2;vt-parallelism2=-Djdk.virtualThreadScheduler.parallelism=2;vt-maxpool1=-Djdk.virtualThreadScheduler.maxPoolSize=1"}
+# lt variants for the short connections (NAME=SERVER-OPTIONS;...), none by default.
+LT_VARIANTS=${LT_VARIANTS:-}
+KA_CLIENT=$ROOT/reference/build/keepalive-client
+make -s reference
+trap - EXIT
+
+PIDS=() LOGS=()
+stop_all() {
+  local i
+  for i in "${!PIDS[@]}"; do SERVER_PID=${PIDS[$i]} SERVER_LOG=${LOGS[$i]} stop_server quiet; done
+  PIDS=()
+}
+trap stop_all EXIT
+
+# serve NAME PROTOCOL ARCH JVM-OPTIONS [SERVER-OPTIONS...]: starts a server on the next port and
+# appends NAME=127.0.0.1:PORT,pid=PID to TARGETS; records it in servers.csv.
+next_port=$EXP_PORT
+TARGETS=()
+declare -A TARGET_PORT TARGET_PID
+serve() {
+  local name=$1 proto=$2 arch=$3 jopts=$4
+  shift 4
+  JAVA_OPTS="${JAVA_OPTS:-} $jopts" start_server "$arch" "$next_port" --protocol "$proto" "$@"
+  PIDS+=("$SERVER_PID") LOGS+=("$SERVER_LOG")
+  TARGETS+=("$name=127.0.0.1:$next_port,pid=$SERVER_PID")
+  TARGET_PORT[$name-$proto]=$next_port TARGET_PID[$name-$proto]=$SERVER_PID
+  echo "$name,$proto,$arch,$jopts,$*" >>"$RESULTS/servers.csv"
+  next_port=$((next_port + 1))
+  SERVER_PID= SERVER_LOG=
+}
+
+# vt_servers PROTOCOL: lt, vt and vt with each knob.
+vt_servers() {
+  local knob
+  TARGETS=()
+  serve lt "$1" lt ""
+  serve vt "$1" vt ""
+  IFS=';' read -r -a knobs <<<"$VT_KNOBS"
+  for knob in "${knobs[@]}"; do [ -n "$knob" ] && serve "${knob%%=*}" "$1" vt "${knob#*=}"; done
+}
+
+compare() {
+  local out=$1
+  shift
+  client_pin "$ROOT/bin/echo-bench" compare --rounds "$ROUNDS" --slice "$SLICE" --seed "${SEED:-28}" --json "$RESULTS/$out.json" \
+    "$@" "${TARGETS[@]}" | tee "$RESULTS/$out.txt" || echo "   (compare $out failed: see above)"
+}
+
+echo "name,protocol,arch,jvm_options,server_options" >"$RESULTS/servers.csv"
+for m in $MEASURES; do
+  echo "== $m"
+  case $m in
+    ping)
+      vt_servers http
+      compare ping --protocol http -k -c 50 --threads 1
+      stop_all
+      ;;
+    ping-wrk)
+      TARGETS=()
+      serve lt http lt ""
+      serve vt http vt ""
+      compare ping-wrk --load wrk --protocol http -k -c 50 --threads 1
+      stop_all
+      ;;
+    echo | echo-c)
+      [ ${#PIDS[@]} -eq 0 ] && vt_servers echo
+      if [ "$m" = echo ]; then
+        compare echo --protocol echo -k -c 50 --threads 1
+      else
+        # The C client, paired the way compare pairs: every round visits lt and vt in a fresh order.
+        echo "round,position,server,rate" >"$RESULTS/echo-c.csv"
+        for s in lt vt; do client_pin "$KA_CLIENT" -c 50 -d 2 "127.0.0.1:${TARGET_PORT[$s-echo]}" >/dev/null || true; done
+        for r in $(seq "$C_ROUNDS"); do
+          pos=0
+          for s in $(printf 'lt\nvt\n' | shuf); do
+            line=$(client_pin timeout $((C_SLICE + 30)) "$KA_CLIENT" -c 50 -d "$C_SLICE" "127.0.0.1:${TARGET_PORT[$s-echo]}") || line=
+            rate=$(sed -n 's/.*s: \([0-9.]*\) requests\/s.*/\1/p' <<<"$line")
+            echo "$r,$pos,$s,${rate:-}" >>"$RESULTS/echo-c.csv"
+            pos=$((pos + 1))
+          done
+        done
+        cat "$RESULTS/echo-c.csv"
+      fi
+      [[ " $MEASURES " == *" echo-c "* && "$m" = echo ]] || stop_all
+      ;;
+    short)
+      TARGETS=()
+      serve c echo c ""
+      serve lt echo lt ""
+      IFS=';' read -r -a variants <<<"$LT_VARIANTS"
+      for v in "${variants[@]}"; do
+        # shellcheck disable=SC2086
+        [ -n "$v" ] && serve "${v%%=*}" echo lt "" ${v#*=}
+      done
+      compare short --protocol echo -c 1
+      stop_all
+      ;;
+    *) echo "error: unknown measure '$m' (ping ping-wrk echo echo-c short)" >&2; exit 2 ;;
+  esac
+done
+report
