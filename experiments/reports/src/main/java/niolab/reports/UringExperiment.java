@@ -58,12 +58,43 @@ public final class UringExperiment implements Experiment {
                 Md.f2(median(samples, "uring-basic", "echo-50", "sqes_per_req"))));
 
         List<Claim> claims = new ArrayList<>();
+        boolean compared = r.has("compare-echo-50.json");
         for (String w : new String[] {"echo-50", "echo-1000"}) {
-            for (String mode : MODES) claims.addAll(claims(samples, mode, w));
+            for (String mode : MODES) claims.addAll(compared ? claims(CompareRun.of(r, "compare-" + w + ".json"), mode, w) : claims(samples, mode, w));
         }
+        comparisons(r, settings, out);
         Claim.report(claims, "uring / et", out);
         out.put("conclusions", conclusions(samples, out.values.get("claims_summary")));
         out.put("answer", answer(samples, claims));
+    }
+
+    /** Part 1's tables, one compare per workload, or a line saying the results predate it. */
+    private static void comparisons(Results r, Map<String, String> settings, Report out) {
+        if (!r.has("compare-echo-50.json")) {
+            out.put("compare_tables", "These results predate the paired comparison (`echo-bench compare`): the claims below come"
+                    + " from the sequential rounds of the tables that follow, paired by round index.");
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String w : WORKLOADS) {
+            if (!r.has("compare-" + w + ".json")) continue;
+            CompareRun run = CompareRun.of(r, "compare-" + w + ".json");
+            sb.append(sb.length() == 0 ? "" : "\n\n").append("**").append(w).append("**, ").append(run.design()).append(":\n\n").append(run.table());
+        }
+        out.put("compare_tables", "Every server of a workload ran in one `echo-bench compare` (" + settings.get("cmp_warmup")
+                + " of load per server first), and each ratio is the median of the per-round ratios to `" + "et"
+                + "`, with its bootstrap 95% interval: a verdict says a difference only when the interval excludes 1.\n\n" + sb);
+    }
+
+    /** At {@code w}: one uring mode against et from the compare run, rate and CPU per request (the whole process). */
+    private static List<Claim> claims(CompareRun run, String mode, String w) {
+        String at = w.substring("echo-".length()) + " connections, " + mode.substring("uring-".length()) + ": ";
+        List<Claim> claims = new ArrayList<>();
+        Interval rate = run.has(mode) ? run.ratio(mode, "et", CompareRun.RATE) : null;
+        Interval cpu = run.has(mode) ? run.ratio(mode, "et", CompareRun.CPU) : null;
+        if (rate != null) claims.add(Claim.atLeast(at + "req/s at least et's", rate, run.rounds(mode, "et"), 1.0));
+        if (cpu != null) claims.add(Claim.atMost(at + "JVM CPU µs/req at most et's", cpu, run.rounds(mode, "et"), 1.0));
+        return claims;
     }
 
     /** The servers in the order the run measured them. */
