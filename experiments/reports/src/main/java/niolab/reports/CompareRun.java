@@ -57,7 +57,8 @@ final class CompareRun {
     /**
      * {@code numer}'s quantity over {@code denom}'s (RATE or CPU per request), the median of the
      * ratios of the rounds in which both served, with its bootstrap interval (the report's fixed
-     * seed); null when fewer than two rounds pair.
+     * seed); null when fewer than {@link NoiseExperiment#MIN_ROUNDS} rounds pair, as echo-bench
+     * compare itself gives none: so few rounds' interval covers noticeably less than 95%.
      */
     Interval ratio(String numer, String denom, int quantity) {
         Map<Integer, Double> a = byRound(numer, quantity), b = byRound(denom, quantity);
@@ -69,7 +70,7 @@ final class CompareRun {
                 d.add(other);
             }
         }
-        if (n.size() < 2) return null;
+        if (n.size() < NoiseExperiment.MIN_ROUNDS) return null;
         return Claim.ratio(toArray(n), toArray(d));
     }
 
@@ -114,7 +115,7 @@ final class CompareRun {
 
     /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
     private static String words(Interval r, Comparison.Quantity quantity) {
-        if (r == null) return "–";
+        if (r == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
         return Md.f2(r.estimate()) + " [" + Md.f2(r.low()) + ", " + Md.f2(r.high()) + "]: " + Comparison.describe(r, quantity);
     }
 

@@ -65,7 +65,7 @@ public final class UringExperiment implements Experiment {
         comparisons(r, settings, out);
         Claim.report(claims, "uring / et", out);
         out.put("conclusions", conclusions(samples, out.values.get("claims_summary")));
-        out.put("answer", answer(samples, claims));
+        out.put("answer", answer(samples, compared ? CompareRun.of(r, "compare-echo-50.json") : null, claims));
     }
 
     /** Part 1's tables, one compare per workload, or a line saying the results predate it. */
@@ -176,7 +176,7 @@ public final class UringExperiment implements Experiment {
         return String.format(Locale.ROOT, "%s %s is %s× %s (%s against %s µs per request)", who, what, Md.f2(a / b), whom, Md.f2(a), Md.f2(b));
     }
 
-    private static String answer(Csv samples, List<Claim> claims) {
+    private static String answer(Csv samples, CompareRun compare50, List<Claim> claims) {
         List<String> matching = new ArrayList<>(), failing = new ArrayList<>();
         for (String mode : MODES) {
             boolean all = true, any = false;
@@ -196,13 +196,17 @@ public final class UringExperiment implements Experiment {
                 + " The other comparisons are undecided at this run's precision.";
         double syscalls = median(samples, "uring-bufring", "echo-50", "syscalls_per_req") / median(samples, "et", "echo-50", "syscalls_per_req");
         double kernel = median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req") / median(samples, "et", "echo-50", "loop_sys_us_per_req");
-        Interval modes = Claim.ratio(loopCpuByRound(samples, "uring-bufring", "echo-50"), loopCpuByRound(samples, "uring-basic", "echo-50"));
+        // between the modes: from the paired comparison where there is one (the whole process), else the loop thread's rounds
+        Interval paired = compare50 == null ? null : compare50.ratio("uring-bufring", "uring-basic", CompareRun.CPU);
+        Interval modes = paired != null ? paired
+                : Claim.ratio(loopCpuByRound(samples, "uring-bufring", "echo-50"), loopCpuByRound(samples, "uring-basic", "echo-50"));
+        String spender = paired != null ? "bufring spends " : "bufring's loop spends ";
         double single = loopCpu(samples, "uring-bufring", "echo-1") / loopCpu(samples, "et", "echo-1");
         return verdict + " What io_uring changes is batching: one `io_uring_enter` carries a batch of sends and brings back a"
                 + " batch of completions, which takes the syscalls per request at 50 connections to " + Md.f0(syscalls * 100)
                 + "% of `et`'s. The kernel's time per request moves " + (Math.abs(kernel - 1) < Math.abs(syscalls - 1) ? "less" : "no less")
                 + " (bufring's loop spends " + Md.f2(kernel) + "× `et`'s system time): the TCP work is the same, and the ring does its"
-                + " own bookkeeping where the syscall entries were. Between the modes, bufring's loop spends " + Md.f2(modes.estimate())
+                + " own bookkeeping where the syscall entries were. Between the modes, " + spender + Md.f2(modes.estimate())
                 + "× basic's CPU per request at 50 connections, 95% interval [" + Md.f2(modes.low()) + ", " + Md.f2(modes.high()) + "]"
                 + (modes.low() <= 1 && modes.high() >= 1 ? ", which includes 1: this run cannot tell the two modes apart in CPU"
                         : modes.high() < 1 ? ": less, on this run" : ": more, on this run")
