@@ -71,8 +71,7 @@ public final class BackendExperiment implements Experiment {
                 + " of load per server first); each ratio is the median of the per-round ratios to the first server, with its"
                 + " bootstrap 95% interval.");
         for (String path : PATHS) {
-            CompareRun run = CompareRun.of(r, "compare-" + key(path) + ".json");
-            sb.append("\n\n**").append(path).append("**, ").append(run.design()).append(":\n\n").append(run.table());
+            sb.append("\n\n").append(CompareRun.of(r, "compare-" + key(path) + ".json").section(path));
         }
         out.put("compare_tables", sb.toString());
     }

@@ -35,6 +35,11 @@ final class CompareRun {
                 + " (seed " + json.config().seed() + ")";
     }
 
+    /** "**echo-50**, 10 rounds of 1.00 s slices, ... (seed 7):" and the table: one workload's part of a report. */
+    String section(String label) {
+        return "**" + label + "**, " + design() + ":\n\n" + table();
+    }
+
     /** Per server: median rate and range, CPU and p99, and its rate and CPU ratios to the baseline with their intervals and verdicts. */
     String table() {
         List<List<String>> rows = new ArrayList<>();

@@ -295,8 +295,7 @@ public final class FfiExperiment implements Experiment {
         StringBuilder sb = new StringBuilder();
         for (String w : WORKLOADS) {
             if (!r.has(compareFile(w))) continue;
-            CompareRun run = CompareRun.of(r, compareFile(w));
-            sb.append(sb.length() == 0 ? "" : "\n\n").append("**").append(w).append("**, ").append(run.design()).append(":\n\n").append(run.table());
+            sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, compareFile(w)).section(w));
         }
         return sb.toString();
     }
