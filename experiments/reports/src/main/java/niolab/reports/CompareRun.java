@@ -79,6 +79,11 @@ final class CompareRun {
         return Claim.ratio(toArray(n), toArray(d));
     }
 
+    /** {@code server}'s rate in each round it served, in round order. */
+    double[] rates(String server) {
+        return toArray(new ArrayList<>(byRound(server, RATE).values()));
+    }
+
     /** How many rounds pair {@code numer} with {@code denom} in their rates. */
     int rounds(String numer, String denom) {
         Map<Integer, Double> b = byRound(denom, RATE);

@@ -98,6 +98,10 @@ public final class FfiExperiment implements Experiment {
         for (String b : bindings) servers.add("et-" + b);
         for (String w : STRACE_WORKLOADS) out.put("syscalls_" + w, syscalls(r, servers, w, out));
         out.put("client_syscalls", client(r.csv("client-syscalls.csv"), out));
+        // runs with the paired comparison also strace the cold client, --cold-client, by name
+        out.put("client_kind", r.has(compareFile(WORKLOADS[0]))
+                ? "echo-bench's cold serial client (`--cold-client`: a blocking `SocketChannel`)"
+                : "echo-bench's serial client, as it was at the run's commit");
         throughput(r, bindings, overheads, out);
         load(r, out);
     }
