@@ -14,9 +14,10 @@
 #      (/proc/PID/task/*/status), and the loop thread's CPU, user and system (the JIT's
 #      compiler threads share the core and are still busy for seconds after a start). These
 #      are counts, not the comparison: the claims come from part 1.
-# Needs JDK 22+ (JAVA_HOME). About 8 minutes with the defaults (part 1 about 6, part 2 about 2,
-# the noise floor 1); CMP_ROUNDS=2 CMP_SLICE=0.25s CMP_WARMUP=0.5s WARMUP=0.5s DURATION=0.5s
-# NOISE=0 tries every step in about a minute and a half.
+# Needs JDK 22+ (JAVA_HOME). About 9 minutes with the defaults (part 1 about 6.5: per workload
+# seven starts, 2 s of warm-up each and 10 rounds of seven 1 s slices; part 2 about 2; the noise
+# floor 1). A smoke run of every step: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s WARMUP=0.3s
+# DURATION=0.3s NOISE=0 (about 8 minutes on a machine loaded by other work: the starts dominate).
 # The /proc samples and the list of runs that `summarize runs` computes samples.csv from go to
 # tmp/ (not kept by git); summary.csv holds part 2's medians (`summarize medians`).
 set -euo pipefail
@@ -28,8 +29,8 @@ if [ "$JDK_FEATURE" -lt 22 ]; then
   exit 2
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-WARMUP=${WARMUP:-2s}
-DURATION=${DURATION:-2s}
+WARMUP=${WARMUP:-1s}
+DURATION=${DURATION:-1s}
 ROUNDS=${ROUNDS:-1}
 CMP_ROUNDS=${CMP_ROUNDS:-10}
 CMP_SLICE=${CMP_SLICE:-1s}
