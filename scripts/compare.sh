@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/compare.sh NAME:ARCH[ SERVER-OPTIONS]... [-- COMPARE-OPTIONS...]: starts each lab server
-# on its own port (PORT, PORT+1, ...) pinned to SERVER_CPU, runs `echo-bench compare` pinned to
+# on its own port (PORT, PORT+1, ...; a port in use is skipped) pinned to SERVER_CPU, runs `echo-bench compare` pinned to
 # CLIENT_CPU against all of them (the first is the baseline; each server's pid gives CPU per
 # request), and stops every server by its PID, also when interrupted.
 #
@@ -33,18 +33,31 @@ trap stop_all EXIT
 trap 'exit 130' INT TERM
 
 targets=()
+port=$((PORT - 1))
+start_errors=$(mktemp "${TMPDIR:-/tmp}/niolab-compare.XXXXXX")
 for i in "${!specs[@]}"; do
   name=${specs[$i]%%:*} rest=${specs[$i]#*:}
   if [ "$name" = "${specs[$i]}" ] || [ -z "$rest" ]; then
     echo "error: '${specs[$i]}' is not NAME:ARCH[ SERVER-OPTIONS]" >&2
     exit 2
   fi
-  port=$((PORT + i))
+  port=$((port + 1)) tries=1
   read -r -a words <<<"$rest"
-  start_server "${words[0]}" "$port" "${words[@]:1}" || exit 1
+  # a port held by another program (on a busy machine, often a client's ephemeral port in
+  # TIME-WAIT) is skipped for the next one, up to PORT_TRIES ports per server
+  until start_server "${words[0]}" "$port" "${words[@]:1}" 2>"$start_errors"; do
+    if ! grep -q 'is already in use' "$start_errors" || [ "$tries" -ge "${PORT_TRIES:-20}" ]; then
+      cat "$start_errors" >&2
+      rm -f "$start_errors"
+      exit 1
+    fi
+    port=$((port + 1)) tries=$((tries + 1))
+  done
+  cat "$start_errors" >&2 # the server's warnings, if any
   COMPARE_PIDS+=("$SERVER_PID") COMPARE_LOGS+=("$SERVER_LOG")
   echo "# $name: $(grep -m1 '^listening on' "$SERVER_LOG"), pid $SERVER_PID, cpu ${SERVER_CPU:-unpinned}"
   targets+=("$name=127.0.0.1:$port,pid=$SERVER_PID")
 done
+rm -f "$start_errors"
 SERVER_PID= SERVER_LOG=
 client_pin "$NIOLAB_HOME/bin/echo-bench" compare "$@" "${targets[@]}"

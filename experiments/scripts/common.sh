@@ -70,3 +70,15 @@ ready_ms() {
   rm -f "$fifo"
   [ -n "$READY_T1" ] || { echo "error: lab-server $* did not get ready" >&2; return 1; }
 }
+
+# compare_servers OUT NAME:ARCH[ OPTIONS]... -- COMPARE-OPTIONS...: one `echo-bench compare` of
+# fresh servers (scripts/compare.sh: ports from EXP_PORT up, pinned like the others, each
+# stopped after), its JSON kept as $RESULTS/OUT and its printout beside it (.txt); a failed
+# compare is a warning, not the end of the run: the report names what is missing.
+compare_servers() {
+  local out=$1
+  shift
+  echo "# $out: $*" >&2
+  PORT=$EXP_PORT bash "$ROOT/scripts/compare.sh" "$@" --json "$RESULTS/$out" >"$RESULTS/${out%.json}.txt" 2>&1 \
+    || echo "warning: $out: compare exited non-zero (see ${out%.json}.txt)" >&2
+}

@@ -6,11 +6,22 @@
 # CLIENT_CPU. Then redis-benchmark GET against the same Redis, without (-P 1) and with
 # pipelining (-P DEPTH), as the ceiling of what that core can do.
 #
-# All seven servers start first and stay up (idle ones sleep in their wait); ROUNDS rounds go
-# through every server and path in turn. CPU per request: the server's from echo-bench
-# (--server-pid: /proc ticks of its process), Redis's from /proc ticks around each run.
+# Two parts, against one redis-server on a port of the run's own (EXP_PORT + 99):
+#   1. the comparison, per path: one `echo-bench compare` of the seven servers (lt-loop first,
+#      the baseline), CMP_ROUNDS rounds of CMP_SLICE slices, each round in a fresh random order,
+#      CMP_WARMUP of load per server first: rate, p99 and server CPU per request per slice
+#      (compare-ping.json, compare-healthz.json and their printouts .txt). The rate claims
+#      pair the servers' slices by round.
+#   2. the cost: all seven servers start and stay up (idle ones sleep in their wait); ROUNDS
+#      rounds go through every server and path in turn. CPU per request: the server's from
+#      echo-bench (--server-pid: /proc ticks of its process), Redis's from /proc ticks around
+#      each run, which part 1 cannot split between servers; and the servers' counters.
+# About 8 minutes with the defaults (part 1 about 3.5, part 2 about 3, the noise floor 1);
+# CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s ROUNDS=1 DURATION=0.5s WARMUP=0.5s NOISE=0 tries
+# every step (about 5 minutes on a machine loaded by other work).
 #
-# Environment: DURATION (3s), WARMUP (1s), ROUNDS (3), CONNECTIONS (50), DEPTH (16).
+# Environment: CMP_ROUNDS (10), CMP_SLICE (1s), CMP_WARMUP (2s), DURATION (2s), WARMUP (1s),
+# ROUNDS (3), CONNECTIONS (50), DEPTH (16).
 # Writes to experiments/results/backend/:
 #   samples.csv                  arch,mode,path,round,requests_per_s,p99_us,server_cpu_us_per_req,redis_cpu_us_per_req,errors
 #   counters-ARCH-MODE.txt       each server's output, its counters last (backend calls, round trips, wake-ups)
@@ -30,7 +41,8 @@ for tool in redis-server redis-benchmark redis-cli taskset; do
   fi
 done
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-DURATION=${DURATION:-3s} WARMUP=${WARMUP:-1s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
+CMP_ROUNDS=${CMP_ROUNDS:-10} CMP_SLICE=${CMP_SLICE:-1s} CMP_WARMUP=${CMP_WARMUP:-2s}
+DURATION=${DURATION:-2s} WARMUP=${WARMUP:-1s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 # arch-posture: every posture of the event loops, and vt's one.
 SERVERS="lt-loop lt-pool lt-blocking et-loop et-pool et-blocking vt-thread"
 PATHS="/ping /healthz"
@@ -77,6 +89,17 @@ load_before=$(cut -d' ' -f1 /proc/loadavg)
 start_redis
 redis-server --version >"$RESULTS/redis-version.txt"
 
+# Part 1: the seven servers in one compare per path, lt-loop first.
+for p in $PATHS; do
+  specs=()
+  for k in $SERVERS; do
+    specs+=("$k:${k%-*} --protocol http --backend redis://127.0.0.1:$REDIS_PORT --backend-mode ${k#*-}")
+  done
+  compare_servers "compare-${p#/}.json" "${specs[@]}" -- --protocol http --path "$p" -c "$CONNECTIONS" --keepalive \
+    --threads 1 --rounds "$CMP_ROUNDS" --slice "$CMP_SLICE" --warmup "$CMP_WARMUP" --seed "$RANDOM"
+done
+
+# Part 2: the cost, with Redis's CPU per run.
 i=0
 for k in $SERVERS; do
   PORT[$k]=$((EXP_PORT + i))
@@ -129,6 +152,7 @@ done
 stop_redis
 summarize runs "$TMP/redis-benchmark-runs.csv" --proc "$TMP/redis-proc.txt" \
   --out pipeline,round,requests_per_s,redis_cpu_us_per_req=proc_cpu_us_per_req >"$RESULTS/redis-benchmark.csv"
-echo "duration,warmup,rounds,connections,depth,load_before,load_after" >"$RESULTS/settings.csv"
-echo "$DURATION,$WARMUP,$ROUNDS,$CONNECTIONS,$DEPTH,$load_before,$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/settings.csv"
+echo "duration,warmup,rounds,connections,depth,load_before,load_after,cmp_rounds,cmp_slice,cmp_warmup" >"$RESULTS/settings.csv"
+echo "$DURATION,$WARMUP,$ROUNDS,$CONNECTIONS,$DEPTH,$load_before,$(cut -d' ' -f1 /proc/loadavg),$CMP_ROUNDS,$CMP_SLICE,$CMP_WARMUP" \
+  >>"$RESULTS/settings.csv"
 report

@@ -4,14 +4,23 @@
 #      and 64-byte send, through C, JNA, FFM, FFM critical and the JDK's SocketChannel;
 #   2. per request: the syscalls of each server's event loop (lt, et jna, et ffm) under strace,
 #      over 2,000 keep-alive requests on one connection and over 500 serial short connections;
-#      and those of echo-bench's serial client, per request as the difference between a 1,000-
-#      and a 500-request run, so that its JVM's start and exit cancel out;
-#   3. in CPU: et --binding jna against ffm on keep-alive echo, keep-alive /ping and pipelined
-#      /ping (depth 16), ROUNDS interleaved rounds: throughput and server CPU per request, and
-#      the server's counters, whose calls per request times bench-ffi's cost per call predict
-#      what the binding costs each request.
+#      and those of echo-bench's cold serial client (--cold-client: a blocking SocketChannel),
+#      per request as the difference between a 1,000- and a 500-request run, so that its JVM's
+#      start and exit cancel out;
+#   3. end to end: per workload (keep-alive echo, keep-alive /ping, pipelined /ping, depth 16),
+#      one `echo-bench compare` of et on each binding, lt and the C reference (et-jna first,
+#      the baseline), CMP_ROUNDS rounds of CMP_SLICE slices, each round in a fresh random order:
+#      rate and server CPU per request, paired by round (compare-W.json, and its printout .txt);
+#   4. in CPU: et on each binding once more per workload, ROUNDS rounds, for the server's
+#      counters, whose calls per request times bench-ffi's cost per call predict what the
+#      binding costs each request.
 # Without `et --binding` in this build (et is JNA only), the FFM rows are left out.
-# Server on CPU 0, client on CPU 1, bench-ffi on CPU 1. About 10 minutes.
+# Server on CPU 0, client on CPU 1, bench-ffi on CPU 1. About 7 minutes with the defaults
+# (bench-ffi about 1.5, strace 1, the compares 3: per workload four starts, 2 s of warm-up each
+# and 10 rounds of four 1 s slices; the counters' runs 1, the noise floor 1).
+# A smoke run of every step: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s ROUNDS=1 DURATION=0.5s
+# WARMUP=0.5s NOISE=0 C_ROUNDS=5 JMH_ARGS="-f 1 -wi 1 -w 100ms -i 3 -r 10ms" (about 5 minutes on
+# a machine loaded by other work).
 #
 # Writes to experiments/results/ffi/:
 #   bindings.txt                    the bindings et offers here (jna, and ffm)
@@ -29,7 +38,8 @@ EXP_PORT=${EXP_PORT:-29500}
 source "$(dirname "${BASH_SOURCE[0]}")/strace.sh"
 command -v jq >/dev/null || { echo "error: exp-ffi needs jq (Debian: apt-get install jq)" >&2; exit 1; }
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-ROUNDS=${ROUNDS:-3} DURATION=${DURATION:-5s} WARMUP=${WARMUP:-2s} CONNECTIONS=${CONNECTIONS:-16} DEPTH=${DEPTH:-16}
+ROUNDS=${ROUNDS:-1} DURATION=${DURATION:-3s} WARMUP=${WARMUP:-2s}
+CMP_ROUNDS=${CMP_ROUNDS:-10} CMP_SLICE=${CMP_SLICE:-1s} CMP_WARMUP=${CMP_WARMUP:-2s} CONNECTIONS=${CONNECTIONS:-16} DEPTH=${DEPTH:-16}
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/niolab-ffi.XXXXXX")
 trap 'strace_detach; stop_server; rm -rf "$WORK"' EXIT
@@ -89,23 +99,40 @@ for server in "${SERVERS[@]}"; do
   done
 done
 
-echo "== per request: echo-bench's serial client under strace -f -c"
+echo "== per request: echo-bench's cold serial client under strace -f -c"
 start_server lt "$EXP_PORT"
 echo "requests,syscall,calls,errors" >"$RESULTS/client-syscalls.csv"
 for n in 500 1000; do
-  client_pin strace -f -c -o "$WORK/client" "$ROOT/bin/echo-bench" --requests "$n" "127.0.0.1:$EXP_PORT" >/dev/null
+  client_pin strace -f -c -o "$WORK/client" "$ROOT/bin/echo-bench" --cold-client --requests "$n" "127.0.0.1:$EXP_PORT" >/dev/null
   # strace -c's table: a row per syscall (requests,syscall,calls,errors), the total left out
   summarize strace --summary "$WORK/client" --process "$n" >>"$RESULTS/client-syscalls.csv"
 done
 stop_server quiet
 
-echo "== in CPU: et, ${BINDINGS[*]}, $ROUNDS interleaved rounds"
-load throughput
 declare -A WORK_ARGS=(
   [keepalive-echo]="--keepalive"
   [keepalive-ping]="--keepalive --protocol http"
   [pipeline-ping]="--pipeline $DEPTH --protocol http"
 )
+echo "== end to end: et on each binding, lt and C in one compare per workload"
+load compare
+CMP_SERVERS=()
+for b in "${BINDINGS[@]}"; do CMP_SERVERS+=("et-$b:et ${BINDING_OPTION:+$BINDING_OPTION $b}"); done
+CMP_SERVERS+=("lt:lt")
+if make -s reference >/dev/null 2>&1; then CMP_SERVERS+=("c:c"); else echo "exp-ffi: the C reference does not build here: no C row" >&2; fi
+for w in keepalive-echo keepalive-ping pipeline-ping; do
+  protocol=echo
+  [ "$w" = keepalive-echo ] || protocol=http
+  specs=()
+  for spec in "${CMP_SERVERS[@]}"; do specs+=("$spec --protocol $protocol"); done
+  # shellcheck disable=SC2086
+  compare_servers "compare-$w.json" "${specs[@]}" -- ${WORK_ARGS[$w]} -c "$CONNECTIONS" --threads 1 --rounds "$CMP_ROUNDS" \
+    --slice "$CMP_SLICE" --warmup "$CMP_WARMUP" --seed "$RANDOM"
+done
+printf 'cmp_rounds,cmp_slice,cmp_warmup\n%s,%s,%s\n' "$CMP_ROUNDS" "$CMP_SLICE" "$CMP_WARMUP" >"$RESULTS/settings.csv"
+
+echo "== in CPU: et, ${BINDINGS[*]}, $ROUNDS interleaved rounds, for the counters"
+load throughput
 for r in $(seq "$ROUNDS"); do
   for w in keepalive-echo keepalive-ping pipeline-ping; do
     for i in "${!BINDINGS[@]}"; do

@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# exp-uring: the uring server in each mode (basic, multishot, bufring) beside et and, when it
-# is built, Netty's io_uring transport (netty-uring): keep-alive echo at 1, 50 and 1000
-# connections and pipelined HTTP /ping (50 connections, depth 16). Per cell a fresh server on
-# CPU 0, echo-bench on CPU 1 (one thread): WARMUP, then DURATION measured; ROUNDS interleaved
-# rounds, medians. Recorded per cell: requests/s, p99, server CPU per request (/proc ticks of
-# the whole JVM, and of the loop thread alone, user and system: the JIT's compiler threads
-# share the core and are still busy for seconds after a start, more so for FFM code), syscalls
-# per request (the server's own counters: io_uring_enter calls; epoll_wait, read, send and
-# accept calls for et), SQEs per request, completions per io_uring_enter, context switches per request
-# (/proc/PID/task/*/status). Needs JDK 22+ (JAVA_HOME). About 15 minutes with the defaults.
+# exp-uring: the uring server in each mode (basic, multishot, bufring) beside et, lt, the C
+# reference and, when it is built, Netty's io_uring transport (netty-uring): keep-alive echo at
+# 1, 50 and 1000 connections and pipelined HTTP /ping (50 connections, depth 16). Two parts:
+#   1. the comparison, per workload: one `echo-bench compare` of every server (et first, the
+#      baseline), CMP_ROUNDS rounds of CMP_SLICE slices, each round in a fresh random order,
+#      after CMP_WARMUP of load per server: rate, p99 and server CPU per request (/proc, the
+#      whole process) per slice, and each server's per-round ratios to et with bootstrap 95%
+#      intervals (compare-WORKLOAD.json, and its printout compare-WORKLOAD.txt);
+#   2. the mechanism, per cell: a fresh server on CPU 0, echo-bench on CPU 1 (one thread):
+#      WARMUP, then DURATION measured, ROUNDS rounds: syscalls per request (the server's own
+#      counters: io_uring_enter calls; epoll_wait, read, send and accept calls for et), SQEs per
+#      request, completions per io_uring_enter, context switches per request
+#      (/proc/PID/task/*/status), and the loop thread's CPU, user and system (the JIT's
+#      compiler threads share the core and are still busy for seconds after a start). These
+#      are counts, not the comparison: the claims come from part 1.
+# Needs JDK 22+ (JAVA_HOME). About 9 minutes with the defaults (part 1 about 6.5: per workload
+# seven starts, 2 s of warm-up each and 10 rounds of seven 1 s slices; part 2 about 2; the noise
+# floor 1). A smoke run of every step: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s WARMUP=0.3s
+# DURATION=0.3s NOISE=0 (about 8 minutes on a machine loaded by other work: the starts dominate).
 # The /proc samples and the list of runs that `summarize runs` computes samples.csv from go to
-# tmp/ (not kept by git); summary.csv holds the medians (`summarize medians`).
+# tmp/ (not kept by git); summary.csv holds part 2's medians (`summarize medians`).
 set -euo pipefail
 NAME=uring
 # The JDK the jars were built on (or JAVA_HOME), checked before common.sh clears the results.
@@ -20,11 +29,16 @@ if [ "$JDK_FEATURE" -lt 22 ]; then
   exit 2
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-WARMUP=${WARMUP:-10s}
-DURATION=${DURATION:-5s}
-ROUNDS=${ROUNDS:-3}
+WARMUP=${WARMUP:-1s}
+DURATION=${DURATION:-1s}
+ROUNDS=${ROUNDS:-1}
+CMP_ROUNDS=${CMP_ROUNDS:-10}
+CMP_SLICE=${CMP_SLICE:-1s}
+CMP_WARMUP=${CMP_WARMUP:-2s}
 WORKLOADS=${WORKLOADS:-"echo-1 echo-50 echo-1000 http-pipeline"}
 SERVERS=${SERVERS:-"et uring-basic uring-multishot uring-bufring netty-uring"}
+# part 1's servers: et first (the baseline of every ratio), then the other readiness servers
+CMP_SERVERS=${CMP_SERVERS:-"et lt c uring-basic uring-multishot uring-bufring netty-uring"}
 mkdir -p "$RESULTS/raw"
 
 # What this kernel's io_uring offers (the jar must have been built on JDK 22+ to know).
@@ -39,6 +53,11 @@ uname -r >"$RESULTS/kernel.txt"
 if [[ " $SERVERS " == *" netty-uring "* ]] && ! bin/lab-server netty-uring --help 2>&1 | grep -q '^Usage: lab-server netty-uring'; then
   echo "netty-uring: not in this build of netty-peers; skipped" | tee -a "$RESULTS/notes.txt"
   SERVERS=${SERVERS/netty-uring/}
+  CMP_SERVERS=${CMP_SERVERS/netty-uring/}
+fi
+if [[ " $CMP_SERVERS " == *" c "* ]] && ! make -s reference >/dev/null 2>&1; then
+  echo "c: the C reference does not build here (make reference); skipped" | tee -a "$RESULTS/notes.txt"
+  CMP_SERVERS=${CMP_SERVERS/ c / }
 fi
 
 # server_command SERVER WORKLOAD: the lab-server arguments after the port.
@@ -61,7 +80,19 @@ load_args() {
 
 TMP=$RESULTS/tmp
 
-printf 'warmup,duration,rounds\n%s,%s,%s\n' "$WARMUP" "$DURATION" "$ROUNDS" >"$RESULTS/settings.csv"
+printf 'warmup,duration,rounds,cmp_rounds,cmp_slice,cmp_warmup\n%s,%s,%s,%s,%s,%s\n' "$WARMUP" "$DURATION" "$ROUNDS" \
+  "$CMP_ROUNDS" "$CMP_SLICE" "$CMP_WARMUP" >"$RESULTS/settings.csv"
+
+# Part 1: every server in one compare per workload, so that each ratio to et is paired by round.
+for w in $WORKLOADS; do
+  specs=()
+  for s in $CMP_SERVERS; do specs+=("$s:$(server_command "$s" "$w")"); done
+  # shellcheck disable=SC2046
+  compare_servers "compare-$w.json" "${specs[@]}" -- $(load_args "$w") --threads 1 --rounds "$CMP_ROUNDS" \
+    --slice "$CMP_SLICE" --warmup "$CMP_WARMUP" --seed "$RANDOM"
+done
+
+# Part 2: the mechanism's counts, one server at a time.
 samples=$RESULTS/samples.csv
 echo "round,server,workload,key,loop_thread,echo_bench,echo_bench_warmup,log" >"$TMP/runs.csv"
 for round in $(seq "$ROUNDS"); do

@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.stats.Interval;
 
 /**
  * exp-backend: {@code /ping} (memory only) and {@code /healthz} (two Redis GETs) on lt and et
@@ -54,7 +55,25 @@ public final class BackendExperiment implements Experiment {
         out.put("core_table", coreTable(samples, out));
         out.put("dilution_table", dilutionTable(samples, out));
         ceiling(r, samples, s.get("depth"), out);
-        claims(samples, r.csv("redis-benchmark.csv"), out);
+        CompareRun healthz = r.has("compare-healthz.json") ? CompareRun.of(r, "compare-healthz.json") : null;
+        comparisons(r, s, out);
+        claims(samples, healthz, r.csv("redis-benchmark.csv"), out);
+    }
+
+    /** Part 1's tables, one compare per path, or a line saying the results predate it. */
+    private static void comparisons(Results r, Map<String, String> settings, Report out) {
+        if (!r.has("compare-healthz.json")) {
+            out.put("compare_tables", "These results predate the paired comparison (`echo-bench compare`): the rate claims below"
+                    + " come from the sequential rounds of 3.1 and 3.2, paired by round index.");
+            return;
+        }
+        StringBuilder sb = new StringBuilder("Every server ran in one `echo-bench compare` per path (" + settings.get("cmp_warmup")
+                + " of load per server first); each ratio is the median of the per-round ratios to the first server, with its"
+                + " bootstrap 95% interval.");
+        for (String path : PATHS) {
+            sb.append("\n\n").append(CompareRun.of(r, "compare-" + key(path) + ".json").section(path));
+        }
+        out.put("compare_tables", sb.toString());
     }
 
     private static String key(String path) {
@@ -263,17 +282,24 @@ public final class BackendExperiment implements Experiment {
      * posture serves, on both architectures, and at least half of redis-benchmark's GET rate
      * without pipelining, although it shares Redis's core and asks two GETs per request; and,
      * the same margin measured as work, either blocking posture costs the core at least twice
-     * the loop's CPU time per /healthz. Ratios are paired by round number (redis-benchmark's
-     * rounds with the servers' rounds of the same number).
+     * the loop's CPU time per /healthz. The rate ratios between postures come from the compare
+     * run's slices, paired by round (from part 2's rounds in results that predate it); the
+     * others from part 2's rounds, paired by round number (redis-benchmark's rounds with the
+     * servers' rounds of the same number).
      */
-    private static void claims(Csv samples, Csv bench, Report out) {
+    private static void claims(Csv samples, CompareRun healthz, Csv bench, Report out) {
         double[] getRates = bench.numbers("requests_per_s", "pipeline", "1");
         List<Claim> claims = new ArrayList<>();
         for (String a : ARCHS) {
             double[] loop = rate(samples, a, "loop", "/healthz");
             for (String m : new String[] {"pool", "blocking"}) {
-                claims.add(Claim.atLeast(a + ": loop serves at least twice " + m + "'s /healthz req/s",
-                        Claim.ratio(loop, rate(samples, a, m, "/healthz")), loop.length, 2.0));
+                String statement = a + ": loop serves at least twice " + m + "'s /healthz req/s";
+                Interval paired = healthz == null ? null : healthz.ratio(a + "-loop", a + "-" + m, CompareRun.RATE);
+                if (healthz == null) {
+                    claims.add(Claim.atLeast(statement, Claim.ratio(loop, rate(samples, a, m, "/healthz")), loop.length, 2.0));
+                } else if (paired != null) {
+                    claims.add(Claim.atLeast(statement, paired, healthz.rounds(a + "-loop", a + "-" + m), 2.0));
+                }
             }
             claims.add(Claim.atLeast(a + ": loop's /healthz req/s reach half of redis-benchmark GET -P 1",
                     Claim.ratio(loop, getRates), loop.length, 0.5));

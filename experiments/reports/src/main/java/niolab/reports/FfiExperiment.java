@@ -10,6 +10,7 @@ import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Interval;
 
 /**
  * exp-ffi: what et's native binding costs (JNA direct mapping or FFM): ns per call from
@@ -97,6 +98,10 @@ public final class FfiExperiment implements Experiment {
         for (String b : bindings) servers.add("et-" + b);
         for (String w : STRACE_WORKLOADS) out.put("syscalls_" + w, syscalls(r, servers, w, out));
         out.put("client_syscalls", client(r.csv("client-syscalls.csv"), out));
+        // runs with the paired comparison also strace the cold client, --cold-client, by name
+        out.put("client_kind", r.has(compareFile(WORKLOADS[0]))
+                ? "echo-bench's cold serial client (`--cold-client`: a blocking `SocketChannel`)"
+                : "echo-bench's serial client, as it was at the run's commit");
         throughput(r, bindings, overheads, out);
         load(r, out);
     }
@@ -233,17 +238,30 @@ public final class FfiExperiment implements Experiment {
                 int n = Math.min(qpsRounds[0].length, qpsRounds[1].length);
                 Claim faster = Claim.atLeast("qps", Claim.ratio(Arrays.copyOf(qpsRounds[1], n), Arrays.copyOf(qpsRounds[0], n)), n, 1.0);
                 Claim cheaper = Claim.atMost("cpu", Claim.ratio(Arrays.copyOf(cpuRounds[1], n), Arrays.copyOf(cpuRounds[0], n)), n, 1.0);
+                if (r.has(compareFile(w))) {
+                    // the comparison proper: both bindings in one compare run, paired by round
+                    CompareRun run = CompareRun.of(r, compareFile(w));
+                    Interval rate = run.ratio("et-ffm", "et-jna", CompareRun.RATE), cost = run.ratio("et-ffm", "et-jna", CompareRun.CPU);
+                    int k = run.rounds("et-ffm", "et-jna");
+                    faster = rate == null ? null : Claim.atLeast("qps", rate, k, 1.0);
+                    cheaper = cost == null ? null : Claim.atMost("cpu", cost, k, 1.0);
+                }
+                checks.add(w + ": measured " + Md.f0((cpu[0] - cpu[1]) * 1000) + " ns, predicted "
+                        + Md.f0(predicted[0] - predicted[1]) + " ns");
+                if (faster == null || cheaper == null) {
+                    verdicts.add(w + ": FFM against JNA: too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)");
+                    continue;
+                }
                 String verdict = faster.verdict() == ClaimVerdict.FAILS || cheaper.verdict() == ClaimVerdict.FAILS ? "fails"
                         : faster.verdict() == ClaimVerdict.HOLDS && cheaper.verdict() == ClaimVerdict.HOLDS ? "holds"
                         : "undecided at this run's precision";
                 verdicts.add(w + ": FFM over JNA " + Md.f2(faster.measured().estimate()) + "× the QPS " + faster.interval() + ", "
                         + Md.f2(cheaper.measured().estimate()) + "× the server CPU per request " + cheaper.interval()
                         + " (the lab's claim, as fast or faster with CPU no higher: " + verdict + ")");
-                checks.add(w + ": measured " + Md.f0((cpu[0] - cpu[1]) * 1000) + " ns, predicted "
-                        + Md.f0(predicted[0] - predicted[1]) + " ns");
             }
         }
         out.put("tput_rounds", Integer.toString(rounds));
+        out.put("compare_tables", compareTables(r));
         BenchReport.Config shape = r.bench(file(bindings.get(0), "pipeline-ping", 1, ".json")).config();
         out.put("tput_shape", "-c " + shape.connections() + " --duration " + Md.f0(shape.durationS()) + "s --warmup "
                 + shape.warmup() + "` (pipelined: `--pipeline " + shape.pipeline());
@@ -266,6 +284,24 @@ public final class FfiExperiment implements Experiment {
         String f = unit.equals("%") ? Md.f1(a[Stats.best(a, false)]) + "–" + Md.f1(a[Stats.best(a, true)])
                 : Md.f0(a[Stats.best(a, false)]) + "–" + Md.f0(a[Stats.best(a, true)]);
         return f + unit;
+    }
+
+    private static String compareFile(String workload) {
+        return "compare-" + workload + ".json";
+    }
+
+    /** Part 3's tables, one compare per workload, or a line saying the results predate it. */
+    private static String compareTables(Results r) {
+        if (!r.has(compareFile(WORKLOADS[0]))) {
+            return "These results predate the paired comparison (`echo-bench compare`): FFM against JNA below comes from the"
+                    + " sequential rounds of 3.3, paired by round index.";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String w : WORKLOADS) {
+            if (!r.has(compareFile(w))) continue;
+            sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, compareFile(w)).section(w));
+        }
+        return sb.toString();
     }
 
     private static String file(String binding, String workload, int round, String ext) {

@@ -252,11 +252,16 @@ public final class LabNotes implements Callable<Integer> {
         out.put("notes:arch_echo_ka_50", echo.toString());
         out.put("notes:arch_ping_keepalive", ping.toString());
         out.put("notes:arch_idle_rss", idle.toString());
-        Csv uring = new Results(results.resolve("uring")).csv("samples.csv");
+        Results uringResults = new Results(results.resolve("uring"));
+        Csv uring = uringResults.csv("samples.csv");
         for (String workload : new String[] {"echo-1", "echo-50", "http-pipeline"}) {
             StringBuilder line = new StringBuilder();
+            // the paired comparison's slices (one per server and round) where the run made one, else the counted cells' rounds
+            String compared = "compare-" + workload + ".json";
             for (String server : URING_SERVERS) {
-                append(line, server + " " + range(uring.numbers("requests_per_s", "server", server, "workload", workload)) + "/s");
+                double[] rates = uringResults.has(compared) ? CompareRun.of(uringResults, compared).rates(server)
+                        : uring.numbers("requests_per_s", "server", server, "workload", workload);
+                append(line, server + " " + range(rates) + "/s");
             }
             out.put("notes:uring_" + workload.replace('-', '_'), line.toString());
         }

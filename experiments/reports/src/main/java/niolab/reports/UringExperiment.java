@@ -58,12 +58,44 @@ public final class UringExperiment implements Experiment {
                 Md.f2(median(samples, "uring-basic", "echo-50", "sqes_per_req"))));
 
         List<Claim> claims = new ArrayList<>();
+        boolean compared = r.has("compare-echo-50.json");
         for (String w : new String[] {"echo-50", "echo-1000"}) {
-            for (String mode : MODES) claims.addAll(claims(samples, mode, w));
+            for (String mode : MODES) claims.addAll(compared ? claims(CompareRun.of(r, "compare-" + w + ".json"), mode, w) : claims(samples, mode, w));
         }
+        comparisons(r, settings, out);
         Claim.report(claims, "uring / et", out);
         out.put("conclusions", conclusions(samples, out.values.get("claims_summary")));
-        out.put("answer", answer(samples, claims));
+        out.put("answer", answer(samples, compared ? CompareRun.of(r, "compare-echo-50.json") : null, claims));
+    }
+
+    /** Part 1's tables, one compare per workload, or a line saying the results predate it. */
+    private static void comparisons(Results r, Map<String, String> settings, Report out) {
+        if (!r.has("compare-echo-50.json")) {
+            out.put("compare_tables", "These results predate the paired comparison (`echo-bench compare`): the claims below come"
+                    + " from the sequential rounds of the tables that follow, paired by round index.");
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String w : WORKLOADS) {
+            if (!r.has("compare-" + w + ".json")) continue;
+            sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, "compare-" + w + ".json").section(w));
+        }
+        out.put("compare_tables", "Every server of a workload ran in one `echo-bench compare` (" + settings.get("cmp_warmup")
+                + " of load per server first), and each ratio is the median of the per-round ratios to `et`, with its bootstrap"
+                + " 95% interval: a verdict says a difference only when the interval excludes 1.\n\n" + sb
+                + "\n\nThe tables 3.1 to 3.4 count the mechanism (syscalls, SQEs, completions, context switches), one server at a"
+                + " time; their rates are not the comparison.");
+    }
+
+    /** At {@code w}: one uring mode against et from the compare run, rate and CPU per request (the whole process). */
+    private static List<Claim> claims(CompareRun run, String mode, String w) {
+        String at = w.substring("echo-".length()) + " connections, " + mode.substring("uring-".length()) + ": ";
+        List<Claim> claims = new ArrayList<>();
+        Interval rate = run.has(mode) ? run.ratio(mode, "et", CompareRun.RATE) : null;
+        Interval cpu = run.has(mode) ? run.ratio(mode, "et", CompareRun.CPU) : null;
+        if (rate != null) claims.add(Claim.atLeast(at + "req/s at least et's", rate, run.rounds(mode, "et"), 1.0));
+        if (cpu != null) claims.add(Claim.atMost(at + "JVM CPU µs/req at most et's", cpu, run.rounds(mode, "et"), 1.0));
+        return claims;
     }
 
     /** The servers in the order the run measured them. */
@@ -145,7 +177,7 @@ public final class UringExperiment implements Experiment {
         return String.format(Locale.ROOT, "%s %s is %s× %s (%s against %s µs per request)", who, what, Md.f2(a / b), whom, Md.f2(a), Md.f2(b));
     }
 
-    private static String answer(Csv samples, List<Claim> claims) {
+    private static String answer(Csv samples, CompareRun compare50, List<Claim> claims) {
         List<String> matching = new ArrayList<>(), failing = new ArrayList<>();
         for (String mode : MODES) {
             boolean all = true, any = false;
@@ -165,13 +197,17 @@ public final class UringExperiment implements Experiment {
                 + " The other comparisons are undecided at this run's precision.";
         double syscalls = median(samples, "uring-bufring", "echo-50", "syscalls_per_req") / median(samples, "et", "echo-50", "syscalls_per_req");
         double kernel = median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req") / median(samples, "et", "echo-50", "loop_sys_us_per_req");
-        Interval modes = Claim.ratio(loopCpuByRound(samples, "uring-bufring", "echo-50"), loopCpuByRound(samples, "uring-basic", "echo-50"));
+        // between the modes: from the paired comparison where there is one (the whole process), else the loop thread's rounds
+        Interval paired = compare50 == null ? null : compare50.ratio("uring-bufring", "uring-basic", CompareRun.CPU);
+        Interval modes = paired != null ? paired
+                : Claim.ratio(loopCpuByRound(samples, "uring-bufring", "echo-50"), loopCpuByRound(samples, "uring-basic", "echo-50"));
+        String spender = paired != null ? "bufring spends " : "bufring's loop spends ";
         double single = loopCpu(samples, "uring-bufring", "echo-1") / loopCpu(samples, "et", "echo-1");
         return verdict + " What io_uring changes is batching: one `io_uring_enter` carries a batch of sends and brings back a"
                 + " batch of completions, which takes the syscalls per request at 50 connections to " + Md.f0(syscalls * 100)
                 + "% of `et`'s. The kernel's time per request moves " + (Math.abs(kernel - 1) < Math.abs(syscalls - 1) ? "less" : "no less")
                 + " (bufring's loop spends " + Md.f2(kernel) + "× `et`'s system time): the TCP work is the same, and the ring does its"
-                + " own bookkeeping where the syscall entries were. Between the modes, bufring's loop spends " + Md.f2(modes.estimate())
+                + " own bookkeeping where the syscall entries were. Between the modes, " + spender + Md.f2(modes.estimate())
                 + "× basic's CPU per request at 50 connections, 95% interval [" + Md.f2(modes.low()) + ", " + Md.f2(modes.high()) + "]"
                 + (modes.low() <= 1 && modes.high() >= 1 ? ", which includes 1: this run cannot tell the two modes apart in CPU"
                         : modes.high() < 1 ? ": less, on this run" : ": more, on this run")

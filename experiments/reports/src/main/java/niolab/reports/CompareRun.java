@@ -1,0 +1,135 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import niolab.common.results.BenchComparison;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.Interval;
+
+/**
+ * One {@code echo-bench compare --json} run of an experiment (random order per round, paired
+ * slices): its table, and the ratio of any two of its servers, paired by round, as a claim's
+ * interval. The generator computes every interval from the slices with the reports' fixed seed,
+ * so that a report regenerates byte for byte and the table and the claims agree.
+ */
+final class CompareRun {
+    final BenchComparison json;
+
+    private CompareRun(BenchComparison json) {
+        this.json = json;
+    }
+
+    static CompareRun of(Results r, String file) {
+        return new CompareRun(r.json(file, BenchComparison.class));
+    }
+
+    String baseline() {
+        return json.servers().get(0).name();
+    }
+
+    /** "20 rounds of 1 s slices": the design the table's figures come from. */
+    String design() {
+        return json.config().rounds() + " rounds of " + Md.f2(json.config().sliceS()) + " s slices, each round in a fresh random order"
+                + " (seed " + json.config().seed() + ")";
+    }
+
+    /** "**echo-50**, 10 rounds of 1.00 s slices, ... (seed 7):" and the table: one workload's part of a report. */
+    String section(String label) {
+        return "**" + label + "**, " + design() + ":\n\n" + table();
+    }
+
+    /** Per server: median rate and range, CPU and p99, and its rate and CPU ratios to the baseline with their intervals and verdicts. */
+    String table() {
+        List<List<String>> rows = new ArrayList<>();
+        for (BenchComparison.ServerSummary s : json.summary().servers()) {
+            boolean base = s.name().equals(baseline());
+            Interval rate = base ? null : ratio(s.name(), baseline(), RATE);
+            Interval cpu = base ? null : ratio(s.name(), baseline(), CPU);
+            rows.add(List.of(s.name() + (died(s.name()) == null ? "" : " (died: " + died(s.name()) + ")"),
+                    s.medianRate() == null ? "–" : Md.f0(s.medianRate()),
+                    s.minRate() == null ? "–" : Md.f0(s.minRate()) + " – " + Md.f0(s.maxRate()),
+                    orDash(s.medianCpuUsPerRequest()), s.medianP99Us() == null ? "–" : Md.f0(s.medianP99Us()),
+                    base ? "baseline" : words(rate, Comparison.Quantity.RATE), base ? "–" : words(cpu, Comparison.Quantity.COST)));
+        }
+        return Md.table(List.of("server", "req/s (median)", "range over slices", "CPU µs/req", "p99 µs",
+                "rate / " + baseline() + ", 95% interval", "CPU per request / " + baseline()), rows);
+    }
+
+    static final int RATE = 0, CPU = 1;
+
+    /**
+     * {@code numer}'s quantity over {@code denom}'s (RATE or CPU per request), the median of the
+     * ratios of the rounds in which both served, with its bootstrap interval (the report's fixed
+     * seed); null when fewer than {@link NoiseExperiment#MIN_ROUNDS} rounds pair, as echo-bench
+     * compare itself gives none: so few rounds' interval covers noticeably less than 95%.
+     */
+    Interval ratio(String numer, String denom, int quantity) {
+        Map<Integer, Double> a = byRound(numer, quantity), b = byRound(denom, quantity);
+        List<Double> n = new ArrayList<>(), d = new ArrayList<>();
+        for (Map.Entry<Integer, Double> e : a.entrySet()) {
+            Double other = b.get(e.getKey());
+            if (other != null && other > 0) {
+                n.add(e.getValue());
+                d.add(other);
+            }
+        }
+        if (n.size() < NoiseExperiment.MIN_ROUNDS) return null;
+        return Claim.ratio(toArray(n), toArray(d));
+    }
+
+    /** {@code server}'s rate in each round it served, in round order. */
+    double[] rates(String server) {
+        return toArray(new ArrayList<>(byRound(server, RATE).values()));
+    }
+
+    /** How many rounds pair {@code numer} with {@code denom} in their rates. */
+    int rounds(String numer, String denom) {
+        Map<Integer, Double> b = byRound(denom, RATE);
+        int k = 0;
+        for (Integer round : byRound(numer, RATE).keySet()) {
+            if (b.containsKey(round)) k++;
+        }
+        return k;
+    }
+
+    boolean has(String server) {
+        for (BenchComparison.Server s : json.servers()) {
+            if (s.name().equals(server)) return true;
+        }
+        return false;
+    }
+
+    private Map<Integer, Double> byRound(String server, int quantity) {
+        Map<Integer, Double> v = new TreeMap<>();
+        for (BenchComparison.Slice s : json.slices()) {
+            Double x = quantity == RATE ? s.rate() : s.serverCpuUsPerRequest();
+            if (s.server().equals(server) && !s.refused() && x != null) v.put(s.round(), x);
+        }
+        return v;
+    }
+
+    private static double[] toArray(List<Double> v) {
+        double[] a = new double[v.size()];
+        for (int i = 0; i < a.length; i++) a[i] = v.get(i);
+        return a;
+    }
+
+    private String died(String server) {
+        for (BenchComparison.Server s : json.servers()) {
+            if (s.name().equals(server)) return s.died();
+        }
+        return null;
+    }
+
+    /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
+    private static String words(Interval r, Comparison.Quantity quantity) {
+        if (r == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
+        return Md.f2(r.estimate()) + " [" + Md.f2(r.low()) + ", " + Md.f2(r.high()) + "]: " + Comparison.describe(r, quantity);
+    }
+
+    private static String orDash(Double v) {
+        return v == null ? "–" : Md.f2(v);
+    }
+}
