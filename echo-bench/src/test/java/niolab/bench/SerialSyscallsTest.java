@@ -93,6 +93,9 @@ class SerialSyscallsTest {
         List<String> cmd = new ArrayList<>(List.of("strace", "-ff", "-o", dir.resolve("t").toString(),
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString()));
         if (Runtime.version().feature() >= 22) cmd.add("--enable-native-access=ALL-UNNAMED");
+        // Fewer JVM threads for strace to stop on every call (no C2 compiler, no G1 workers): the
+        // counted threads are echo-bench's own, whose calls do not depend on the JIT or collector.
+        cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         if (kind == Kind.CHANNEL) cmd.add("-D" + Kind.PROPERTY + "=channel");
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoBench.class.getName(),
                 "--warmup", Integer.toString(WARMUP), "--requests", Integer.toString(REQUESTS), target));
