@@ -158,8 +158,8 @@ class HandoutTest {
     /**
      * One checkpoint per lab that the lab's own regions decide (lab 5: its three; lab 7: one for
      * JDK 17, loops-spread, and vt-echo on 21+), the cheapest that a stub fails, each a test of the
-     * lab's suites as the grader runs it. The uring checkpoints are left out: they stall to their
-     * 20 s bounds on the stub.
+     * lab's suites as the grader runs it. The uring checkpoints are left out to keep the two runs
+     * short (each is a whole contract class); the classic-bug test grades uring-echo once.
      */
     private static final String ONE_PER_LAB = String.join(",", "bio-silent", "lt-backpressure", "et-large", "mp-restart",
             "rate-interleave", "rate-catch-up", "rate-no-drift", "http-parser", "loops-spread", "vt-echo");
