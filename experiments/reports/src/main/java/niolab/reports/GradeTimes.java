@@ -50,7 +50,7 @@ final class GradeTimes {
                 throw new IllegalArgumentException(FILE + ":" + lineNo + ": expected key<TAB>value, or lab, tree, seconds, earned, possible, exit");
             }
         }
-        for (String key : new String[] {"date", "cpu", "nproc", "kernel", "jdk", "maven", "load_before", "load_after"}) {
+        for (String key : new String[] {"date", "cpu", "nproc", "kernel", "jdk", "maven", "load_before", "load_after", "wall_seconds"}) {
             if (!about.containsKey(key)) throw new IllegalArgumentException(FILE + ": no " + key + " line (rerun make grade-times)");
         }
         if (byLab.isEmpty()) throw new IllegalArgumentException(FILE + ": no lab was timed (rerun make grade-times)");
@@ -81,7 +81,8 @@ final class GradeTimes {
                 + about.get("nproc") + " cores, Linux " + about.get("kernel") + ", " + about.get("jdk") + ", Maven as `"
                 + about.get("maven") + "`; load average (1, 5, 15 min) " + about.get("load_before") + " before, "
                 + about.get("load_after") + " after. Each handout was built first (`make all`, not timed). Labs timed: "
-                + timed + "; the slowest, " + slowest + ", took " + slowestSeconds + " s.\n\n"
+                + timed + "; the slowest, " + slowest + ", took " + slowestSeconds + " s; the whole run, builds included, "
+                + about.get("wall_seconds") + " s.\n\n"
                 + Md.table(List.of("lab", "reference (`make handout SOLUTIONS=1`)", "fresh handout (the stubs)"), table, "lrr");
     }
 }

@@ -135,13 +135,13 @@ class LabNotesTest {
         Files.createDirectories(file.getParent());
         Files.writeString(file, String.join("\n", "# a fixture, not a measurement",
                 "date\t2026-12-02", "cpu\tTest CPU", "nproc\t2", "kernel\t6.1.0", "jdk\tJDK 25 (/jdk)", "maven\tmvn -o -q -B",
-                "load_before\t0.10 0.20 0.30", "load_after\t1.50 0.90 0.40",
+                "load_before\t0.10 0.20 0.30", "load_after\t1.50 0.90 0.40", "wall_seconds\t412",
                 "lab\ttree\tseconds\tearned\tpossible\texit",
                 "2\treference\t61\t13\t13\t0", "3\treference\t70\t16\t16\t0", "2\tstubs\t48\t4\t13\t1", "3\tstubs\t151\t0\t16\t1", ""));
         String block = GradeTimes.block(tmp);
         assertThat(block).contains("on 2026-12-02: Test CPU, 2 cores, Linux 6.1.0, JDK 25 (/jdk), Maven as `mvn -o -q -B`")
                 .contains("load average (1, 5, 15 min) 0.10 0.20 0.30 before, 1.50 0.90 0.40 after")
-                .contains("Labs timed: 2, 3; the slowest, lab 3 on the stubs, took 151 s.")
+                .contains("Labs timed: 2, 3; the slowest, lab 3 on the stubs, took 151 s; the whole run, builds included, 412 s.")
                 .contains("| lab 2 | 61 s, 13 of 13 points | 48 s, 4 of 13 points |")
                 .contains("| lab 3 | 70 s, 16 of 16 points | 151 s, 0 of 16 points |");
 
