@@ -94,6 +94,10 @@ grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: m
 handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (the machine, the grade table, the runs kept by bin/record; FILES="a b" adds files)
 	@LAB="$(LAB)" DEST="$(DEST)" FILES="$(FILES)" bash scripts/handin.sh
 
+.PHONY: grade-times
+grade-times: ## Time make grade in two fresh handouts, reference and stubs (LABS="2 3" by default, chosen to take under about 8 minutes; OUT=labs/grade-times.tsv); make labs quotes it
+	@LABS="$(LABS)" OUT="$(OUT)" bash scripts/grade-times.sh
+
 bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
 	@bash scripts/bench-http.sh
 

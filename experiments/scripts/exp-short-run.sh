@@ -2,7 +2,8 @@
 # exp-short-run: the lab write-up's experiment 2.1. Each architecture on a fresh server:
 # echo-bench 3 runs x 100 serial short-connection requests (warmed client, then cold client); then bash bench.sh with 100 nc
 # clients (ROUNDS rounds) and the 10..60 concurrency sweep (ROUNDS rounds). Server on CPU 0,
-# clients on CPU 1. About 2 minutes.
+# clients on CPU 1. Then the serial ruler alone for the course's other servers (EXTRA_ARCHS,
+# default bio vt uring: lab 1's and lab 7's), for the instructor notes. About 3 minutes.
 set -euo pipefail
 NAME=short-run
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -20,6 +21,18 @@ for arch in lt et mp; do
   start_server "$arch" "$EXP_PORT"
   echo_bench --runs 3 --requests 100 --cold-client --json "$RESULTS/serial-$arch-cold-client.json"
   stop_keep_log "$RESULTS/server-$arch-cold-client.log"
+done
+
+# each only where this build runs it: vt needs JDK 21, uring JDK 22 and a kernel that allows io_uring
+for arch in ${EXTRA_ARCHS-bio vt uring}; do
+  if [ "$arch" = vt ] && [ "$JDK_FEATURE" -lt 21 ]; then echo "vt: needs JDK 21 (built on $JDK_LABEL), skipped" | tee -a "$RESULTS/notes.txt"; continue; fi
+  if [ "$arch" = uring ] && ! java --enable-native-access=ALL-UNNAMED -cp lab-servers/target/lab-servers.jar niolab.uring.UringSupport >/dev/null 2>&1; then
+    echo "uring: io_uring is not usable here (or the build predates JDK 22), skipped" | tee -a "$RESULTS/notes.txt"; continue
+  fi
+  echo "== $arch: 3 x 100 serial requests"
+  start_server "$arch" "$EXP_PORT"
+  echo_bench --runs 3 --requests 100 --json "$RESULTS/serial-$arch.json"
+  stop_keep_log "$RESULTS/server-$arch.log"
 done
 
 for r in $(seq "$ROUNDS"); do

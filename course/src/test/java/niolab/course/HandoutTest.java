@@ -158,8 +158,8 @@ class HandoutTest {
     /**
      * One checkpoint per lab that the lab's own regions decide (lab 5: its three; lab 7: one for
      * JDK 17, loops-spread, and vt-echo on 21+), the cheapest that a stub fails, each a test of the
-     * lab's suites as the grader runs it. The uring checkpoints are left out: they stall to their
-     * 20 s bounds on the stub.
+     * lab's suites as the grader runs it. The uring checkpoints are left out to keep the two runs
+     * short (each is a whole contract class); the classic-bug test grades uring-echo once.
      */
     private static final String ONE_PER_LAB = String.join(",", "bio-silent", "lt-backpressure", "et-large", "mp-restart",
             "rate-interleave", "rate-catch-up", "rate-no-drift", "http-parser", "loops-spread", "vt-echo");
@@ -220,9 +220,10 @@ class HandoutTest {
     }
 
     /**
-     * A classic bug in each region but uring-more (whose checkpoints stall to their 20 s bounds),
-     * as a student makes it: the reference line, then the line that breaks it. Each is caught by
-     * the checkpoint named with it, and the hint under that checkpoint names the region.
+     * A classic bug in each region, as a student makes it: the reference line, then the line that
+     * breaks it. Each is caught by the checkpoint named with it, and the hint under that
+     * checkpoint names the region. (uring-more's checkpoint fails fast on its stall: a probe of a
+     * few seconds, not the contract's 20 s socket timeouts.)
      */
     private static final List<Bug> BUGS = List.of(
             new Bug(1, "bio-silent", "bio-thread-per-connection", "lab-servers/src/main/java/niolab/server/bio/BlockingServer.java",
@@ -245,7 +246,9 @@ class HandoutTest {
                     "ServerOptions each = options.mistakes().herd ? options : options.withReusePort();",
                     "ServerOptions each = options.mistakes().herd ? options.withReusePort() : options;"),
             new Bug(7, "vt-echo", "vt-serve", "lab-servers/src/main/java21/niolab/server/vt/VirtualThreadEchoServer.java",
-                    "while (read(c) >= 0) {", "if (read(c) >= 0) { // one read, one write"));
+                    "while (read(c) >= 0) {", "if (read(c) >= 0) { // one read, one write"),
+            new Bug(7, "uring-echo", "uring-more", "lab-servers/src/main/java22/niolab/server/uring/UringServer.java",
+                    "if (!CompletionQueue.hasMore(flags)) {", "if (res <= 0) { // a recv is over only at end of stream or on an error"));
 
     private record Bug(int lab, String checkpoint, String region, String file, String line, String broken) {
     }
@@ -273,7 +276,8 @@ class HandoutTest {
         String t = table.group();
         Bug first = null;
         for (Bug b : BUGS) {
-            if (b.lab() != lab || (b.file().contains("/java21/") && Runtime.version().feature() < 21)) continue;
+            boolean notApplicable = Pattern.compile("\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
+            if (b.lab() != lab || notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
             if (first == null) first = b;
             assertThat(t).as("%s caught by %s, its hint naming the region", b.broken(), b.checkpoint())
                     .containsPattern("\\n  " + b.checkpoint() + " +0/\\d+ +FAIL .*\\n +hint \\[" + b.region() + "\\]: ");
@@ -291,7 +295,7 @@ class HandoutTest {
             "4 | restarting without back-off",
             "5 | a schedule that drifts",
             "6 | answering only the first pipelined request",
-            "7 | an inverted SO_REUSEPORT condition and a one-shot virtual thread"})
+            "7 | an inverted SO_REUSEPORT condition, a one-shot virtual thread and a recv over only at its end"})
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
     void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String bugs) throws Exception {
         caught(lab);

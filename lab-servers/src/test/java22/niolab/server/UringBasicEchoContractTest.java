@@ -2,7 +2,7 @@ package niolab.server;
 
 import niolab.server.testing.ServerUnderTest;
 
-class UringBasicEchoContractTest extends EchoContractTest {
+class UringBasicEchoContractTest extends UringEchoContractTest {
     @Override
     protected ServerUnderTest serverUnderTest() {
         return UringArch.of("uring", "--uring-mode", "basic");

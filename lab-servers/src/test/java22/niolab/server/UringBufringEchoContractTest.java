@@ -2,7 +2,7 @@ package niolab.server;
 
 import niolab.server.testing.ServerUnderTest;
 
-class UringBufringEchoContractTest extends EchoContractTest {
+class UringBufringEchoContractTest extends UringEchoContractTest {
     @Override
     protected ServerUnderTest serverUnderTest() {
         return UringArch.of("uring", "--uring-mode", "bufring");

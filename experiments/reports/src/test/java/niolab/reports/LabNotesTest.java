@@ -1,6 +1,7 @@
 package niolab.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -16,6 +17,7 @@ import java.util.stream.Stream;
 import niolab.course.Grader;
 import niolab.course.Grader.Checkpoint;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -93,6 +95,67 @@ class LabNotesTest {
         cl.setOut(new PrintWriter(new StringWriter(), true));
         assertThat(cl.execute("labs", "--check", ROOT.toString())).as(err.toString()).isZero();
         assertThat(cl.execute("labs")).isEqualTo(2);
+    }
+
+    /** bio, vt and uring join the serial ruler's ranges when exp-short-run committed them; until then a sentence names each missing one. */
+    @Test
+    void serialRangesNameTheCourseServersWithNoCommittedRunAndRangeThoseWithOne(@TempDir Path tmp) throws IOException {
+        Path committed = ROOT.resolve("experiments/results/short-run");
+        for (String arch : ShortRunExperiment.ARCHS) Files.copy(committed.resolve("serial-" + arch + ".json"), tmp.resolve("serial-" + arch + ".json"));
+        Report none = new Report();
+        LabNotes.serialRanges(new Results(tmp), none);
+        assertThat(none.values.get("notes:serial_qps")).startsWith("LT ").contains("ET ", "MP ").doesNotContain("BIO", "VT", "URING");
+        assertThat(none.values.get("notes:serial_missing"))
+                .isEqualTo(" No committed run holds `bio`, `vt` and `uring` on the serial ruler (experiments/results/short-run/ has no "
+                        + "serial-bio.json, serial-vt.json, serial-uring.json): `make exp-short-run` runs them.");
+
+        Files.copy(committed.resolve("serial-lt.json"), tmp.resolve("serial-bio.json")); // a fixture: bio's file, LT's figures
+        Files.copy(committed.resolve("serial-et.json"), tmp.resolve("serial-vt.json"));
+        Report some = new Report();
+        LabNotes.serialRanges(new Results(tmp), some);
+        String qps = some.values.get("notes:serial_qps");
+        String lt = qps.substring(3, qps.indexOf(','));
+        String et = qps.substring(qps.indexOf("ET ") + 3, qps.indexOf(", MP"));
+        assertThat(qps).endsWith(", BIO " + lt + ", VT " + et);
+        assertThat(some.values.get("notes:serial_p50")).contains(", BIO ", ", VT ").doesNotContain("URING");
+        assertThat(some.values.get("notes:serial_missing")).startsWith(" No committed run holds `uring` on")
+                .contains("has no serial-uring.json)").endsWith("runs it.");
+
+        Files.copy(committed.resolve("serial-mp.json"), tmp.resolve("serial-uring.json"));
+        Report all = new Report();
+        LabNotes.serialRanges(new Results(tmp), all);
+        assertThat(all.values.get("notes:serial_missing")).isEmpty();
+        assertThat(all.values.get("notes:serial_qps")).contains(", URING ");
+    }
+
+    @Test
+    void gradeTimesAreQuotedFromTheirFileOrSaidToBeMissing(@TempDir Path tmp) throws IOException {
+        assertThat(GradeTimes.block(tmp)).startsWith("No grading times are committed (`labs/grade-times.tsv` is missing)");
+        Path file = tmp.resolve(GradeTimes.FILE);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, String.join("\n", "# a fixture, not a measurement",
+                "date\t2026-12-02", "cpu\tTest CPU", "nproc\t2", "kernel\t6.1.0", "jdk\tJDK 25 (/jdk)", "maven\tmvn -o -q -B",
+                "load_before\t0.10 0.20 0.30", "load_after\t1.50 0.90 0.40", "wall_seconds\t412",
+                "lab\ttree\tseconds\tearned\tpossible\texit",
+                "2\treference\t61\t13\t13\t0", "3\treference\t70\t16\t16\t0", "2\tstubs\t48\t4\t13\t1", "3\tstubs\t151\t0\t16\t1", ""));
+        String block = GradeTimes.block(tmp);
+        assertThat(block).contains("on 2026-12-02: Test CPU, 2 cores, Linux 6.1.0, JDK 25 (/jdk), Maven as `mvn -o -q -B`")
+                .contains("load average (1, 5, 15 min) 0.10 0.20 0.30 before, 1.50 0.90 0.40 after")
+                .contains("Labs timed: 2, 3; the slowest, lab 3 on the stubs, took 151 s; the whole run, builds included, 412 s.")
+                .contains("| lab 2 | 61 s, 13 of 13 points | 48 s, 4 of 13 points |")
+                .contains("| lab 3 | 70 s, 16 of 16 points | 151 s, 0 of 16 points |");
+
+        Files.writeString(file, "date\t2026-12-02\nlab\ttree\tseconds\tearned\tpossible\texit\n2\treference\t61\n");
+        assertThatThrownBy(() -> GradeTimes.block(tmp)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("labs/grade-times.tsv:3: ");
+    }
+
+    /** make labs fills the root README's gradetimes block and leaves make reports' blocks as they are. */
+    @Test
+    void theReadmesGradeTimesBlockIsFilledAndItsOtherBlocksAreLeftAlone() {
+        String readme = "a\n<!-- BEGIN GENERATED findings: make reports -->\nold\n<!-- END GENERATED findings -->\n"
+                + "<!-- BEGIN GENERATED gradetimes: make labs -->\nold\n<!-- END GENERATED gradetimes -->\nz\n";
+        assertThat(LabNotes.fillGradeTimes(readme, "new"))
+                .isEqualTo(readme.replace("gradetimes: make labs -->\nold", "gradetimes: make labs -->\nnew"));
     }
 
     private static List<Checkpoint> checkpoints() throws IOException {
