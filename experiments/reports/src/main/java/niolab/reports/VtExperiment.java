@@ -188,11 +188,11 @@ public final class VtExperiment implements Experiment {
         String quoted = "1 December's " + Md.f2(QUOTED_1DEC_LOW) + "–" + Md.f2(QUOTED_1DEC_HIGH), arch = "exp-architectures' " + Md.f2(QUOTED_ARCHITECTURES);
         String where;
         if (december && architectures) where = "covering both " + quoted + " and " + arch + ": this run cannot tell them apart";
-        else if (architectures) where = "covering " + arch + " and not " + quoted + ": exp-architectures' figure reproduces";
-        else if (december) where = "covering " + quoted + " and not " + arch + ": 1 December's figure reproduces";
-        else if (i.high() < QUOTED_1DEC_LOW) where = "below both " + quoted + " and " + arch + ": neither reproduces";
-        else if (i.low() > QUOTED_ARCHITECTURES) where = "above both " + quoted + " and " + arch + ": neither reproduces";
-        else where = "between " + quoted + " and " + arch + ": neither reproduces";
+        else if (architectures) where = "covering " + arch + " and not " + quoted + ": this run is consistent with exp-architectures' figure and rules out 1 December's";
+        else if (december) where = "covering " + quoted + " and not " + arch + ": this run is consistent with 1 December's figure and rules out exp-architectures'";
+        else if (i.high() < QUOTED_1DEC_LOW) where = "below both " + quoted + " and " + arch + ": this run rules out both";
+        else if (i.low() > QUOTED_ARCHITECTURES) where = "above both " + quoted + " and " + arch + ": this run rules out both";
+        else where = "between " + quoted + " and " + arch + ": this run rules out both";
         return client + " vt/lt is " + Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "], " + where;
     }
 }
