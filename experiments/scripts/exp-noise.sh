@@ -9,7 +9,9 @@
 #   hog.json                                       A/A, 1 s slices, a CPU hog (a busy shell loop) on
 #                                                  SERVER_CPU from HOG_START_S to HOG_END_S into the run
 #   ab-1.json .. ab-AB_RUNS.json                   vt against lt, 1 s slices, AB_RUNS runs AB_GAP_S
-#                                                  apart (default 5 runs over about an hour)
+#                                                  apart (default 5 runs over about an hour); with
+#                                                  AB_GAP_WORK="CMD1;;CMD2;;...", gap I runs CMDI
+#                                                  (other experiments, say) and sleeps the rest
 # The generator computes every interval from the slices (paired per round; fixed order read off
 # the random-order rounds by which server went first). About 70 minutes with the defaults;
 # BUDGET_S=16 AB_RUNS=5 AB_GAP_S=0 make exp-noise takes about 8.
@@ -53,8 +55,23 @@ compare hog.json 1 "$BUDGET_S" lt-a:lt lt-b:lt
 wait "$HOG_PID" 2>/dev/null || true
 trap stop_server EXIT
 
+# gap I: AB_GAP_WORK's Ith command (the machine in use, as a shared machine is between two
+# measurements), then sleep for what remains of AB_GAP_S; gaps.csv says what ran in each
+GAP_WORK=()
+[ -n "${AB_GAP_WORK:-}" ] && mapfile -t GAP_WORK < <(printf '%s' "$AB_GAP_WORK" | sed 's/;;/\n/g')
+echo "gap,work,work_s,slept_s" >"$RESULTS/gaps.csv"
 for i in $(seq 1 "$AB_RUNS"); do
-  [ "$i" -gt 1 ] && sleep "$AB_GAP_S"
+  if [ "$i" -gt 1 ]; then
+    gap=$((i - 1)) t0=$SECONDS work=${GAP_WORK[$((i - 2))]:-}
+    if [ -n "$work" ]; then
+      echo "# gap $gap: $work"
+      (cd "$ROOT" && bash -c "$work") </dev/null || echo "warning: gap $gap: '$work' failed" >&2
+    fi
+    used=$((SECONDS - t0)) rest=$((AB_GAP_S - (SECONDS - t0)))
+    [ "$rest" -gt 0 ] || rest=0
+    sleep "$rest"
+    echo "$gap,${work//,/;},$used,$rest" >>"$RESULTS/gaps.csv"
+  fi
   compare "ab-$i.json" 1 "$BUDGET_S" lt:lt vt:vt
 done
 

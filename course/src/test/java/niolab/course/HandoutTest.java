@@ -142,7 +142,7 @@ class HandoutTest {
             }
         }
         assertThat(labsByRegion).containsOnlyKeys("bio-thread-per-connection", "lt-interest-ops", "et-accept", "et-read",
-                "mp-restart", "http-pipelining", "rate-schedule", "loops-reuseport", "vt-serve", "uring-more");
+                "mp-restart", "http-pipelining", "rate-schedule", "round-order", "loops-reuseport", "vt-serve", "uring-more");
         for (Map.Entry<String, List<String>> e : labsByRegion.entrySet()) {
             assertThat(e.getValue()).as("the TODO of region %s names its lab", e.getKey()).isNotEmpty();
             for (String lab : e.getValue()) {
@@ -240,6 +240,8 @@ class HandoutTest {
             new Bug(5, "rate-no-drift", "rate-schedule", "echo-bench/src/main/java/niolab/bench/RateSchedule.java",
                     "return startNanos + (long) ((index + (double) j * connections) * nanosPerRequest);",
                     "return startNanos + (index + j * connections) * (long) nanosPerRequest; // truncated, then multiplied"),
+            new Bug(5, "round-uniform", "round-order", "echo-bench/src/main/java/niolab/bench/Compare.java",
+                    "int j = random.nextInt(i + 1);", "int j = random.nextInt(visit.length); // any slot: some orders likelier"),
             new Bug(6, "http-parser", "http-pipelining", "lab-servers/src/main/java/niolab/server/proto/HttpPing.java",
                     "out.put(response);\n            if (close) return CLOSE;", "out.put(response);\n            return close ? CLOSE : 0; // the first request only"),
             new Bug(7, "loops-spread", "loops-reuseport", "lab-servers/src/main/java/niolab/server/base/MultiLoopServer.java",

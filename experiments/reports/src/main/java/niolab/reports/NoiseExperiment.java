@@ -122,6 +122,7 @@ public final class NoiseExperiment implements Experiment {
             low[i] = a.low();
             high[i] = a.high();
         }
+        out.put("ab_gaps", gaps(r));
         out.put("ab_pair", names);
         out.put("ab_table", Md.table(List.of("run", "started (UTC)", names + ", rate ratio", "95% interval", "width"), rows));
         boolean disagree = false;
@@ -135,6 +136,19 @@ public final class NoiseExperiment implements Experiment {
                 : "every run's interval overlaps every other's (estimates " + range + "): the runs agree within their precision");
         out.chart("noise-ab-runs.svg", new SvgChart("The same A/B comparison in separate runs: " + names, "run", "rate ratio")
                 .series("estimate", x, est).series("95% low", x, low).series("95% high", x, high).render());
+    }
+
+    /** What filled the gaps between the A/B runs (gaps.csv, where the run wrote one): idle, or other work. */
+    private static String gaps(Results r) {
+        if (!r.has("gaps.csv")) return "The gaps between them were not recorded.";
+        List<String> work = new ArrayList<>();
+        for (Map<String, String> gap : r.csv("gaps.csv").rows()) {
+            String cmd = gap.get("work");
+            if (cmd != null && !cmd.isEmpty()) work.add("gap " + gap.get("gap") + ": `" + cmd + "` for " + gap.get("work_s") + " s");
+        }
+        return work.isEmpty() ? "Nothing else ran in the gaps between them."
+                : "Other work filled part of each gap, so each run met the machine as a shared machine is between"
+                + " two measurements (" + String.join("; ", work) + "), the rest of each gap idle.";
     }
 
     private static String interval(Interval i) {

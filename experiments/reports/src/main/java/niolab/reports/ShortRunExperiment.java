@@ -3,9 +3,13 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.BenchReport.Run;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.Interval;
 
 /**
  * exp-short-run: the lab write-up's experiment 2.1 (100 serial requests x 3 runs per
@@ -43,6 +47,92 @@ public final class ShortRunExperiment implements Experiment {
         sweep(r, out);
         seed(serial, out);
         syscalls(r, out);
+        pairs(r, out);
+    }
+
+    /**
+     * The first 100 requests of fresh servers, repeated in rounds of random order (pairs.csv):
+     * each architecture against LT and the warmed client against the cold one, paired by round,
+     * with intervals; and the long run's steady state over the warmed short run, beside the
+     * write-up's 2.17.
+     */
+    private static void pairs(Results r, Report out) {
+        if (!r.has("pairs.csv")) {
+            out.put("pairs_rounds", "0");
+            out.put("pairs_table", "Not measured in this run: it predates the paired rounds (`make exp-short-run` measures them).");
+            out.put("claims_table", "");
+            out.put("claims_summary", "No claim was checked: this run has no paired rounds");
+            out.put("claims_precision", "");
+            out.put("pairs_reading", "This run predates the paired rounds of table 3.7.");
+            out.put("pairs_arch", "not measured in this run");
+            return;
+        }
+        Csv csv = r.csv("pairs.csv");
+        List<Map<Integer, Double>> warm = new ArrayList<>(), cold = new ArrayList<>();
+        int missing = 0, rounds = 0;
+        for (String arch : ARCHS) {
+            warm.add(new TreeMap<>());
+            cold.add(new TreeMap<>());
+        }
+        for (Map<String, String> row : csv.rows()) {
+            int a = Arrays.asList(ARCHS).indexOf(row.get("arch")), round = Integer.parseInt(row.get("round"));
+            rounds = Math.max(rounds, round);
+            if (!r.has(row.get("file"))) {
+                missing++; // a run that died leaves no report: its round pairs without it
+                continue;
+            }
+            (row.get("client").equals("warm") ? warm : cold).get(a).put(round, r.bench(row.get("file")).column(Column.QPS)[0]);
+        }
+        out.put("pairs_rounds", Integer.toString(rounds));
+        List<List<String>> rows = new ArrayList<>();
+        List<Claim> claims = new ArrayList<>();
+        List<String> arch = new ArrayList<>(), longShort = new ArrayList<>();
+        Results longRun = new Results(r.dir.resolveSibling("long-run"));
+        for (int a = 0; a < ARCHS.length; a++) {
+            double[][] wc = paired(warm.get(a), cold.get(a));
+            Interval gain = Claim.ratio(wc[0], wc[1]);
+            rows.add(List.of(LABELS[a], Md.f1(Stats.median(values(warm.get(a)))), Md.f1(Stats.median(values(cold.get(a)))),
+                    Md.f2(gain.estimate()) + "× [" + Md.f2(gain.low()) + ", " + Md.f2(gain.high()) + "]", Integer.toString(wc[0].length)));
+            claims.add(Claim.atLeast(LABELS[a] + ": the warmed client's 100-request rate over the cold client's", gain, wc[0].length, 2.0));
+            if (a > 0) {
+                double[][] vs = paired(warm.get(a), warm.get(0));
+                arch.add(LABELS[a] + " against LT " + Comparison.describe(Claim.ratio(vs[0], vs[1]), Comparison.Quantity.RATE)
+                        + " (" + vs[0].length + " rounds)");
+            }
+            if (longRun.has("long-" + ARCHS[a] + ".json")) {
+                double steady = LongRunExperiment.steadyQps(longRun.bench("long-" + ARCHS[a] + ".json"));
+                longShort.add(LABELS[a] + " " + Md.f2(steady / Stats.median(values(warm.get(a)))) + "×");
+            }
+        }
+        out.put("pairs_table", Md.table(List.of("arch", "warmed client QPS (median)", "cold client QPS (median)",
+                "warmed / cold, median of per-round ratios [95% interval]", "paired rounds"), rows)
+                + (missing == 0 ? "" : "\n\n" + missing + " of the " + csv.rows().size() + " runs left no report (a run that died): their rounds pair without them."));
+        out.put("pairs_arch", String.join("; ", arch));
+        out.put("pairs_reading", (longShort.isEmpty() ? "experiments/results/long-run/ holds no long run to set these short runs against."
+                : "Against the steady state of the [long run](exp-long-run.md), this run's warmed short runs (table 3.7's medians) give a"
+                + " steady / short ratio of " + String.join(", ", longShort) + ", beside the write-up's " + Md.f2(LongRunExperiment.SEED_RATIO)
+                + "× (two separate runs, so no interval).")
+                + " Repeated on fresh servers in random order (table 3.7), the first 100 requests compare as: " + String.join("; ", arch) + ".");
+        Claim.report(claims, "warmed / cold", out);
+    }
+
+    /** The rounds both maps hold, in round order: {a's values, b's values}. */
+    private static double[][] paired(Map<Integer, Double> a, Map<Integer, Double> b) {
+        List<Integer> both = new ArrayList<>(a.keySet());
+        both.retainAll(b.keySet());
+        double[][] v = new double[2][both.size()];
+        for (int i = 0; i < both.size(); i++) {
+            v[0][i] = a.get(both.get(i));
+            v[1][i] = b.get(both.get(i));
+        }
+        return v;
+    }
+
+    private static double[] values(Map<Integer, Double> m) {
+        double[] v = new double[m.size()];
+        int i = 0;
+        for (double x : m.values()) v[i++] = x;
+        return v;
     }
 
     /**

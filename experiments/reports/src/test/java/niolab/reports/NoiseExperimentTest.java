@@ -99,6 +99,17 @@ class NoiseExperimentTest {
     }
 
     @Test
+    void theGapsSayWhatRanInThem() throws IOException {
+        Report out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("ab_gaps")).isEqualTo("The gaps between them were not recorded.");
+        write("gaps.csv", "gap,work,work_s,slept_s\n1,make exp-http,300,420\n2,,0,720\n");
+        out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("ab_gaps")).contains("(gap 1: `make exp-http` for 300 s)").doesNotContain("gap 2");
+    }
+
+    @Test
     void everyPlaceholderOfTheTemplateIsFilled() throws IOException {
         Report out = new Report();
         out.put("env", new Results(dir).environment());

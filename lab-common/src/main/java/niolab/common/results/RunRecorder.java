@@ -157,11 +157,16 @@ public final class RunRecorder implements Callable<Integer> {
         return "";
     }
 
-    /** The short commit, marked when tracked files differ from it; results aside, since a rerun replaces the ones it is about to write. */
+    /**
+     * The short commit, marked when tracked files differ from it. Results and the reports and charts
+     * generated from them are left aside: a rerun replaces the ones it is about to write, and an
+     * experiment run between two others rewrites its own report.
+     */
     private static String commit(Path repo) {
         String head = git(repo, "rev-parse", "--short", "HEAD");
         if (head == null || head.isEmpty()) return "unknown";
-        String changes = git(repo, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)experiments/results");
+        String changes = git(repo, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)experiments/results",
+                ":(exclude)experiments/exp-*.md", ":(exclude)experiments/charts");
         return changes == null || changes.isEmpty() ? head : head + " " + RunEnvironment.DIRTY;
     }
 
