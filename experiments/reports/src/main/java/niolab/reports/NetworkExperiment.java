@@ -53,6 +53,8 @@ public final class NetworkExperiment implements Experiment {
         final List<String> archs = new ArrayList<>(), paths = new ArrayList<>();
         final Map<String, Double> rttOf = new LinkedHashMap<>(), sliceOf = new LinkedHashMap<>();
         final Map<String, Point> points = new LinkedHashMap<>();
+        /** compare only: the compares the script ran that wrote no report (their printouts, .txt, say why). */
+        final List<String> missing = new ArrayList<>();
         final boolean compared;
         int rounds, connections;
         /** compare only: the seconds the relayed targets of a protocol and path were loaded (slices and warm-ups). */
@@ -73,6 +75,10 @@ public final class NetworkExperiment implements Experiment {
                 if (!paths.contains(path)) paths.add(path);
                 rttOf.put(path, Double.parseDouble(row.get("rtt_ms")));
                 sliceOf.put(path, Double.parseDouble(row.get("slice_s")));
+                if (!r.has(row.get("file"))) {
+                    if (!missing.contains(row.get("file"))) missing.add(row.get("file"));
+                    continue;
+                }
                 BenchComparison json = r.json(row.get("file"), BenchComparison.class);
                 rounds = Math.max(rounds, json.config().rounds());
                 connections = json.config().connections();
@@ -205,7 +211,8 @@ public final class NetworkExperiment implements Experiment {
                 + (slices.isEmpty() ? "" : " (" + String.join(", ", slices) + ": 400 round trips, so that opening a slice's"
                         + " connections and filling its window, about two round trips, stays under 0.5% of it)")
                 + ". `relay0` ran in the routed path's compare as targets of its own (the same servers through the relay),"
-                + " so that relayed and routed slices pair by round.";
+                + " so that relayed and routed slices pair by round."
+                + (run.missing.isEmpty() ? "" : " Missing, as their compare failed (its printout, .txt, says why): " + String.join(", ", run.missing) + ".");
     }
 
     /** The protocol's table (median over the rounds, with the rate's interval); returns its errors. */
@@ -295,7 +302,7 @@ public final class NetworkExperiment implements Experiment {
         List<String> windows = new ArrayList<>();
         for (String path : run.paths) {
             double rtt = run.rttOf.get(path);
-            if (path.equals("direct") || rtt <= 0) continue;
+            if (path.equals("direct") || rtt <= 0 || run.point("echo", path, run.baseline()) == null) continue;
             double window = run.connections / (rtt / 1000);
             double lo = Double.MAX_VALUE, hi = 0;
             for (String arch : run.archs) {

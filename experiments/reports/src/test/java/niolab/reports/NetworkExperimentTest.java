@@ -2,6 +2,8 @@ package niolab.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,6 +14,7 @@ import niolab.common.stats.Bootstrap;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * exp-network reads one compare per path: each server's slices by round, relay0's from the
@@ -125,5 +128,19 @@ class NetworkExperimentTest {
             else assertThat(v).isEqualTo(ClaimVerdict.UNDECIDED);
             assertThat(c.rounds()).isEqualTo(8);
         }
+    }
+
+    @Test
+    void aCompareThatWroteNothingIsNamedAndItsCellsLeftEmpty(@TempDir Path dir) throws IOException {
+        try (var files = Files.list(COMPARE_RUN)) {
+            for (Path f : files.toList()) {
+                if (!f.getFileName().toString().equals("compare-http-rtt5.json")) Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        Report out = new Report();
+        new NetworkExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("design")).endsWith("Missing, as their compare failed (its printout, .txt, says why): compare-http-rtt5.json.");
+        assertThat(out.values.get("http_ratios")).contains("| rtt5 | 5 ms | – | – | – | – |");
+        assertThat(out.values.get("http_table")).doesNotContain("| rtt5 |");
     }
 }
