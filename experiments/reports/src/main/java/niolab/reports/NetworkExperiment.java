@@ -1,216 +1,465 @@
 package niolab.reports;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchMerge;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
+import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
 /**
  * exp-network: client and server in network namespaces of their own, joined through a middle
  * namespace that routes (the direct path) or relays with a fixed delay each way
- * (experiments/scripts/exp-network.sh): QPS, p50/p99 and server CPU per request by round-trip
- * time, the gap between the architectures per RTT, and two generators merged.
+ * (experiments/scripts/exp-network.sh): per protocol and path, rate, p50/p99 and server CPU per
+ * request of every server, each against lt paired by round; what the relay itself costs, paired
+ * with the routed path; the client's window by round-trip time; two generators merged. Reads
+ * both designs: one {@code echo-bench compare} per path (compare-*.json), or the older
+ * sequential rounds of one echo-bench run each (bench-*.json).
  */
 public final class NetworkExperiment implements Experiment {
     private static final String[] PROTOCOLS = {"echo", "http"};
+    private static final String[] PROTOCOL_LABELS = {"echo", "`/ping`"};
+    static final int RATE = 0, P50 = 1, P99 = 2, CPU = 3;
+    /** How close to lt's rate a server must come at the longest round trip to be held by the window as lt is: the claim's bound. */
+    static final double TIE = 0.05;
 
     @Override
     public String name() {
         return "network";
     }
 
-    /** Medians over the rounds of one architecture on one path. */
-    private record Point(double qps, double p50, double p99, double cpu, long errors, double spread, double cpuSpread, double[] qpsByRound,
-                         int connections) {
+    /** One server on one path: per round its rate, p50, p99 and CPU µs per request (NaN: not measured); its errors. */
+    record Point(Map<Integer, double[]> byRound, long errors) {
+        double[] values(int quantity) {
+            return byRound.values().stream().mapToDouble(v -> v[quantity]).filter(Double::isFinite).toArray();
+        }
+
+        double median(int quantity) {
+            double[] v = values(quantity);
+            return v.length == 0 ? Double.NaN : Stats.median(v);
+        }
+    }
+
+    /** The run, whichever design made it: the servers' rounds by protocol, path and server. */
+    static final class Run {
+        final List<String> archs = new ArrayList<>(), paths = new ArrayList<>();
+        final Map<String, Double> rttOf = new LinkedHashMap<>(), sliceOf = new LinkedHashMap<>();
+        final Map<String, Point> points = new LinkedHashMap<>();
+        /** compare only: the compares the script ran that wrote no report (their printouts, .txt, say why). */
+        final List<String> missing = new ArrayList<>();
+        final boolean compared;
+        int rounds, connections;
+        /** compare only: the seconds the relayed targets of a protocol and path were loaded (slices and warm-ups). */
+        final Map<String, Double> relayedSeconds = new LinkedHashMap<>();
+
+        Run(Results r) {
+            Csv runs = r.csv("runs.csv");
+            compared = runs.header().contains("file") && !runs.header().contains("arch");
+            if (compared) readCompares(r, runs);
+            else readRounds(r, runs);
+        }
+
+        /** One compare per path (the direct path's also holding relay0's targets, named ARCH-relay0). */
+        private void readCompares(Results r, Csv runs) {
+            archs.addAll(Arrays.asList(r.csv("settings.csv").row("key", "archs").get("value").split(" ")));
+            for (Map<String, String> row : runs.rows()) {
+                String protocol = row.get("protocol"), path = row.get("path"), suffix = row.get("suffix");
+                if (!paths.contains(path)) paths.add(path);
+                rttOf.put(path, Double.parseDouble(row.get("rtt_ms")));
+                sliceOf.put(path, Double.parseDouble(row.get("slice_s")));
+                if (!r.has(row.get("file"))) {
+                    if (!missing.contains(row.get("file"))) missing.add(row.get("file"));
+                    continue;
+                }
+                BenchComparison json = r.json(row.get("file"), BenchComparison.class);
+                rounds = Math.max(rounds, json.config().rounds());
+                connections = json.config().connections();
+                double loaded = 0;
+                for (String arch : archs) {
+                    Map<Integer, double[]> byRound = new TreeMap<>();
+                    long errors = 0;
+                    for (BenchComparison.Slice s : json.slices()) {
+                        if (!s.server().equals(arch + suffix)) continue;
+                        errors += s.errors();
+                        loaded += s.seconds();
+                        if (s.refused() || s.rate() == null) continue;
+                        byRound.put(s.round(), new double[] {s.rate(), orNaN(s.p50Us()), orNaN(s.p99Us()), orNaN(s.serverCpuUsPerRequest())});
+                    }
+                    points.put(key(protocol, path, arch), new Point(byRound, errors));
+                    loaded += json.config().warmupS();
+                }
+                if (!path.equals("direct")) relayedSeconds.put(protocol + "-" + path, loaded);
+            }
+        }
+
+        /** The older design: a round per server, path and protocol in turn, one echo-bench run each. */
+        private void readRounds(Results r, Csv runs) {
+            Set<String> seen = new LinkedHashSet<>();
+            Map<String, Map<Integer, double[]>> byRound = new LinkedHashMap<>();
+            Map<String, Long> errors = new LinkedHashMap<>();
+            for (Map<String, String> row : runs.rows()) {
+                seen.add(row.get("arch"));
+                if (!paths.contains(row.get("path"))) paths.add(row.get("path"));
+                rttOf.put(row.get("path"), Double.parseDouble(row.get("rtt_ms")));
+                int round = Integer.parseInt(row.get("round"));
+                rounds = Math.max(rounds, round);
+                BenchReport b = r.bench(row.get("file"));
+                connections = b.config().connections();
+                String k = key(row.get("protocol"), row.get("path"), row.get("arch"));
+                byRound.computeIfAbsent(k, x -> new TreeMap<>()).put(round, new double[] {Stats.median(b.column(Column.QPS)),
+                        Stats.median(b.column(Column.P50)), Stats.median(b.column(Column.P99)), Stats.median(b.serverCpuPerRun())});
+                errors.merge(k, b.errors().total(), Long::sum);
+            }
+            archs.addAll(seen);
+            for (Map.Entry<String, Map<Integer, double[]>> e : byRound.entrySet()) points.put(e.getKey(), new Point(e.getValue(), errors.get(e.getKey())));
+        }
+
+        Point point(String protocol, String path, String arch) {
+            return points.get(key(protocol, path, arch));
+        }
+
+        String baseline() {
+            return archs.get(0);
+        }
+
+        String longest() {
+            return paths.get(paths.size() - 1);
+        }
+
+        /**
+         * {@code numer}'s quantity over {@code denom}'s, the median of the ratios of the rounds
+         * both measured, with its interval; null under {@link NoiseExperiment#MIN_ROUNDS} such
+         * rounds, as echo-bench compare gives none: so few rounds' interval covers noticeably less than 95%.
+         */
+        static Interval ratio(Point numer, Point denom, int quantity) {
+            double[][] pairs = paired(numer, denom, quantity);
+            return pairs[0].length < NoiseExperiment.MIN_ROUNDS ? null : Claim.ratio(pairs[0], pairs[1]);
+        }
+
+        static int pairedRounds(Point numer, Point denom, int quantity) {
+            return paired(numer, denom, quantity)[0].length;
+        }
+
+        private static double[][] paired(Point numer, Point denom, int quantity) {
+            List<double[]> pairs = new ArrayList<>();
+            for (Map.Entry<Integer, double[]> e : numer.byRound().entrySet()) {
+                double[] other = denom.byRound().get(e.getKey());
+                double n = e.getValue()[quantity];
+                if (other != null && Double.isFinite(n) && Double.isFinite(other[quantity]) && other[quantity] > 0) pairs.add(new double[] {n, other[quantity]});
+            }
+            double[][] out = new double[2][pairs.size()];
+            for (int i = 0; i < pairs.size(); i++) {
+                out[0][i] = pairs.get(i)[0];
+                out[1][i] = pairs.get(i)[1];
+            }
+            return out;
+        }
+
+        private static String key(String protocol, String path, String arch) {
+            return protocol + "/" + path + "/" + arch;
+        }
+
+        private static double orNaN(Double v) {
+            return v == null ? Double.NaN : v;
+        }
     }
 
     @Override
     public void generate(Results r, Report out) {
-        Csv runs = r.csv("runs.csv");
-        Set<String> archs = new LinkedHashSet<>();
-        Map<String, String> rttOf = new LinkedHashMap<>();
-        int rounds = 0;
-        for (Map<String, String> row : runs.rows()) {
-            archs.add(row.get("arch"));
-            rttOf.put(row.get("path"), row.get("rtt_ms"));
-            rounds = Math.max(rounds, Integer.parseInt(row.get("round")));
-        }
-        List<String> paths = new ArrayList<>(rttOf.keySet());
-        out.put("rounds", Integer.toString(rounds));
-        out.put("archs", String.join(", ", archs));
-
+        Run run = new Run(r);
+        out.put("archs", String.join(", ", run.archs));
+        out.put("baseline", run.baseline());
+        out.put("rounds", Integer.toString(run.rounds));
+        out.put("design", design(run));
         long errors = 0;
-        Map<String, Double> gapOf = new LinkedHashMap<>();
-        for (String protocol : PROTOCOLS) {
-            Map<String, Map<String, Point>> byPath = new LinkedHashMap<>();
-            for (String path : paths) {
-                Map<String, Point> byArch = new LinkedHashMap<>();
-                for (String arch : archs) byArch.put(arch, point(r, runs, arch, protocol, path));
-                byPath.put(path, byArch);
-            }
-            List<List<String>> rows = new ArrayList<>();
-            List<List<String>> gaps = new ArrayList<>();
-            List<Double> spreads = new ArrayList<>(), cpuSpreads = new ArrayList<>();
-            SvgChart qpsChart = new SvgChart(protocol + ": QPS by round-trip time", "RTT (ms, relayed paths)", "QPS");
-            for (String path : paths) {
-                Map<String, Point> byArch = byPath.get(path);
-                double best = 0, worst = Double.MAX_VALUE;
-                String bestArch = "", worstArch = "";
-                for (Map.Entry<String, Point> e : byArch.entrySet()) {
-                    Point p = e.getValue();
-                    errors += p.errors;
-                    spreads.add(p.spread);
-                    cpuSpreads.add(p.cpuSpread);
-                    rows.add(List.of(path, rttLabel(path, rttOf), e.getKey(), Md.f0(p.qps), Md.f0(p.p50), Md.f0(p.p99), Md.f1(p.cpu)));
-                    if (p.qps > best) { best = p.qps; bestArch = e.getKey(); }
-                    if (p.qps < worst) { worst = p.qps; worstArch = e.getKey(); }
-                }
-                List<String> cpus = new ArrayList<>();
-                for (Map.Entry<String, Point> e : byArch.entrySet()) cpus.add(e.getKey() + " " + Md.f1(e.getValue().cpu));
-                out.put(protocol + "_cpu_" + key(path), String.join(", ", cpus));
-                double gap = (best / worst - 1) * 100;
-                gaps.add(List.of(path, rttLabel(path, rttOf), bestArch, worstArch, Md.f0(gap) + "%"));
-                out.put(protocol + "_gap_" + key(path), Md.f0(gap) + "%");
-                gapOf.put(protocol + "-" + path, gap);
-                double cpuGap = cpuGap(byArch);
-                out.put(protocol + "_cpu_gap_" + key(path), Md.f0(cpuGap) + "%");
-                gapOf.put(protocol + "-cpu-" + path, cpuGap);
-                // the closed loop's window: each connection holds one request per round trip
-                if (!path.equals("direct") && Double.parseDouble(rttOf.get(path)) > 0) {
-                    double window = byArch.values().iterator().next().connections() / (Double.parseDouble(rttOf.get(path)) / 1000);
-                    out.put(protocol + "_window_" + key(path), Md.f0(window) + "/s at " + rttOf.get(path) + " ms (the servers reached "
-                            + Md.f0(worst / window * 100) + "% to " + Md.f0(best / window * 100) + "% of it)");
-                }
-                out.put(protocol + "_best_" + key(path), bestArch);
-            }
-            for (String arch : archs) {
-                List<Double> xs = new ArrayList<>(), ys = new ArrayList<>();
-                for (String path : paths) {
-                    if (!path.startsWith("relay") && !path.startsWith("rtt")) continue; // the relayed paths, by their RTT
-                    xs.add(Double.parseDouble(rttOf.get(path)));
-                    ys.add(byPath.get(path).get(arch).qps);
-                }
-                qpsChart.series(arch, toArray(xs), toArray(ys));
-            }
-            // How far apart the rounds of one point were: differences below this are noise.
-            out.put(protocol + "_noise", Md.f0(Stats.median(toArray(spreads))) + "%");
-            out.put(protocol + "_cpu_noise", Md.f0(Stats.median(toArray(cpuSpreads))) + "%");
-            gapOf.put(protocol + "-noise", Stats.median(toArray(spreads)));
-            gapOf.put(protocol + "-cpu-noise", Stats.median(toArray(cpuSpreads)));
-            out.put(protocol + "_table", Md.table(List.of("path", "RTT", "server", "QPS", "p50 µs", "p99 µs", "server CPU µs/req"), rows));
-            out.put(protocol + "_gaps", Md.table(List.of("path", "RTT", "most QPS", "least QPS", "gap"), gaps));
-            out.chart("network-" + protocol + "-qps.svg", qpsChart.render());
-            // What the relay costs at zero delay, against the kernel's routing: the ruler's own error.
-            if (byPath.containsKey("direct") && byPath.containsKey("relay0")) {
-                // every server's rounds, each relayed round over the routed round of the same number
-                List<Double> relayed = new ArrayList<>(), routed = new ArrayList<>();
-                for (String arch : archs) {
-                    for (double q : byPath.get("relay0").get(arch).qpsByRound()) relayed.add(q);
-                    for (double q : byPath.get("direct").get(arch).qpsByRound()) routed.add(q);
-                }
-                Interval ratio = Claim.ratio(toArray(relayed), toArray(routed));
-                out.put(protocol + "_relay0_ratio", Md.f2(ratio.estimate()) + "x [" + Md.f2(ratio.low()) + ", " + Md.f2(ratio.high()) + "]");
-                out.put(protocol + "_relay0_verdict", ratio.low() <= 1 && ratio.high() >= 1
-                        ? "an interval that includes 1: this run cannot tell the relay's cost from nothing"
-                        : ratio.high() < 1 ? "below 1 over the whole interval: the relay costs QPS, and the relayed paths' figures are low by about that much"
-                        : "above 1 over the whole interval, which a relay cannot earn: the routed and relayed rounds ran under different"
-                                + " conditions of the machine, by more than the relay costs");
-            }
+        for (int i = 0; i < PROTOCOLS.length; i++) {
+            String protocol = PROTOCOLS[i];
+            errors += tables(run, protocol, out);
+            out.put(protocol + "_ratios", ratioTable(run, protocol));
+            out.chart("network-" + protocol + "-qps.svg", chart(run, protocol));
         }
         out.put("errors", Long.toString(errors));
-        conclusions(gapOf, paths, out);
-
-        Csv relay = r.csv("relay.csv");
-        double[] cpu = relay.numbers("relay_cpu_s"), elapsed = relay.numbers("elapsed_s");
-        double[] share = new double[cpu.length];
-        for (int i = 0; i < share.length; i++) share[i] = cpu[i] / elapsed[i] * 100;
-        out.put("relay_cpu_median", Md.f0(Stats.median(share)) + "%");
-        out.put("relay_cpu_max", Md.f0(share[Stats.best(share, true)]) + "%");
-
-        BenchMerge merge = r.json("merge.json", BenchMerge.class);
-        List<List<String>> mrows = new ArrayList<>();
-        for (BenchMerge.Row row : merge.rows()) {
-            BenchReport.Latency l = row.latencyUs();
-            mrows.add(List.of(row.tag(), Long.toString(row.requests()), Md.f0(row.qps()), Md.f0(l.p50()), Md.f0(l.p99()), Md.f0(l.max())));
-        }
-        out.put("merge_table", Md.table(List.of("tag", "requests", "QPS", "p50 µs", "p99 µs", "max µs"), mrows));
-        List<String> warnings = new ArrayList<>();
-        for (String w : merge.warnings()) warnings.add("- " + w);
-        out.put("merge_warnings", warnings.isEmpty() ? "none" : "\n\n" + String.join("\n", warnings));
+        out.put("relay_table", relayTable(run));
+        out.put("relay_cpu", relayCpu(r, run));
+        window(run, out);
+        claims(claims(run), out);
+        conclusions(run, out);
+        merge(r, out);
         out.put("kernel", r.text("kernel.txt").trim());
     }
 
-    private static Point point(Results r, Csv runs, String arch, String protocol, String path) {
-        List<Double> qps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>();
-        long errors = 0;
-        int connections = 0;
-        for (Map<String, String> row : runs.rows()) {
-            if (!row.get("arch").equals(arch) || !row.get("protocol").equals(protocol) || !row.get("path").equals(path)) continue;
-            BenchReport b = r.bench(row.get("file"));
-            qps.add(Stats.median(b.column(Column.QPS)));
-            p50.add(Stats.median(b.column(Column.P50)));
-            p99.add(Stats.median(b.column(Column.P99)));
-            cpu.add(Stats.median(b.serverCpuPerRun()));
-            errors += b.errors().total();
-            connections = b.config().connections();
+    private static String design(Run run) {
+        if (!run.compared) {
+            return "This run is of the older design: " + run.rounds + " rounds, each server, protocol and path in turn in a fixed"
+                    + " order, one echo-bench run each; a ratio pairs the runs of the same round number, minutes apart.";
         }
-        return new Point(Stats.median(toArray(qps)), Stats.median(toArray(p50)), Stats.median(toArray(p99)),
-                Stats.median(toArray(cpu)), errors, Stats.relativeSpread(toArray(qps)) * 100, Stats.relativeSpread(toArray(cpu)) * 100,
-                toArray(qps), connections);
+        List<String> slices = new ArrayList<>();
+        double first = run.sliceOf.values().iterator().next();
+        for (Map.Entry<String, Double> e : run.sliceOf.entrySet()) {
+            if (e.getValue() != first) slices.add(Md.f2(e.getValue()) + " s at " + rtt(run, e.getKey()));
+        }
+        return "Per protocol the servers ran side by side in `srv`, and per path one `echo-bench compare` drove them: " + run.rounds
+                + " rounds, each visiting every server once in a fresh random order, slices of " + Md.f2(first) + " s"
+                + (slices.isEmpty() ? "" : " (" + String.join(", ", slices) + ": 400 round trips, so that opening a slice's"
+                        + " connections and filling its window, about two round trips, stays under 0.5% of it)")
+                + ". `relay0` ran in the routed path's compare as targets of its own (the same servers through the relay),"
+                + " so that relayed and routed slices pair by round."
+                + (run.missing.isEmpty() ? "" : " Missing, as their compare failed (its printout, .txt, says why): " + String.join(", ", run.missing) + ".");
     }
 
-    /** (max − min) / min of the servers' CPU per request at one path, in percent. */
-    private static double cpuGap(Map<String, Point> byArch) {
-        double lo = Double.MAX_VALUE, hi = 0;
-        for (Point p : byArch.values()) {
-            lo = Math.min(lo, p.cpu());
-            hi = Math.max(hi, p.cpu());
+    /** The protocol's table (median over the rounds, with the rate's interval); returns its errors. */
+    private static long tables(Run run, String protocol, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        long errors = 0;
+        for (String path : run.paths) {
+            for (String arch : run.archs) {
+                Point p = run.point(protocol, path, arch);
+                if (p == null) continue;
+                errors += p.errors();
+                double[] rates = p.values(RATE);
+                String rate = Md.f0(p.median(RATE));
+                if (rates.length >= NoiseExperiment.MIN_ROUNDS) {
+                    Interval i = Claim.median(rates);
+                    rate += " [" + Md.f0(i.low()) + ", " + Md.f0(i.high()) + "]";
+                }
+                rows.add(List.of(path, rtt(run, path), arch, rate, orDash(p.median(P50), 0), orDash(p.median(P99), 0), orDash(p.median(CPU), 1)));
+            }
         }
-        return (hi / lo - 1) * 100;
+        out.put(protocol + "_table", Md.table(List.of("path", "RTT", "server", "req/s, median [95% interval]", "p50 µs", "p99 µs",
+                "server CPU µs/req"), rows));
+        return errors;
+    }
+
+    /** Per path, every other server against the baseline, paired by round: rate and CPU per request. */
+    private static String ratioTable(Run run, String protocol) {
+        List<String> header = new ArrayList<>(List.of("path", "RTT"));
+        for (String arch : run.archs.subList(1, run.archs.size())) {
+            header.add(arch + " / " + run.baseline() + ", req/s");
+            header.add(arch + " / " + run.baseline() + ", CPU per request");
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (String path : run.paths) {
+            List<String> row = new ArrayList<>(List.of(path, rtt(run, path)));
+            Point base = run.point(protocol, path, run.baseline());
+            for (String arch : run.archs.subList(1, run.archs.size())) {
+                Point p = run.point(protocol, path, arch);
+                row.add(cell(p, base, RATE, Comparison.Quantity.RATE));
+                row.add(cell(p, base, CPU, Comparison.Quantity.COST));
+            }
+            rows.add(row);
+        }
+        return Md.table(header, rows);
+    }
+
+    /** Per protocol and server: relay0 over the routed path, rate and the server's CPU per request, paired by round. */
+    private static String relayTable(Run run) {
+        if (!run.paths.contains("direct") || !run.paths.contains("relay0")) return "(this run has no `relay0` path beside the routed one)";
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < PROTOCOLS.length; i++) {
+            for (String arch : run.archs) {
+                Point relayed = run.point(PROTOCOLS[i], "relay0", arch), routed = run.point(PROTOCOLS[i], "direct", arch);
+                if (relayed == null || routed == null) continue;
+                rows.add(List.of(PROTOCOL_LABELS[i], arch, cell(relayed, routed, RATE, Comparison.Quantity.RATE),
+                        cell(relayed, routed, CPU, Comparison.Quantity.COST), Integer.toString(Run.pairedRounds(relayed, routed, RATE))));
+            }
+        }
+        return Md.table(List.of("protocol", "server", "req/s relay0 / routed", "server CPU per request relay0 / routed", "paired rounds"), rows);
+    }
+
+    /** The relays' share of a core while they relayed: per relayed compare (or, in the older design, per run). */
+    private static String relayCpu(Results r, Run run) {
+        Csv relay = r.csv("relay.csv");
+        List<Double> shares = new ArrayList<>();
+        if (run.compared) {
+            Map<String, Double> cpu = new LinkedHashMap<>();
+            for (Map<String, String> row : relay.rows()) cpu.merge(row.get("protocol") + "-" + row.get("path"), Double.parseDouble(row.get("relay_cpu_s")), Double::sum);
+            for (Map.Entry<String, Double> e : cpu.entrySet()) {
+                Double loaded = run.relayedSeconds.get(e.getKey());
+                if (loaded != null && loaded > 0) shares.add(e.getValue() / loaded * 100);
+            }
+        } else {
+            double[] cpu = relay.numbers("relay_cpu_s"), elapsed = relay.numbers("elapsed_s");
+            for (int i = 0; i < cpu.length; i++) shares.add(cpu[i] / elapsed[i] * 100);
+        }
+        if (shares.isEmpty()) return "The relay's CPU was not sampled on this run.";
+        double[] v = shares.stream().mapToDouble(Double::doubleValue).toArray();
+        return "The relays used a median of " + Md.f0(Stats.median(v)) + "% of a core while they relayed (at most "
+                + Md.f0(Arrays.stream(v).max().orElseThrow()) + "%)" + (run.compared
+                        ? ", their CPU seconds over each compare divided by the seconds its relayed targets were loaded (slices and warm-ups)."
+                        : ", over each relayed run.");
+    }
+
+    /** The closed loop's window at each relayed RTT: one request per connection per round trip (echo). */
+    private static void window(Run run, Report out) {
+        List<String> windows = new ArrayList<>();
+        for (String path : run.paths) {
+            double rtt = run.rttOf.get(path);
+            if (path.equals("direct") || rtt <= 0 || run.point("echo", path, run.baseline()) == null) continue;
+            double window = run.connections / (rtt / 1000);
+            double lo = Double.MAX_VALUE, hi = 0;
+            for (String arch : run.archs) {
+                Point p = run.point("echo", path, arch);
+                if (p == null) continue;
+                lo = Math.min(lo, p.median(RATE));
+                hi = Math.max(hi, p.median(RATE));
+            }
+            windows.add(Md.f0(window) + "/s at " + rtt(run, path) + " (the servers' medians reached " + Md.f0(lo / window * 100) + "% to "
+                    + Md.f0(hi / window * 100) + "% of it)");
+        }
+        out.put("echo_windows", windows.isEmpty() ? "(no relayed path with a delay on this run)" : String.join("; ", windows));
     }
 
     /**
-     * The conclusions, each a choice between phrasings made by the data: whether the echo gap
-     * between the servers stood above the rounds' spread routed and at the longest RTT, and
-     * whether their CPU per request did.
+     * The lab's claims on this run: at the longest round trip every server is held to lt's rate
+     * by the client's window (within {@link #TIE}); the relay at zero delay costs rate against
+     * the routed path. Each from its own paired ratios.
      */
-    private static void conclusions(Map<String, Double> gapOf, List<String> paths, Report out) {
-        String longest = paths.get(paths.size() - 1);
-        double noise = gapOf.get("echo-noise"), cpuNoise = gapOf.get("echo-cpu-noise");
-        double routed = gapOf.get("echo-direct"), far = gapOf.get("echo-" + longest);
-        double cpuRouted = gapOf.get("echo-cpu-direct"), cpuFar = gapOf.get("echo-cpu-" + longest);
-        out.put("longest_path", longest);
-        out.put("gap_closes", (far < routed ? "narrowed" : "did not narrow") + " from " + Md.f0(routed) + "% routed to " + Md.f0(far)
-                + "% at the longest round trip");
-        out.put("conclusion_qps", "The echo gap in QPS between the servers was " + Md.f0(routed) + "% routed ("
-                + (routed > noise ? "above" : "within") + " the " + Md.f0(noise) + "% by which one point's rounds differ) and "
-                + Md.f0(far) + "% on the longest round trip (" + (far > noise ? "above" : "within") + " it): "
-                + (routed > noise && far <= noise ? "the client saw the architectures apart only while the round trip was short."
-                        : routed <= noise ? "this run's rounds cannot tell the architectures apart by QPS even on the routed path."
-                        : "the difference stayed visible to the client at every round trip measured."));
-        out.put("conclusion_cpu", "Their CPU per request differed by " + Md.f0(cpuRouted) + "% routed and " + Md.f0(cpuFar)
-                + "% on the longest round trip, against " + Md.f0(cpuNoise) + "% between one point's rounds: "
-                + (cpuFar > cpuNoise ? "CPU per request told them apart at the longest round trip."
-                        : "this run's rounds cannot tell them apart by CPU per request there either."));
+    static List<Claim> claims(Run run) {
+        List<Claim> claims = new ArrayList<>();
+        String far = run.longest();
+        for (int i = 0; i < PROTOCOLS.length; i++) {
+            Point base = run.point(PROTOCOLS[i], far, run.baseline());
+            for (String arch : run.archs.subList(1, run.archs.size())) {
+                Point p = run.point(PROTOCOLS[i], far, arch);
+                Interval ratio = p == null || base == null ? null : Run.ratio(p, base, RATE);
+                if (ratio == null) continue;
+                claims.add(Claim.within(PROTOCOL_LABELS[i] + " at " + rtt(run, far) + ": " + arch + "'s req/s within " + Md.f0(TIE * 100) + "% of "
+                        + run.baseline() + "'s", ratio, Run.pairedRounds(p, base, RATE), 1 - TIE, 1 + TIE));
+            }
+            if (!run.paths.contains("relay0") || !run.paths.contains("direct")) continue;
+            for (String arch : run.archs) {
+                Point relayed = run.point(PROTOCOLS[i], "relay0", arch), routed = run.point(PROTOCOLS[i], "direct", arch);
+                Interval ratio = relayed == null || routed == null ? null : Run.ratio(relayed, routed, RATE);
+                if (ratio == null) continue;
+                claims.add(Claim.atMost(PROTOCOL_LABELS[i] + ": " + arch + "'s req/s through the relay at zero delay below the routed path's",
+                        ratio, Run.pairedRounds(relayed, routed, RATE), 1.0));
+            }
+        }
+        return claims;
     }
 
-    private static String rttLabel(String path, Map<String, String> rttOf) {
-        return path.equals("direct") ? "routed" : rttOf.get(path) + " ms";
+    /** The claims' paragraph and table ({@code claims}), or why this run has none. */
+    private static void claims(List<Claim> claims, Report out) {
+        if (claims.isEmpty()) {
+            out.put("claims", "None is checked on this run: no ratio behind them has the " + NoiseExperiment.MIN_ROUNDS
+                    + " paired rounds an interval needs.");
+            return;
+        }
+        Claim.report(claims, "ratio", out);
+        out.put("claims", out.values.get("claims_summary") + ". " + out.values.get("claims_precision") + "\n\n" + out.values.get("claims_table"));
     }
 
-    private static String key(String path) {
-        return path.replace('.', '_');
+    /**
+     * The conclusions, each a choice between phrasings made by the intervals: how many of the
+     * comparisons against the baseline resolved a direction routed and at the longest round
+     * trip, by rate and by CPU per request.
+     */
+    static void conclusions(Run run, Report out) {
+        String far = run.longest();
+        int[] rate = resolved(run, "direct", RATE), rateFar = resolved(run, far, RATE);
+        int[] cpu = resolved(run, "direct", CPU), cpuFar = resolved(run, far, CPU);
+        String where = "at " + rtt(run, far);
+        out.put("longest_rtt", rtt(run, far));
+        if (rate[1] + rateFar[1] == 0) {
+            String none = "This run has too few paired rounds (fewer than " + NoiseExperiment.MIN_ROUNDS + ") for an interval on any"
+                    + " server against " + run.baseline() + ": it cannot say whether the client told the architectures apart, routed or "
+                    + where + ".";
+            out.put("conclusion_qps", none);
+            out.put("conclusion_cpu", "");
+            cpuMedians(run, far, out);
+            return;
+        }
+        out.put("conclusion_qps", "Against " + run.baseline() + ", paired by round, the client resolved a difference in rate in " + rate[0]
+                + " of " + rate[1] + " comparisons routed and in " + rateFar[0] + " of " + rateFar[1] + " " + where + " (echo and `/ping`): "
+                + (rate[0] > 0 && rateFar[0] == 0 ? "the client saw the architectures apart only while the round trip was short."
+                        : rate[0] == 0 && rateFar[0] == 0 ? "this run cannot tell the architectures apart by rate, routed or " + where + "."
+                        : rate[0] == 0 ? "the client told servers apart by rate " + where + " but not routed."
+                        : "a difference stayed visible to the client at the longest round trip measured."));
+        out.put("conclusion_cpu", " By the server's CPU per request, " + cpu[0] + " of " + cpu[1] + " comparisons resolved a difference routed"
+                + " and " + cpuFar[0] + " of " + cpuFar[1] + " " + where + ": "
+                + (cpuFar[0] > 0 && rateFar[0] == 0 ? "CPU per request told the servers apart where the client's rate could not."
+                        : cpuFar[0] > 0 ? "CPU per request, like the rate, told servers apart at the longest round trip."
+                        : rateFar[0] == 0 ? "this run cannot tell them apart by CPU per request at the longest round trip either."
+                        : "CPU per request did not tell them apart at the longest round trip, where the rate did."));
+        cpuMedians(run, far, out);
     }
 
-    private static double[] toArray(List<Double> v) {
-        double[] a = new double[v.size()];
-        for (int i = 0; i < a.length; i++) a[i] = v.get(i);
-        return a;
+    private static void cpuMedians(Run run, String far, Report out) {
+        List<String> cpus = new ArrayList<>(), cpusRouted = new ArrayList<>();
+        for (String arch : run.archs) {
+            Point p = run.point("echo", far, arch), d = run.point("echo", "direct", arch);
+            if (p != null) cpus.add(arch + " " + orDash(p.median(CPU), 1));
+            if (d != null) cpusRouted.add(arch + " " + orDash(d.median(CPU), 1));
+        }
+        out.put("echo_cpu_far", String.join(", ", cpus));
+        out.put("echo_cpu_direct", String.join(", ", cpusRouted));
+    }
+
+    /** {resolved, measured}: the comparisons against the baseline on one path (both protocols) whose interval excludes 1. */
+    private static int[] resolved(Run run, String path, int quantity) {
+        int[] n = new int[2];
+        for (String protocol : PROTOCOLS) {
+            Point base = run.point(protocol, path, run.baseline());
+            for (String arch : run.archs.subList(1, run.archs.size())) {
+                Point p = run.point(protocol, path, arch);
+                Interval ratio = p == null || base == null ? null : Run.ratio(p, base, quantity);
+                if (ratio == null) continue;
+                n[1]++;
+                if (Comparison.direction(ratio) != Comparison.Direction.NONE) n[0]++;
+            }
+        }
+        return n;
+    }
+
+    private static String chart(Run run, String protocol) {
+        SvgChart chart = new SvgChart(protocol + ": req/s by round-trip time", "RTT (ms, relayed paths)", "req/s");
+        for (String arch : run.archs) {
+            List<Double> xs = new ArrayList<>(), ys = new ArrayList<>();
+            for (String path : run.paths) {
+                Point p = run.point(protocol, path, arch);
+                if (path.equals("direct") || p == null) continue; // the relayed paths, by their RTT
+                xs.add(run.rttOf.get(path));
+                ys.add(p.median(RATE));
+            }
+            chart.series(arch, xs.stream().mapToDouble(Double::doubleValue).toArray(), ys.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+        return chart.render();
+    }
+
+    private static void merge(Results r, Report out) {
+        BenchMerge merge = r.json("merge.json", BenchMerge.class);
+        List<List<String>> rows = new ArrayList<>();
+        for (BenchMerge.Row row : merge.rows()) {
+            BenchReport.Latency l = row.latencyUs();
+            rows.add(List.of(row.tag(), Long.toString(row.requests()), Md.f0(row.qps()), Md.f0(l.p50()), Md.f0(l.p99()), Md.f0(l.max())));
+        }
+        out.put("merge_table", Md.table(List.of("tag", "requests", "QPS", "p50 µs", "p99 µs", "max µs"), rows));
+        List<String> warnings = new ArrayList<>();
+        for (String w : merge.warnings()) warnings.add("- " + w);
+        out.put("merge_warnings", warnings.isEmpty() ? "none" : "\n\n" + String.join("\n", warnings));
+    }
+
+    /** "0.97 [0.94, 1.01]: no difference this run can resolve (±4%)", or why there is none. */
+    static String cell(Point numer, Point denom, int quantity, Comparison.Quantity reading) {
+        if (numer == null || denom == null) return "–";
+        Interval ratio = Run.ratio(numer, denom, quantity);
+        if (ratio == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
+        return Md.f2(ratio.estimate()) + " [" + Md.f2(ratio.low()) + ", " + Md.f2(ratio.high()) + "]: " + Comparison.describe(ratio, reading);
+    }
+
+    private static String rtt(Run run, String path) {
+        return path.equals("direct") ? "routed" : Md.f1(run.rttOf.get(path)).replaceAll("\\.0$", "") + " ms";
+    }
+
+    private static String orDash(double v, int digits) {
+        return Double.isFinite(v) ? (digits == 0 ? Md.f0(v) : Md.f1(v)) : "–";
     }
 }
