@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 import niolab.common.CountersLine;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
+import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
@@ -203,7 +204,7 @@ public final class MistakesExperiment implements Experiment {
         claims.add(slower);
         out.put("target_sentence", "At 50 keep-alive connections and no quiet ones, the broken server's rate over the correct one's was "
                 + CompareRun.words(slower.measured(), Comparison.Quantity.RATE) + " (" + slower.rounds() + " paired rounds): the lab's"
-                + " target, that the mistake is called slower with an interval wholly below 1, " + slower.words() + " on this run.");
+                + " target, that the mistake is called slower with an interval wholly below 1, " + verdict(slower) + " on this run.");
     }
 
     private static void noAcceptBackoff(Results r, Report out, List<List<String>> overview) {
@@ -274,12 +275,13 @@ public final class MistakesExperiment implements Experiment {
             sections.add(section(run, arch + ", 20 keep-alive connections"));
             pairs.add(arch + ": " + (run == null ? PREDATES : medians(run, "broken") + " against " + medians(run, "correct") + "; rate "
                     + pairWords(run, CompareRun.RATE, Comparison.Quantity.RATE)));
-            if (run != null) {
-                double[] rates = run.values("broken", CompareRun.RATE);
+            double[] rates = run == null ? new double[0] : run.values("broken", CompareRun.RATE);
+            if (rates.length >= NoiseExperiment.MIN_ROUNDS) {
                 Claim cap = Claim.atMost("`blocking-on-loop` (" + arch + "): broken's median rate, req/s", Claim.median(rates), rates.length,
                         BLOCKING_CAP);
                 claims.add(cap);
-                caps.add("a median of " + Md.f0(cap.measured().estimate()) + " req/s on " + arch);
+                caps.add("a median of " + Md.f0(cap.measured().estimate()) + " req/s on " + arch + ", where the claim of at most "
+                        + Md.f0(BLOCKING_CAP) + " " + verdict(cap));
             }
             overview.add(List.of("`blocking-on-loop`", arch, "20 keep-alive connections", symptom[1], symptom[0]));
         }
@@ -287,12 +289,13 @@ public final class MistakesExperiment implements Experiment {
         out.put("blocking_on_loop_compare", String.join("\n\n", sections));
         out.put("blocking_on_loop_pair", String.join("; ", pairs));
         out.put("blocking_on_loop_events", String.join("; ", events));
-        out.put("blocking_on_loop_cap", caps.isEmpty() ? "its rates " + PREDATES : String.join(" and ", caps));
+        out.put("blocking_on_loop_cap", caps.isEmpty() ? "its rates " + (compare(r, "blocking-on-loop-lt") == null ? PREDATES
+                : "served in too few rounds for an interval") : String.join(" and ", caps));
     }
 
     private static void nagle(Results r, Report out, List<List<String>> overview, List<Claim> claims) {
         List<List<String>> rows = new ArrayList<>();
-        List<String> sections = new ArrayList<>(), pairs = new ArrayList<>();
+        List<String> sections = new ArrayList<>(), pairs = new ArrayList<>(), answers = new ArrayList<>();
         for (String arch : ARCHS) {
             CompareRun run = compare(r, "nagle-" + arch);
             String[] symptom = new String[2];
@@ -305,17 +308,22 @@ public final class MistakesExperiment implements Experiment {
             sections.add(section(run, arch + ", HTTP /ping, one keep-alive connection"));
             pairs.add(arch + ": " + (run == null ? PREDATES : "p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct")
                     + ", the paired ratio of p50s " + pairWords(run, CompareRun.P50, Comparison.Quantity.LATENCY)));
-            if (run != null) {
-                double[] p50ms = run.values("broken", CompareRun.P50);
+            double[] p50ms = run == null ? new double[0] : run.values("broken", CompareRun.P50);
+            if (p50ms.length >= NoiseExperiment.MIN_ROUNDS) {
                 for (int i = 0; i < p50ms.length; i++) p50ms[i] /= 1000;
-                claims.add(Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
-                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS));
+                Claim stall = Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
+                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS);
+                claims.add(stall);
+                answers.add("p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct") + " on " + arch
+                        + ", where the claim of at least " + Md.f0(DELAYED_ACK_MS) + " ms " + verdict(stall));
             }
             overview.add(List.of("`nagle`", arch, "HTTP /ping, one keep-alive connection", symptom[1], symptom[0]));
         }
         out.put("nagle_table", Md.table(List.of("arch", "server", "writes per response"), rows));
         out.put("nagle_compare", String.join("\n\n", sections));
         out.put("nagle_pair", String.join("; ", pairs));
+        out.put("nagle_answer", answers.isEmpty() ? "its latencies " + (compare(r, "nagle-lt") == null ? PREDATES
+                : "served in too few rounds for an interval") : String.join("; ", answers));
     }
 
     /** Linux's shortest delayed-ACK timeout (TCP_DELACK_MIN, HZ/25): a response held for an ACK waits at least this. */
@@ -373,6 +381,11 @@ public final class MistakesExperiment implements Experiment {
         int rounds = run.rounds("broken", "correct");
         if (ratio == null) return null;
         return above ? Claim.atLeast(statement, ratio, rounds, 1.0) : Claim.atMost(statement, ratio, rounds, 1.0);
+    }
+
+    /** "holds", "fails" or "is undecided at this run's precision": a claim's verdict as a sentence's verb. */
+    private static String verdict(Claim claim) {
+        return (claim.verdict() == ClaimVerdict.UNDECIDED ? "is " : "") + claim.words();
     }
 
     private static void addClaim(List<Claim> claims, Claim claim) {
