@@ -8,6 +8,8 @@
 #   scripts/compare.sh lt:lt "leaky:lt --mistake keys-not-removed" -- -c 50 -k --json cmp.json
 #
 # Environment: PORT (9988), SERVER_CPU (0), CLIENT_CPU (1): "" leaves a side unpinned.
+# HOLD=N: a scenario's quiet connections, N to each server, opened once all are ready and held
+# to the end, each having sent HOLD_SEND once if set (exp-mistakes: the same set-up on both sides).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PORT=${PORT:-9988} SERVER_CPU=${SERVER_CPU-0} CLIENT_CPU=${CLIENT_CPU-1}
@@ -23,6 +25,7 @@ fi
 COMPARE_PIDS=() COMPARE_LOGS=()
 stop_all() {
   local i
+  release
   for i in "${!COMPARE_PIDS[@]}"; do
     SERVER_PID=${COMPARE_PIDS[$i]} SERVER_LOG=${COMPARE_LOGS[$i]}
     stop_server quiet
@@ -32,7 +35,7 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 130' INT TERM
 
-targets=()
+targets=() ports=()
 port=$((PORT - 1))
 start_errors=$(mktemp "${TMPDIR:-/tmp}/niolab-compare.XXXXXX")
 for i in "${!specs[@]}"; do
@@ -56,8 +59,13 @@ for i in "${!specs[@]}"; do
   cat "$start_errors" >&2 # the server's warnings, if any
   COMPARE_PIDS+=("$SERVER_PID") COMPARE_LOGS+=("$SERVER_LOG")
   echo "# $name: $(grep -m1 '^listening on' "$SERVER_LOG"), pid $SERVER_PID, cpu ${SERVER_CPU:-unpinned}"
-  targets+=("$name=127.0.0.1:$port,pid=$SERVER_PID")
+  targets+=("$name=127.0.0.1:$port,pid=$SERVER_PID") ports+=("$port")
 done
 rm -f "$start_errors"
+if [ "${HOLD:-0}" -gt 0 ]; then
+  for port in "${ports[@]}"; do hold "$HOLD" "$port" "${HOLD_SEND:-}"; done
+  sleep 0.5 # the servers take the held connections (and their bytes) before the first slice
+  echo "# holding $HOLD connections to each server${HOLD_SEND:+, each having sent ${#HOLD_SEND} byte(s)}"
+fi
 SERVER_PID= SERVER_LOG=
 client_pin "$NIOLAB_HOME/bin/echo-bench" compare "$@" "${targets[@]}"

@@ -82,6 +82,26 @@ tree_pids() {
   for kid in $(ps -o pid= --ppid "$1" 2>/dev/null); do tree_pids "$kid"; done
 }
 
+# hold N PORT [DATA]: opens N connections to 127.0.0.1:PORT from this shell and keeps them open
+# (in HELD_FDS, until release), a scenario's quiet clients: each sends DATA once, if given, and
+# never reads. The caller's descriptor limit bounds N.
+HELD_FDS=()
+hold() {
+  local i fd
+  for i in $(seq "$1"); do
+    exec {fd}<>"/dev/tcp/127.0.0.1/$2"
+    if [ -n "${3:-}" ]; then printf %s "$3" >&"$fd"; fi
+    HELD_FDS+=("$fd")
+  done
+}
+
+# release: closes every connection hold opened.
+release() {
+  local fd
+  for fd in "${HELD_FDS[@]}"; do exec {fd}>&-; done
+  HELD_FDS=()
+}
+
 # proc_sample FILE KEY PID process|tree: the one /proc sampler. Appends to FILE what /proc says
 # now about PID (process: PID alone; tree: PID and its descendants, an mp master and its workers),
 # as it says it, a line each prefixed "KEY TIME " (TIME: EPOCHREALTIME as the sample begins):

@@ -1,12 +1,27 @@
 #!/usr/bin/env bash
 # exp-mistakes: each --mistake beside the correct server, in the scenario that shows its symptom.
 # Server on CPU 0, client on CPU 1, as the other experiments (herd: the server on both CPUs, so
-# its loops can race for a connection). A fresh server per scenario and variant. About 3 minutes.
+# its loops can race for a connection). A fresh server per scenario and variant for the counts
+# (a fixed load, the server's counters after it); where the report compares a rate, a latency or
+# CPU per request (standing-write busy, keys-not-removed, blocking-on-loop, nagle), both variants
+# also run as two servers of one `echo-bench compare` (CMP_ROUNDS rounds of CMP_SLICE slices,
+# each round in a fresh random order, paired by round), with the scenario's set-up on both; and
+# the lab's target: lt against `lt --mistake keys-not-removed` at 50 keep-alive connections,
+# TARGET_ROUNDS rounds.
+# About 8 minutes with the defaults: the counts 4 (no-linger 1, unbounded-output 1, the rest 2),
+# the compares 3.5 (six of 2 x (2 s warm-up + 10 x 1 s) and the target's 2 x (2 s + 20 x 1 s),
+# 188 s, and two server starts each), the noise floor 0.75. Ten rounds, not the 8 an interval
+# needs: a slice lost to the machine still leaves one.
+# A smoke run: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s TARGET_ROUNDS=8 NOISE=0 (about 5 minutes).
 #
 # Writes to experiments/results/mistakes/ (VARIANT is correct or broken):
 #   accept-once-VARIANT.json, read-once-VARIANT.json, keys-not-removed-VARIANT.json,
 #   standing-write-VARIANT.json, blocking-on-loop-ARCH-VARIANT.json, nagle-ARCH-VARIANT.json,
 #   herd-ARCH-VARIANT.json                     echo-bench --json of the scenario's load
+#   compare-standing-write.json, compare-keys-not-removed.json, compare-blocking-on-loop-ARCH.json,
+#   compare-nagle-ARCH.json, compare-keys-not-removed-50.json (the target)
+#                                              echo-bench compare --json of correct and broken (and .txt, its printout)
+#   settings.csv                               cmp_rounds,cmp_slice,cmp_warmup,target_rounds
 #   counters-SCENARIO[-ARCH]-VARIANT.txt       the server's counters lines (and its first log lines)
 #   no-accept-backoff-ARCH-VARIANT.json        echo-bench after the flood: is it still served?
 #   standing-write-idle.csv                    variant,connections,seconds,cpu_share,selects
@@ -23,8 +38,8 @@ set -euo pipefail
 NAME=mistakes
 EXP_PORT=${EXP_PORT:-29130}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+CMP_ROUNDS=${CMP_ROUNDS:-10} CMP_SLICE=${CMP_SLICE:-1s} CMP_WARMUP=${CMP_WARMUP:-2s} TARGET_ROUNDS=${TARGET_ROUNDS:-20}
 
-HOLD=()          # descriptors of connections this script holds open
 WRITER_PID=
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/niolab-mistakes.XXXXXX")
 cleanup() {
@@ -34,21 +49,6 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-# hold N: opens N connections to the server from this shell and keeps them (they send nothing).
-hold() {
-  local i fd
-  for i in $(seq "$1"); do
-    exec {fd}<>"/dev/tcp/127.0.0.1/$EXP_PORT"
-    HOLD+=("$fd")
-  done
-}
-
-release() {
-  local fd
-  for fd in "${HOLD[@]}"; do exec {fd}>&-; done
-  HOLD=()
-}
 
 TMP=$RESULTS/tmp
 PROC=$TMP/proc.txt
@@ -78,19 +78,48 @@ keep_counters() {
   { head -3 "$WORK/server.log"; grep -E '^(\[loop[0-9]+\] )?counters: ' "$WORK/server.log" || true; } | awk '!seen[$0]++' >"$1"
 }
 
+# start ARCH [OPTIONS...]: start_server on EXP_PORT; a port held by another program (on a busy
+# machine, often a client's ephemeral port) moves the rest of the run to the next port.
+start() {
+  local tries
+  for tries in $(seq "${PORT_TRIES:-20}"); do
+    if start_server "$1" "$EXP_PORT" "${@:2}" 2>"$WORK/start.err"; then
+      cat "$WORK/start.err" >&2 # the server's warnings, if any
+      return 0
+    fi
+    grep -q 'is already in use' "$WORK/start.err" || break
+    EXP_PORT=$((EXP_PORT + 1))
+  done
+  cat "$WORK/start.err" >&2
+  return 1
+}
+
 # mistake VARIANT NAME: the --mistake option of the broken variant.
 mistake() {
   [ "$1" = broken ] && echo "--mistake $2"
   return 0
 }
 
+# compare_variants OUT ARCH MISTAKE [SERVER-OPTIONS...] -- COMPARE-OPTIONS...: the correct and
+# the broken server as the two servers of one echo-bench compare (correct the baseline).
+compare_variants() {
+  local out=$1 arch=$2 name=$3 options=()
+  shift 3
+  while [ "$1" != -- ]; do options+=("$1"); shift; done
+  shift
+  compare_servers "$out" "correct:$arch ${options[*]}" "broken:$arch ${options[*]} --mistake $name" -- "$@" \
+    --slice "$CMP_SLICE" --warmup "$CMP_WARMUP" --seed "$RANDOM"
+}
+
 VARIANTS=(correct broken)
 cp /proc/loadavg "$RESULTS/loadavg.txt"
+printf 'cmp_rounds,cmp_slice,cmp_warmup,target_rounds\n%s,%s,%s,%s\n' "$CMP_ROUNDS" "$CMP_SLICE" "$CMP_WARMUP" "$TARGET_ROUNDS" \
+  >"$RESULTS/settings.csv"
 
 echo "== accept-once (et): 100 connections made while the server is stopped, one listen edge"
 for v in "${VARIANTS[@]}"; do
   # shellcheck disable=SC2046
-  start_server et "$EXP_PORT" $(mistake "$v" accept-once)
+  start et $(mistake "$v" accept-once)
   kill -STOP "$SERVER_PID"
   echo_bench --keepalive -c 100 -n 100 --timeout 3s --json "$RESULTS/accept-once-$v.json" >/dev/null &
   bench=$!
@@ -107,7 +136,7 @@ done
 echo "== read-once (et, --buffer-size 16): 64-byte echoes on 10 connections"
 for v in "${VARIANTS[@]}"; do
   # shellcheck disable=SC2046
-  start_server et "$EXP_PORT" --buffer-size 16 $(mistake "$v" read-once)
+  start et --buffer-size 16 $(mistake "$v" read-once)
   echo_bench --keepalive -c 10 -n 10 --size 64 --timeout 2s --json "$RESULTS/read-once-$v.json" >/dev/null
   keep_counters "$RESULTS/counters-read-once-$v.txt"
 done
@@ -116,8 +145,8 @@ echo "== standing-write (lt): 50 idle connections for 5 s, then 50 busy ones"
 echo "variant,connections,seconds,key,stats" >"$TMP/standing-write-idle.csv"
 for v in "${VARIANTS[@]}"; do
   # shellcheck disable=SC2046
-  start_server lt "$EXP_PORT" --stats-interval 250ms $(mistake "$v" standing-write)
-  hold 50
+  start lt --stats-interval 250ms $(mistake "$v" standing-write)
+  hold 50 "$EXP_PORT"
   sleep 0.5
   last_stats >"$TMP/stats-standing-write-$v.txt"
   sample_for "standing-write-idle-$v" 5
@@ -128,27 +157,31 @@ for v in "${VARIANTS[@]}"; do
   echo_bench --keepalive -c 50 -n 20000 --warmup 2000 --json "$RESULTS/standing-write-$v.json" >/dev/null
   keep_counters "$RESULTS/counters-standing-write-$v.txt"
 done
+compare_variants compare-standing-write.json lt standing-write -- --keepalive -c 50 --rounds "$CMP_ROUNDS"
 
 echo "== keys-not-removed (lt): 50 connections that sent one byte each, then one busy connection, 20000 echoes"
 for v in "${VARIANTS[@]}"; do
   # shellcheck disable=SC2046
-  start_server lt "$EXP_PORT" $(mistake "$v" keys-not-removed)
-  hold 50
-  for fd in "${HOLD[@]}"; do printf x >&"$fd"; done # ready once each: their keys enter the selected set
+  start lt $(mistake "$v" keys-not-removed)
+  hold 50 "$EXP_PORT" x # ready once each: their keys enter the selected set
   sleep 0.5
   echo_bench --keepalive -c 1 -n 20000 --json "$RESULTS/keys-not-removed-$v.json" >/dev/null
   release
   keep_counters "$RESULTS/counters-keys-not-removed-$v.txt"
 done
+HOLD=50 HOLD_SEND=x compare_variants compare-keys-not-removed.json lt keys-not-removed -- --keepalive -c 1 --rounds "$CMP_ROUNDS"
+
+echo "== the lab's target: lt against lt --mistake keys-not-removed, 50 keep-alive connections, $TARGET_ROUNDS rounds"
+compare_variants compare-keys-not-removed-50.json lt keys-not-removed -- --keepalive -c 50 --rounds "$TARGET_ROUNDS"
 
 echo "== no-accept-backoff (lt, et): 64 descriptors, 200 connections held for 3 s"
 echo "arch,variant,connections,seconds,log_lines,key" >"$TMP/no-accept-backoff.csv"
 for arch in lt et; do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
-    start_server "$arch" "$EXP_PORT" $(mistake "$v" no-accept-backoff)
+    start "$arch" $(mistake "$v" no-accept-backoff)
     prlimit --pid "$SERVER_PID" --nofile=64:64
-    hold 200
+    hold 200 "$EXP_PORT"
     sleep 0.5
     sample_for "no-accept-backoff-$arch-$v" 3
     release
@@ -165,7 +198,7 @@ echo "arch,variant,capped" >"$RESULTS/unbounded-output-capped.csv"
 for arch in lt et; do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
-    start_server "$arch" "$EXP_PORT" $(mistake "$v" unbounded-output)
+    start "$arch" $(mistake "$v" unbounded-output)
     sleep 0.5
     bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$EXP_PORT"'; head -c 1536M /dev/zero >&3' 2>/dev/null &
     WRITER_PID=$!
@@ -186,20 +219,22 @@ echo "== blocking-on-loop (lt, et): 20 keep-alive connections, 3000 echoes"
 for arch in lt et; do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
-    start_server "$arch" "$EXP_PORT" $(mistake "$v" blocking-on-loop)
+    start "$arch" $(mistake "$v" blocking-on-loop)
     echo_bench --keepalive -c 20 -n 3000 --json "$RESULTS/blocking-on-loop-$arch-$v.json" >/dev/null
     keep_counters "$RESULTS/counters-blocking-on-loop-$arch-$v.txt"
   done
+  compare_variants "compare-blocking-on-loop-$arch.json" "$arch" blocking-on-loop -- --keepalive -c 20 --rounds "$CMP_ROUNDS"
 done
 
 echo "== nagle (lt, et, http): one keep-alive connection, 100 GET /ping"
 for arch in lt et; do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
-    start_server "$arch" "$EXP_PORT" --protocol http $(mistake "$v" nagle)
+    start "$arch" --protocol http $(mistake "$v" nagle)
     echo_bench --protocol http --keepalive -c 1 -n 100 --warmup 10 --json "$RESULTS/nagle-$arch-$v.json" >/dev/null
     keep_counters "$RESULTS/counters-nagle-$arch-$v.txt"
   done
+  compare_variants "compare-nagle-$arch.json" "$arch" nagle --protocol http -- --protocol http --keepalive -c 1 --rounds "$CMP_ROUNDS"
 done
 
 echo "== herd (lt, et, --loops 4): 2000 short connections one after another"
@@ -211,7 +246,7 @@ for arch in lt et; do
     opts=(--loops 4)
     [ "$v" != correct ] && opts+=(--mistake herd)
     [ "$v" = exclusive ] && opts+=(--epoll-exclusive)
-    SERVER_CPU=0,1 start_server "$arch" "$EXP_PORT" "${opts[@]}"
+    SERVER_CPU=0,1 start "$arch" "${opts[@]}"
     # loop_wakeups: the voluntary context switches of the event-loop threads (the Java main thread
     # and loop-2, loop-3 ...): a loop gives up the CPU when it blocks in its wait, so each is one
     # wakeup of a loop, whether it then found work or not
@@ -232,7 +267,7 @@ done
 for arch in lt et; do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
-    start_server "$arch" "$EXP_PORT" --protocol http $(mistake "$v" no-linger)
+    start "$arch" --protocol http $(mistake "$v" no-linger)
     for size in "${HEAD_SIZES[@]}"; do
       for _ in $(seq 20); do
         # The client (on CPU 1): connect, write the whole head, then read to the end, even if the

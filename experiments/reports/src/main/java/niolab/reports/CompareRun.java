@@ -57,10 +57,10 @@ final class CompareRun {
                 "rate / " + baseline() + ", 95% interval", "CPU per request / " + baseline()), rows);
     }
 
-    static final int RATE = 0, CPU = 1;
+    static final int RATE = 0, CPU = 1, P50 = 2, P99 = 3;
 
     /**
-     * {@code numer}'s quantity over {@code denom}'s (RATE or CPU per request), the median of the
+     * {@code numer}'s quantity over {@code denom}'s (RATE, CPU per request, P50 or P99), the median of the
      * ratios of the rounds in which both served, with its bootstrap interval (the report's fixed
      * seed); null when fewer than {@link NoiseExperiment#MIN_ROUNDS} rounds pair, as echo-bench
      * compare itself gives none: so few rounds' interval covers noticeably less than 95%.
@@ -81,7 +81,12 @@ final class CompareRun {
 
     /** {@code server}'s rate in each round it served, in round order. */
     double[] rates(String server) {
-        return toArray(new ArrayList<>(byRound(server, RATE).values()));
+        return values(server, RATE);
+    }
+
+    /** {@code server}'s quantity (RATE, CPU, P50 or P99) in each round it served, in round order. */
+    double[] values(String server, int quantity) {
+        return toArray(new ArrayList<>(byRound(server, quantity).values()));
     }
 
     /** How many rounds pair {@code numer} with {@code denom} in their rates. */
@@ -104,7 +109,7 @@ final class CompareRun {
     private Map<Integer, Double> byRound(String server, int quantity) {
         Map<Integer, Double> v = new TreeMap<>();
         for (BenchComparison.Slice s : json.slices()) {
-            Double x = quantity == RATE ? s.rate() : s.serverCpuUsPerRequest();
+            Double x = quantity == RATE ? s.rate() : quantity == CPU ? s.serverCpuUsPerRequest() : quantity == P50 ? s.p50Us() : s.p99Us();
             if (s.server().equals(server) && !s.refused() && x != null) v.put(s.round(), x);
         }
         return v;
@@ -124,7 +129,7 @@ final class CompareRun {
     }
 
     /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
-    private static String words(Interval r, Comparison.Quantity quantity) {
+    static String words(Interval r, Comparison.Quantity quantity) {
         if (r == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
         return Md.f2(r.estimate()) + " [" + Md.f2(r.low()) + ", " + Md.f2(r.high()) + "]: " + Comparison.describe(r, quantity);
     }

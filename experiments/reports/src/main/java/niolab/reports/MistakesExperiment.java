@@ -8,11 +8,18 @@ import java.util.regex.Pattern;
 import niolab.common.CountersLine;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
+import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.Interval;
 
 /**
  * exp-mistakes: each {@code --mistake} beside the correct server in the scenario that shows its
  * symptom (experiments/scripts/exp-mistakes.sh): stranded connections, stalled bytes, wakeups,
  * stale reads, CPU share and log lines, resident memory over time, latency, wasted wakeups.
+ * Those are counts of one run each; where the report compares a rate, a latency or CPU per
+ * request, the two variants ran as the two servers of one {@code echo-bench compare}
+ * ({@code compare-SCENARIO.json}, correct the baseline), and the comparison is a claim with the
+ * interval of its paired rounds.
  */
 public final class MistakesExperiment implements Experiment {
     private static final String[] ARCHS = {"lt", "et"};
@@ -60,17 +67,20 @@ public final class MistakesExperiment implements Experiment {
     @Override
     public void generate(Results r, Report out) {
         List<List<String>> overview = new ArrayList<>();
+        List<Claim> claims = new ArrayList<>();
         acceptOnce(r, out, overview);
         readOnce(r, out, overview);
-        standingWrite(r, out, overview);
-        keysNotRemoved(r, out, overview);
+        standingWrite(r, out, overview, claims);
+        keysNotRemoved(r, out, overview, claims);
+        target(r, out, claims);
         noAcceptBackoff(r, out, overview);
         unboundedOutput(r, out, overview);
-        blockingOnLoop(r, out, overview);
-        nagle(r, out, overview);
+        blockingOnLoop(r, out, overview, claims);
+        nagle(r, out, overview, claims);
         herd(r, out, overview);
         noLinger(r, out, overview);
         out.put("overview", Md.table(List.of("mistake", "arch", "scenario", "broken", "correct"), overview));
+        claims(claims, out);
         double load = Double.parseDouble(r.text("loadavg.txt").trim().split("\\s+")[0]);
         out.put("load_sentence", loadSentence(load, r.json("env.json", RunEnvironment.class).cores()));
     }
@@ -122,40 +132,79 @@ public final class MistakesExperiment implements Experiment {
         overview.add(List.of("`read-once`", "et", "64-byte echoes, `--buffer-size 16`", complete[1], complete[0]));
     }
 
-    private static void standingWrite(Results r, Report out, List<List<String>> overview) {
+    private static void standingWrite(Results r, Report out, List<List<String>> overview, List<Claim> claims) {
         Csv idle = r.csv("standing-write-idle.csv");
         List<List<String>> rows = new ArrayList<>();
         String[] symptom = new String[2];
+        double[] keys = new double[2];
         for (int i = 0; i < 2; i++) {
             Map<String, String> row = idle.row("variant", VARIANTS[i]);
             double seconds = Csv.number(row.get("seconds"));
             double selectsPerS = Csv.number(row.get("selects")) / seconds;
             double share = Csv.number(row.get("cpu_share"));
-            Run busy = Run.of(r, "standing-write", VARIANTS[i]);
+            keys[i] = Run.of(r, "standing-write", VARIANTS[i]).counters.eventsPerWait();
             symptom[i] = Md.f0(share * 100) + "% of a core, " + Md.f0(selectsPerS) + " selects/s while idle";
-            rows.add(List.of(VARIANTS[i], Md.f0(share * 100) + "%", Md.f0(selectsPerS), Md.f0(busy.run().qps()),
-                    busy.p50(), busy.p99(), busy.serverCpu(), Md.f2(busy.counters.eventsPerWait())));
+            rows.add(List.of(VARIANTS[i], Md.f0(share * 100) + "%", Md.f0(selectsPerS), Md.f2(keys[i])));
             out.put("standing_write_" + VARIANTS[i] + "_cpu", Md.f0(share * 100) + "%");
             out.put("standing_write_" + VARIANTS[i] + "_selects", Md.f0(selectsPerS));
         }
         out.put("standing_write_table", Md.table(List.of("server", "CPU while 50 connections idle", "selects/s while idle",
-                "busy: req/s", "busy: p50", "busy: p99", "busy: server CPU µs/req", "busy: events per select"), rows));
+                "busy: keys handled per select"), rows));
+        out.put("standing_write_busy", "the broken server's selects handled " + Md.f2(keys[1]) + " keys each, the correct one's "
+                + Md.f2(keys[0]));
+        CompareRun run = compare(r, "standing-write");
+        out.put("standing_write_compare", section(run, "50 busy keep-alive connections"));
+        out.put("standing_write_pair", paired(run, "50 busy connections"));
+        if (run != null) addClaim(claims, cpuClaim(run, "`standing-write`, 50 busy connections: broken's CPU per request / correct's"));
         overview.add(List.of("`standing-write`", "lt", "50 idle connections for 5 s", symptom[1], symptom[0]));
     }
 
-    private static void keysNotRemoved(Results r, Report out, List<List<String>> overview) {
+    private static void keysNotRemoved(Results r, Report out, List<List<String>> overview, List<Claim> claims) {
         List<List<String>> rows = new ArrayList<>();
         String[] symptom = new String[2];
         for (int i = 0; i < 2; i++) {
             Run run = Run.of(r, "keys-not-removed", VARIANTS[i]);
-            symptom[i] = Md.f2(run.perRequest("reads_eagain")) + " empty reads per request, " + run.serverCpu() + " µs CPU per request";
-            rows.add(List.of(VARIANTS[i], Md.f0(run.run().qps()), run.p50(), run.p99(), Md.f2(run.perRequest("reads")),
-                    Md.f2(run.perRequest("reads_eagain")), Md.f2(run.counters.eventsPerWait()), run.serverCpu()));
+            symptom[i] = Md.f2(run.perRequest("reads_eagain")) + " empty reads per request, " + Md.f2(run.counters.eventsPerWait())
+                    + " keys per select";
+            rows.add(List.of(VARIANTS[i], Md.f0(run.served()), Md.f2(run.perRequest("reads")), Md.f2(run.perRequest("reads_eagain")),
+                    Md.f2(run.counters.eventsPerWait())));
             out.put("keys_not_removed_" + VARIANTS[i] + "_eagain", Md.f2(run.perRequest("reads_eagain")));
+            out.put("keys_not_removed_" + VARIANTS[i] + "_keys", Md.f2(run.counters.eventsPerWait()));
         }
-        out.put("keys_not_removed_table", Md.table(List.of("server", "req/s", "p50", "p99", "reads per request",
-                "reads that found nothing, per request", "keys handled per select", "server CPU µs/req"), rows));
+        out.put("keys_not_removed_table", Md.table(List.of("server", "requests", "reads per request",
+                "reads that found nothing, per request", "keys handled per select"), rows));
+        CompareRun run = compare(r, "keys-not-removed");
+        out.put("keys_not_removed_compare", section(run, "50 quiet connections held on each server, one busy connection"));
+        out.put("keys_not_removed_pair", paired(run, "one busy connection beside 50 quiet ones"));
+        if (run != null) {
+            addClaim(claims, rateClaim(run, "`keys-not-removed`, one busy connection beside 50 quiet: broken's rate / correct's"));
+            addClaim(claims, cpuClaim(run, "`keys-not-removed`, one busy connection beside 50 quiet: broken's CPU per request / correct's"));
+        }
         overview.add(List.of("`keys-not-removed`", "lt", "50 quiet connections, one busy one: 20,000 echoes", symptom[1], symptom[0]));
+    }
+
+    /**
+     * The lab's target: lt against {@code lt --mistake keys-not-removed} at 50 keep-alive
+     * connections, called slower only when the rate ratio's whole interval lies below 1.
+     */
+    private static void target(Results r, Report out, List<Claim> claims) {
+        CompareRun run = compare(r, "keys-not-removed-50");
+        out.put("target_compare", section(run, "50 keep-alive connections, no quiet ones"));
+        if (run == null) {
+            out.put("target_sentence", "The lab's target (`keys-not-removed` called slower at 50 keep-alive connections) was "
+                    + PREDATES + ".");
+            return;
+        }
+        Claim slower = rateClaim(run, "the target: `keys-not-removed` at 50 keep-alive connections, broken's rate / correct's");
+        if (slower == null) {
+            out.put("target_sentence", "The lab's target (`keys-not-removed` called slower at 50 keep-alive connections) is undecided:"
+                    + " too few rounds paired for an interval (" + run.rounds("broken", "correct") + ").");
+            return;
+        }
+        claims.add(slower);
+        out.put("target_sentence", "At 50 keep-alive connections and no quiet ones, the broken server's rate over the correct one's was "
+                + CompareRun.words(slower.measured(), Comparison.Quantity.RATE) + " (" + slower.rounds() + " paired rounds): the lab's"
+                + " target, that the mistake is called slower with an interval wholly below 1, " + verdict(slower) + " on this run.");
     }
 
     private static void noAcceptBackoff(Results r, Report out, List<List<String>> overview) {
@@ -206,34 +255,152 @@ public final class MistakesExperiment implements Experiment {
         out.chart("mistakes-unbounded-output-rss.svg", chart.render());
     }
 
-    private static void blockingOnLoop(Results r, Report out, List<List<String>> overview) {
+    /** A loop that sleeps 1 ms per request serves at most this many requests a second. */
+    static final double BLOCKING_CAP = 1000;
+
+    private static void blockingOnLoop(Results r, Report out, List<List<String>> overview, List<Claim> claims) {
         List<List<String>> rows = new ArrayList<>();
+        List<String> sections = new ArrayList<>(), pairs = new ArrayList<>(), caps = new ArrayList<>(), events = new ArrayList<>();
         for (String arch : ARCHS) {
+            CompareRun run = compare(r, "blocking-on-loop-" + arch);
             String[] symptom = new String[2];
+            double[] perWait = new double[2];
             for (int i = 0; i < 2; i++) {
-                Run run = Run.of(r, "blocking-on-loop-" + arch, VARIANTS[i]);
-                symptom[i] = Md.f0(run.run().qps()) + " req/s, p50 " + run.p50();
-                rows.add(List.of(arch, VARIANTS[i], Md.f0(run.run().qps()), run.p50(), run.p99(), Md.f2(run.counters.eventsPerWait())));
+                perWait[i] = Run.of(r, "blocking-on-loop-" + arch, VARIANTS[i]).counters.eventsPerWait();
+                symptom[i] = Md.f2(perWait[i]) + " events per wait" + (run == null ? "" : ", " + medians(run, VARIANTS[i]));
+                rows.add(List.of(arch, VARIANTS[i], Md.f2(perWait[i])));
                 out.put("blocking_on_loop_" + arch + "_" + VARIANTS[i], symptom[i]);
             }
-            overview.add(List.of("`blocking-on-loop`", arch, "20 keep-alive connections, 3000 echoes", symptom[1], symptom[0]));
+            events.add(arch + ": " + Md.f2(perWait[1]) + " broken, " + Md.f2(perWait[0]) + " correct");
+            sections.add(section(run, arch + ", 20 keep-alive connections"));
+            pairs.add(arch + ": " + (run == null ? PREDATES : medians(run, "broken") + " against " + medians(run, "correct") + "; rate "
+                    + pairWords(run, CompareRun.RATE, Comparison.Quantity.RATE)));
+            double[] rates = run == null ? new double[0] : run.values("broken", CompareRun.RATE);
+            if (rates.length >= NoiseExperiment.MIN_ROUNDS) {
+                Claim cap = Claim.atMost("`blocking-on-loop` (" + arch + "): broken's median rate, req/s", Claim.median(rates), rates.length,
+                        BLOCKING_CAP);
+                claims.add(cap);
+                caps.add("a median of " + Md.f0(cap.measured().estimate()) + " req/s on " + arch + ", where the claim of at most "
+                        + Md.f0(BLOCKING_CAP) + " " + verdict(cap));
+            }
+            overview.add(List.of("`blocking-on-loop`", arch, "20 keep-alive connections", symptom[1], symptom[0]));
         }
-        out.put("blocking_on_loop_table", Md.table(List.of("arch", "server", "req/s", "p50", "p99", "events per wait"), rows));
+        out.put("blocking_on_loop_table", Md.table(List.of("arch", "server", "events per wait"), rows));
+        out.put("blocking_on_loop_compare", String.join("\n\n", sections));
+        out.put("blocking_on_loop_pair", String.join("; ", pairs));
+        out.put("blocking_on_loop_events", String.join("; ", events));
+        out.put("blocking_on_loop_cap", caps.isEmpty() ? "its rates " + (compare(r, "blocking-on-loop-lt") == null ? PREDATES
+                : "served in too few rounds for an interval") : String.join(" and ", caps));
     }
 
-    private static void nagle(Results r, Report out, List<List<String>> overview) {
+    private static void nagle(Results r, Report out, List<List<String>> overview, List<Claim> claims) {
         List<List<String>> rows = new ArrayList<>();
+        List<String> sections = new ArrayList<>(), pairs = new ArrayList<>(), answers = new ArrayList<>();
         for (String arch : ARCHS) {
+            CompareRun run = compare(r, "nagle-" + arch);
             String[] symptom = new String[2];
             for (int i = 0; i < 2; i++) {
-                Run run = Run.of(r, "nagle-" + arch, VARIANTS[i]);
-                symptom[i] = "p50 " + run.p50() + ", p99 " + run.p99();
-                rows.add(List.of(arch, VARIANTS[i], Md.f0(run.run().qps()), run.p50(), run.p99(), Md.f2(run.perRequest("writes"))));
+                double writes = Run.of(r, "nagle-" + arch, VARIANTS[i]).perRequest("writes");
+                symptom[i] = Md.f2(writes) + " writes per response" + (run == null ? "" : ", " + medians(run, VARIANTS[i]));
+                rows.add(List.of(arch, VARIANTS[i], Md.f2(writes)));
                 out.put("nagle_" + arch + "_" + VARIANTS[i], symptom[i]);
+            }
+            sections.add(section(run, arch + ", HTTP /ping, one keep-alive connection"));
+            pairs.add(arch + ": " + (run == null ? PREDATES : "p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct")
+                    + ", the paired ratio of p50s " + pairWords(run, CompareRun.P50, Comparison.Quantity.LATENCY)));
+            double[] p50ms = run == null ? new double[0] : run.values("broken", CompareRun.P50);
+            if (p50ms.length >= NoiseExperiment.MIN_ROUNDS) {
+                for (int i = 0; i < p50ms.length; i++) p50ms[i] /= 1000;
+                Claim stall = Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
+                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS);
+                claims.add(stall);
+                answers.add("p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct") + " on " + arch
+                        + ", where the claim of at least " + Md.f0(DELAYED_ACK_MS) + " ms " + verdict(stall));
             }
             overview.add(List.of("`nagle`", arch, "HTTP /ping, one keep-alive connection", symptom[1], symptom[0]));
         }
-        out.put("nagle_table", Md.table(List.of("arch", "server", "req/s", "p50", "p99", "writes per response"), rows));
+        out.put("nagle_table", Md.table(List.of("arch", "server", "writes per response"), rows));
+        out.put("nagle_compare", String.join("\n\n", sections));
+        out.put("nagle_pair", String.join("; ", pairs));
+        out.put("nagle_answer", answers.isEmpty() ? "its latencies " + (compare(r, "nagle-lt") == null ? PREDATES
+                : "served in too few rounds for an interval") : String.join("; ", answers));
+    }
+
+    /** Linux's shortest delayed-ACK timeout (TCP_DELACK_MIN, HZ/25): a response held for an ACK waits at least this. */
+    static final double DELAYED_ACK_MS = 40;
+
+    /** What a compare's values say when the results predate it. */
+    static final String PREDATES = "not measured, as these results predate the paired comparison that `make exp-mistakes` now runs";
+
+    /** The scenario's compare of the correct and the broken server (correct the baseline), or null when the results predate it. */
+    static CompareRun compare(Results r, String scenario) {
+        String file = "compare-" + scenario + ".json";
+        return r.has(file) ? CompareRun.of(r, file) : null;
+    }
+
+    /** The compare's design and table under {@code label}, or a line saying the results predate it. */
+    private static String section(CompareRun run, String label) {
+        return run == null ? "_" + label + ": " + PREDATES + "._" : run.section(label);
+    }
+
+    /** "Paired with the correct server in one compare (50 busy connections): rate ...; CPU per request ...". */
+    private static String paired(CompareRun run, String load) {
+        if (run == null) return "The paired comparison of rates and CPU per request (" + load + ") was " + PREDATES + ".";
+        return "Paired with the correct server in one compare (" + load + "), the broken server's rate over the correct one's was "
+                + pairWords(run, CompareRun.RATE, Comparison.Quantity.RATE) + ", and its CPU per request "
+                + pairWords(run, CompareRun.CPU, Comparison.Quantity.COST) + ".";
+    }
+
+    /** Broken over correct in one quantity: "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
+    private static String pairWords(CompareRun run, int quantity, Comparison.Quantity q) {
+        return CompareRun.words(run.ratio("broken", "correct", quantity), q);
+    }
+
+    /** "980 req/s, p50 20.1 ms": a server's medians over its slices. */
+    private static String medians(CompareRun run, String server) {
+        return Md.f0(Stats.median(run.values(server, CompareRun.RATE))) + " req/s, p50 " + medianP50(run, server);
+    }
+
+    private static String medianP50(CompareRun run, String server) {
+        return latency(Stats.median(run.values(server, CompareRun.P50)));
+    }
+
+    /** The claim that the broken server is slower: its rate ratio's interval wholly below 1. */
+    private static Claim rateClaim(CompareRun run, String statement) {
+        return ratioClaim(run, statement, CompareRun.RATE, false);
+    }
+
+    /** The claim that the broken server costs more CPU per request: the ratio's interval wholly above 1. */
+    private static Claim cpuClaim(CompareRun run, String statement) {
+        return ratioClaim(run, statement, CompareRun.CPU, true);
+    }
+
+    /** Null when too few rounds pair for an interval (the compare's table says so). */
+    private static Claim ratioClaim(CompareRun run, String statement, int quantity, boolean above) {
+        Interval ratio = run.ratio("broken", "correct", quantity);
+        int rounds = run.rounds("broken", "correct");
+        if (ratio == null) return null;
+        return above ? Claim.atLeast(statement, ratio, rounds, 1.0) : Claim.atMost(statement, ratio, rounds, 1.0);
+    }
+
+    /** "holds", "fails" or "is undecided at this run's precision": a claim's verdict as a sentence's verb. */
+    private static String verdict(Claim claim) {
+        return (claim.verdict() == ClaimVerdict.UNDECIDED ? "is " : "") + claim.words();
+    }
+
+    private static void addClaim(List<Claim> claims, Claim claim) {
+        if (claim != null) claims.add(claim);
+    }
+
+    /** The comparisons' claims as a table, with their tally, or a line saying the results predate them. */
+    private static void claims(List<Claim> claims, Report out) {
+        if (claims.isEmpty()) {
+            out.put("claims_table", "_The rates, latencies and CPU per request of these results are " + PREDATES + "._");
+            out.put("claims_summary", "Its comparisons of rates, latencies and CPU per request are " + PREDATES);
+            out.put("claims_precision", Claim.precision(Integer.MAX_VALUE));
+            return;
+        }
+        Claim.report(claims, "figure", out);
     }
 
     private static void herd(Results r, Report out, List<List<String>> overview) {
@@ -255,11 +422,9 @@ public final class MistakesExperiment implements Experiment {
                 }
                 double connections = Csv.number(row.get("connections"));
                 double wakeups = Csv.number(row.get("loop_wakeups")) / connections;
-                BenchReport.Run b = r.bench("herd-" + arch + "-" + v + ".json").runs().get(0);
                 String listeners = v.equals("correct") ? "one per loop (SO_REUSEPORT)"
                         : v.equals("broken") ? "one for all loops" : "one for all loops, EPOLLEXCLUSIVE";
-                rows.add(List.of(arch, v, listeners, String.join(" / ", accepts), Md.f0(empty), Md.f2(wakeups), Md.f0(b.qps()),
-                        b.cpuUsPerRequest().server() == null ? "–" : Md.f1(b.cpuUsPerRequest().server())));
+                rows.add(List.of(arch, v, listeners, String.join(" / ", accepts), Md.f0(empty), Md.f2(wakeups)));
                 String s = Md.f0(empty) + " empty accepts, " + Md.f2(wakeups) + " loop wakeups per connection";
                 out.put("herd_" + arch + "_" + v, s);
                 out.put("herd_" + arch + "_" + v + "_accepts", String.join(" / ", accepts));
@@ -275,7 +440,8 @@ public final class MistakesExperiment implements Experiment {
                 ? "fewer than its three events (accept, request, close), so one wakeup served more than one of them"
                 : "at least one per event (accept, request, close)");
         out.put("herd_table", Md.table(List.of("arch", "server", "listening sockets", "accepts per loop",
-                "empty accepts (all loops)", "loop-thread wakeups per connection", "req/s", "server CPU µs/req"), rows));
+                "empty accepts (all loops)", "loop-thread wakeups per connection"), rows));
+        out.put("herd_more", herdMore(wakeups(csv, "lt", "broken"), lt, wakeups(csv, "et", "broken"), et));
     }
 
     /** What the no-linger values say when the results predate the scenario. */
@@ -345,8 +511,24 @@ public final class MistakesExperiment implements Experiment {
 
     /** Loop-thread wakeups per connection of the correct server (one listener per loop). */
     private static double correctWakeups(Csv herd, String arch) {
-        Map<String, String> row = herd.row("arch", arch, "variant", "correct");
+        return wakeups(herd, arch, "correct");
+    }
+
+    private static double wakeups(Csv herd, String arch, String variant) {
+        Map<String, String> row = herd.row("arch", arch, "variant", variant);
         return Csv.number(row.get("loop_wakeups")) / Csv.number(row.get("connections"));
+    }
+
+    /**
+     * Whether the shared listener woke the loops more often per connection than a listener per
+     * loop, on both archs, as this run's counts show (one run each: a count, not an interval).
+     */
+    static String herdMore(double ltShared, double ltOwn, double etShared, double etOwn) {
+        String counts = " (" + Md.f2(ltShared) + " against " + Md.f2(ltOwn) + " wakeups per connection on lt, " + Md.f2(etShared)
+                + " against " + Md.f2(etOwn) + " on et)";
+        if (ltShared > ltOwn && etShared > etOwn) return "woke the loops more often per connection than a listener per loop" + counts;
+        if (ltShared <= ltOwn && etShared <= etOwn) return "woke the loops no more often per connection than a listener per loop" + counts;
+        return "woke the loops more often per connection than a listener per loop on one arch only" + counts;
     }
 
     /** {@code 1 log line}, {@code 2 log lines}. */

@@ -3,15 +3,134 @@ package niolab.reports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.BenchReport;
+import niolab.common.results.ResultsJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** exp-mistakes says the machine was shared only when its load says so. */
+/**
+ * exp-mistakes: the machine was shared only when its load says so; every count comes from its
+ * lines; and every comparison of a rate, a latency or CPU per request is a three-valued claim on
+ * the paired rounds of a compare, or says that the results predate it.
+ */
 class MistakesExperimentTest {
+    /** The results of a short run (CMP_ROUNDS=8 CMP_SLICE=0.25s) on a loaded machine: a fixture, not a finding. */
+    private static final Path SMOKE = Path.of("src", "test", "resources", "mistakes-smoke");
+    private static final String[] COMPARES = {"standing-write", "keys-not-removed", "keys-not-removed-50", "blocking-on-loop-lt",
+        "blocking-on-loop-et", "nagle-lt", "nagle-et"};
+
+    /** The committed results' counts, without any compare: what a run from before the paired design left. */
+    private static Results countsOnly(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(SMOKE)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (Files.isRegularFile(f) && !name.startsWith("compare-")) Files.copy(f, dir.resolve(name));
+            }
+        }
+        return new Results(dir);
+    }
+
+    /**
+     * A compare of correct against broken: the broken server's rate is {@code rateFactor} of the
+     * correct one's and its CPU per request the inverse, while the machine drifts by up to 40%
+     * between rounds (pairing cancels it); the broken p50 is {@code brokenP50Us}.
+     */
+    private static void writeCompare(Path dir, String scenario, int rounds, double rateFactor, double correctRate, double brokenP50Us)
+            throws IOException {
+        List<BenchComparison.Server> servers = List.of(new BenchComparison.Server("correct", "127.0.0.1:1", 1L, null),
+                new BenchComparison.Server("broken", "127.0.0.1:2", 2L, null));
+        List<BenchComparison.Slice> slices = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            double drift = 1 + 0.4 * Math.sin(round);
+            double wobble = 1 + 0.01 * Math.cos(3 * round); // a little noise of the ratio itself
+            double correct = correctRate * drift, broken = correct * rateFactor * wobble;
+            slices.add(new BenchComparison.Slice(round, round % 2, "correct", Math.round(correct), 0, 1.0, correct, 200.0, 900.0, 20.0, false));
+            slices.add(new BenchComparison.Slice(round, 1 - round % 2, "broken", Math.round(broken), 0, 1.0, broken, brokenP50Us * wobble,
+                    brokenP50Us * 2, 20.0 / (rateFactor * wobble), false));
+        }
+        List<BenchComparison.ServerSummary> summaries = List.of(
+                new BenchComparison.ServerSummary("correct", rounds, 0, correctRate, correctRate * 0.6, correctRate * 1.4, correctRate * 0.8,
+                        correctRate * 1.2, 20.0, 900.0),
+                new BenchComparison.ServerSummary("broken", rounds, 0, correctRate * rateFactor, correctRate * rateFactor * 0.6,
+                        correctRate * rateFactor * 1.4, correctRate * rateFactor * 0.8, correctRate * rateFactor * 1.2, 20.0 / rateFactor,
+                        brokenP50Us * 2));
+        BenchReport.Environment env = new BenchReport.Environment("h", 2, "Linux", "k", "amd64", "j", "vm", "2026-12-02T03:00:00Z", "1", "1");
+        BenchComparison.Config config = new BenchComparison.Config("correct broken", "echo-bench", "echo", null, 50, 1, true, 1, 0, 64, rounds,
+                1.0, 2.0, 7);
+        Files.writeString(dir.resolve("compare-" + scenario + ".json"), ResultsJson.compact(new BenchComparison(BenchReport.TOOL,
+                BenchReport.SCHEMA, BenchComparison.COMMAND, config, env, servers, slices, new BenchComparison.Summary(summaries, List.of()))),
+                StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void resultsFromBeforeThePairedDesignClaimNoDirectionInRatesLatenciesOrCpu(@TempDir Path dir) throws IOException {
+        Report out = new Report();
+        new MistakesExperiment().generate(countsOnly(dir), out);
+        assertThat(out.values.get("target_sentence")).contains(MistakesExperiment.PREDATES);
+        assertThat(out.values.get("claims_table")).contains(MistakesExperiment.PREDATES);
+        assertThat(out.values.get("blocking_on_loop_pair")).contains(MistakesExperiment.PREDATES);
+        // the counts stay: empty reads per request, keys per select
+        assertThat(out.values.get("keys_not_removed_table")).contains("keys handled per select");
+        assertThat(out.values.get("blocking_on_loop_table")).doesNotContain("req/s");
+    }
+
+    @Test
+    void aClearlySlowerMistakeIsCalledSlowerAndEveryClaimHolds(@TempDir Path dir) throws IOException {
+        Results r = countsOnly(dir);
+        for (String c : COMPARES) {
+            boolean blocking = c.startsWith("blocking"), nagle = c.startsWith("nagle");
+            writeCompare(dir, c, c.endsWith("-50") ? 20 : 8, blocking ? 0.01 : nagle ? 0.005 : 0.5, 40000, nagle ? 44000 : 300);
+        }
+        Report out = new Report();
+        new MistakesExperiment().generate(r, out);
+        assertThat(out.values.get("target_sentence")).contains("slower by").contains("(20 paired rounds)").endsWith(" holds on this run.");
+        assertThat(out.values.get("claims_summary")).isEqualTo("Of the lab's 8 claims checked on this run, 8 hold, 0 fail and 0 are undecided"
+                + " at this run's precision");
+        assertThat(out.values.get("keys_not_removed_compare")).contains("8 rounds of 1.00 s slices");
+        assertThat(out.values.get("nagle_pair")).startsWith("lt: p50 44.0 ms against 200 µs");
+    }
+
+    @Test
+    void aMistakeThatCostsNothingIsUndecidedAndOneThatHelpsFails(@TempDir Path dir) throws IOException {
+        Results r = countsOnly(dir);
+        for (String c : COMPARES) writeCompare(dir, c, 20, 1.0, 40000, 300);
+        writeCompare(dir, "keys-not-removed", 20, 1.2, 40000, 300);
+        Report out = new Report();
+        new MistakesExperiment().generate(r, out);
+        assertThat(out.values.get("target_sentence")).contains("no difference this run can resolve").endsWith(" is undecided at this run's"
+                + " precision on this run.");
+        // faster and cheaper: the claims that it is slower and costlier fail; 40,000 req/s is no cap of 1000 (fails), nor is 0.3 ms a delayed ACK
+        assertThat(out.values.get("claims_table")).contains("| `keys-not-removed`, one busy connection beside 50 quiet: broken's rate / correct's | 1.20 |")
+                .containsPattern("\\| `blocking-on-loop` \\(lt\\): broken's median rate, req/s \\| [0-9.]+ \\| \\[[0-9., ]+\\] \\| 20 \\| ≤ 1000.00 \\| fails \\|");
+        assertThat(out.values.get("claims_summary")).isEqualTo("Of the lab's 8 claims checked on this run, 0 hold, 6 fail and 2 are undecided"
+                + " at this run's precision");
+    }
+
+    /** The smoke run's own compares, as echo-bench wrote them: every compared scenario gets its table and its claims. */
+    @Test
+    void aSmokeRunsComparesBecomeTablesAndClaims() {
+        Report out = new Report();
+        new MistakesExperiment().generate(new Results(SMOKE), out);
+        assertThat(out.values.get("target_compare")).contains("8 rounds of 0.25 s slices").contains("| broken |");
+        assertThat(out.values.get("target_sentence")).contains("(8 paired rounds)");
+        assertThat(out.values.get("claims_summary")).startsWith("Of the lab's 8 claims checked on this run");
+        assertThat(out.values.get("nagle_answer")).contains(" on lt, where the claim of at least 40 ms ");
+    }
+
+    @Test
+    void theHerdSentenceFollowsTheCounts() {
+        assertThat(MistakesExperiment.herdMore(3.83, 1.53, 4.26, 1.76)).startsWith("woke the loops more often per connection than a listener per loop (3.83 against 1.53");
+        assertThat(MistakesExperiment.herdMore(1.5, 1.53, 1.7, 1.76)).startsWith("woke the loops no more often");
+        assertThat(MistakesExperiment.herdMore(3.83, 1.53, 1.7, 1.76)).contains("on one arch only");
+    }
+
     @Test
     void aLoadAboveTheCpuCountIsASharedMachine() {
         assertThat(MistakesExperiment.loadSentence(19.31, 2)).startsWith("The machine was not quiet: its 1-minute load average was 19.31");
