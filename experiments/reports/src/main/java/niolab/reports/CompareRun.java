@@ -94,6 +94,14 @@ final class CompareRun {
         return k;
     }
 
+    /** {@code server}'s medians over its slices, as compare summed them up. */
+    BenchComparison.ServerSummary summary(String server) {
+        for (BenchComparison.ServerSummary s : json.summary().servers()) {
+            if (s.name().equals(server)) return s;
+        }
+        throw new IllegalArgumentException("no server " + server + " in this compare run");
+    }
+
     boolean has(String server) {
         for (BenchComparison.Server s : json.servers()) {
             if (s.name().equals(server)) return true;
