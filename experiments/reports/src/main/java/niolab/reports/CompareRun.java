@@ -84,6 +84,24 @@ final class CompareRun {
         return toArray(new ArrayList<>(byRound(server, RATE).values()));
     }
 
+    /**
+     * {@code server}'s rate in this run and in {@code other} (another compare run of the same
+     * servers), paired by round number where both served: {numer, denom}. The runs follow each
+     * other, so a pair is not simultaneous and the drift between the runs lands in its ratio.
+     */
+    double[][] ratesAcross(CompareRun other, String server) {
+        Map<Integer, Double> a = byRound(server, RATE), b = other.byRound(server, RATE);
+        List<Double> n = new ArrayList<>(), d = new ArrayList<>();
+        for (Map.Entry<Integer, Double> e : a.entrySet()) {
+            Double x = b.get(e.getKey());
+            if (e.getValue() > 0 && x != null && x > 0) {
+                n.add(e.getValue());
+                d.add(x);
+            }
+        }
+        return new double[][] {toArray(n), toArray(d)};
+    }
+
     /** How many rounds pair {@code numer} with {@code denom} in their rates. */
     int rounds(String numer, String denom) {
         Map<Integer, Double> b = byRound(denom, RATE);
@@ -132,7 +150,7 @@ final class CompareRun {
     }
 
     /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
-    private static String words(Interval r, Comparison.Quantity quantity) {
+    static String words(Interval r, Comparison.Quantity quantity) {
         if (r == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
         return Md.f2(r.estimate()) + " [" + Md.f2(r.low()) + ", " + Md.f2(r.high()) + "]: " + Comparison.describe(r, quantity);
     }

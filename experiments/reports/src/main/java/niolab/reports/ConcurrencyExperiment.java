@@ -84,7 +84,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f1(cpu[a][i]));
                 if (paired) {
                     CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
-                    for (int a = 1; a < ARCHS.length; a++) row.add(ratioWords(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE)));
+                    for (int a = 1; a < ARCHS.length; a++) row.add(CompareRun.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
                     row.add(resolvedBest(run, col));
                 } else {
                     row.add(LABELS[Stats.best(col, true)]);
@@ -166,12 +166,6 @@ public final class ConcurrencyExperiment implements Experiment {
 
     private static double orNaN(Double v) {
         return v == null ? Double.NaN : v;
-    }
-
-    /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]", or why there is no interval. */
-    private static String ratioWords(Interval r) {
-        if (r == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
-        return Md.f2(r.estimate()) + " [" + Md.f2(r.low()) + ", " + Md.f2(r.high()) + "]: " + Comparison.describe(r, Comparison.Quantity.RATE);
     }
 
     /** The server with the highest median rate when its interval against every other excludes 1, else which ones tie. */
