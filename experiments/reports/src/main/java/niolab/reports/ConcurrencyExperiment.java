@@ -216,6 +216,8 @@ public final class ConcurrencyExperiment implements Experiment {
                 firstOther = false;
             }
             out.put(MODES[m] + "_peak_gap", sb.toString());
+            // the highest median is a direction only where the intervals above say so
+            out.put(MODES[m] + "_best_peak_line", LABELS[best] + "'s, by median; " + sb);
         }
         int loop = Stats.best(new double[] {peakRate(r, lv, peakAt, 0), peakRate(r, lv, peakAt, 1)}, true);
         CompareRun run = CompareRun.of(r, compareFile("keepalive", lv[peakAt[0][loop]]));
