@@ -82,3 +82,25 @@ compare_servers() {
   PORT=$EXP_PORT bash "$ROOT/scripts/compare.sh" "$@" --json "$RESULTS/$out" >"$RESULTS/${out%.json}.txt" 2>&1 \
     || echo "warning: $out: compare exited non-zero (see ${out%.json}.txt)" >&2
 }
+
+# start_server_free ARCH PORT [OPTIONS...]: start_server on PORT or, when a client's connection
+# holds that port (a port inside the ephemeral range, on a busy machine), on the next free one,
+# up to 20 ports on; sets SERVER_PORT.
+start_server_free() {
+  local arch=$1 errors tries
+  SERVER_PORT=$2
+  shift 2
+  errors=$(mktemp "${TMPDIR:-/tmp}/niolab-start.XXXXXX")
+  for tries in $(seq 20); do
+    if start_server "$arch" "$SERVER_PORT" "$@" 2>"$errors"; then
+      cat "$errors" >&2
+      rm -f "$errors"
+      return 0
+    fi
+    grep -q 'is already in use' "$errors" && [ "$tries" -lt 20 ] || break
+    SERVER_PORT=$((SERVER_PORT + 1))
+  done
+  cat "$errors" >&2
+  rm -f "$errors"
+  return 1
+}

@@ -1,28 +1,63 @@
 #!/usr/bin/env bash
-# exp-concurrency: keep-alive and short-connection runs at 1, 2, 4 ... 256 connections per
-# architecture: each point 1 s of warm-up then RUNS (3) runs of DURATION (1 s), medians. One
-# server per architecture and mode. Server on CPU 0, client (one event-loop thread) on CPU 1.
-# About 5 minutes.
+# exp-concurrency: keep-alive and short-connection load at LEVELS connections on lt, et and mp
+# (2 workers): per mode one server per architecture, up across all levels (their counters over
+# the series in server-MODE-ARCH.log); per mode and level one `echo-bench compare` of the three
+# (lt first, the baseline), ROUNDS rounds of SLICE slices, each round in a fresh random order,
+# so the servers are paired per round; a WARMUP per server before each compare's first round
+# (explicit, not counted); server CPU per request from each server's pid. Server on CPU 0, client
+# (one event-loop thread) on CPU 1.
+# The budget with the defaults: 5 levels x 2 modes x 10 rounds x 3 servers x 1 s = 300 s of
+# slices, 10 compares x 3 servers x 1 s = 30 s of warm-up, 6 server starts and the noise floor
+# (45 s): about 7 minutes. compare gives an interval from 8 rounds on: ROUNDS at least 8.
+# A smoke run: ROUNDS=8 SLICE=0.25s WARMUP=0.25s LEVELS="1 16" NOISE=0 (about 1 minute).
+# Env knobs: LEVELS ("1 4 16 64 256"), ROUNDS (10), SLICE (1s), WARMUP (1s), WORKERS (2).
+#
+# Writes to experiments/results/concurrency/:
+#   settings.csv               key,value: the knobs of this run
+#   levels.txt                 the levels, in order
+#   compare-MODE-C.json        echo-bench compare's every slice and summary (MODE: keepalive, short)
+#   compare-MODE-C.txt         its printout
+#   server-MODE-ARCH.log       each server's output over the mode's series (counters last)
 set -euo pipefail
 NAME=concurrency
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-LEVELS=${LEVELS:-1 2 4 8 16 32 64 128 256}
-DURATION=${DURATION:-1s}
-RUNS=${RUNS:-3}
+LEVELS=${LEVELS:-1 4 16 64 256}
+ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s}
 export WORKERS=${WORKERS:-2}
+ARCHS="lt et mp"
+
+printf 'key,value\ndesign,compare\nrounds,%s\nslice,%s\nwarmup,%s\nlevels,%s\nworkers,%s\n' \
+  "$ROUNDS" "$SLICE" "$WARMUP" "$LEVELS" "$WORKERS" >"$RESULTS/settings.csv"
+
+declare -A PID LOG
+stop_all() {
+  local a
+  for a in "${!PID[@]}"; do
+    SERVER_PID=${PID[$a]} SERVER_LOG=${LOG[$a]}
+    stop_keep_log "$RESULTS/server-$mode-$a.log"
+    unset "PID[$a]"
+  done
+}
+trap stop_all EXIT
 
 for mode in keepalive short; do
   flag=()
-  [ "$mode" = keepalive ] && flag=(--keepalive)
-  for arch in lt et mp; do
-    start_server "$arch" "$EXP_PORT"
-    for c in $LEVELS; do
-      echo "== $mode $arch c=$c"
-      echo_bench "${flag[@]}" --connections "$c" --threads 1 --duration "$DURATION" --warmup 1s \
-        --runs "$RUNS" --json "$RESULTS/$mode-$arch-$c.json" >/dev/null
-    done
-    stop_keep_log "$RESULTS/server-$mode-$arch.log"
+  [ "$mode" = keepalive ] && flag=(-k)
+  targets=() port=$EXP_PORT
+  for a in $ARCHS; do
+    start_server_free "$a" "$port"
+    PID[$a]=$SERVER_PID LOG[$a]=$SERVER_LOG
+    targets+=("$a=127.0.0.1:$SERVER_PORT,pid=$SERVER_PID")
+    port=$((SERVER_PORT + 1))
   done
+  SERVER_PID='' SERVER_LOG=''
+  for c in $LEVELS; do
+    echo "== $mode c=$c"
+    client_pin "$ROOT/bin/echo-bench" compare "${flag[@]}" -c "$c" --threads 1 --rounds "$ROUNDS" --slice "$SLICE" \
+      --warmup "$WARMUP" --seed "$RANDOM$RANDOM" --json "$RESULTS/compare-$mode-$c.json" "${targets[@]}" \
+      >"$RESULTS/compare-$mode-$c.txt" 2>&1 || echo "warning: compare $mode $c exited non-zero (see compare-$mode-$c.txt)" >&2
+  done
+  stop_all
 done
 echo "$LEVELS" >"$RESULTS/levels.txt"
 report

@@ -1,13 +1,33 @@
 #!/usr/bin/env bash
 # exp-http: HTTP GET /ping on lt, et, mp (2 workers), netty-nio, netty-epoll, netty-uring and
-# netty-http (Netty's own HTTP codec), driven by wrk and echo-bench (keep-alive, Connection:
-# close, pipelined depth 16): `make bench-http` with its results kept here. Then redis-benchmark
+# netty-http (Netty's own HTTP codec): all servers up at once, pinned to SERVER_CPU; then per
+# mode (keep-alive, Connection: close, pipelined depth DEPTH) and per load generator (wrk, then
+# echo-bench's engine) one `echo-bench compare` of every server, lt first (the baseline):
+# ROUNDS rounds of SLICE slices, each round in a fresh random order, a WARMUP per server first,
+# server CPU per request from each server's pid (mp: master and workers). Then redis-benchmark
 # PING against redis-server on the same pinned core, as the per-core ceiling of a mature
-# single-threaded event loop. About 15 minutes.
+# single-threaded event loop: its own sequential runs, not paired with the compares.
+# The budget with the defaults: 3 modes x 2 load generators x 7 servers x 10 rounds x 1 s =
+# 420 s of slices, 42 x 1 s of warm-up, 7 server starts, redis about 20 s and the noise floor
+# (45 s): about 10 minutes. compare gives an interval from 8 rounds on: ROUNDS at least 8.
+# A smoke run: ROUNDS=8 SLICE=1s WARMUP=0 SERVERS="lt et netty-nio" REDIS_ROUNDS=1 NOISE=0
+# (wrk takes whole seconds; about 3 minutes).
+# Env knobs: SERVERS, MODES ("keepalive close pipeline"), ROUNDS (10), SLICE (1s), WARMUP (1s),
+# CONNECTIONS (50), DEPTH (16), WORKERS (2), REDIS_ROUNDS (3).
+#
+# Writes to experiments/results/http/:
+#   settings.csv                 key,value: the knobs of this run
+#   compare-LOAD-MODE.json       echo-bench compare's every slice and summary (LOAD: wrk, echo-bench)
+#   compare-LOAD-MODE.txt        its printout
+#   server-SERVER.log            each server's output (counters last)
+#   redis.csv, redis-version.txt redis-benchmark's rates per round (mode,round,test,requests_per_s)
 set -euo pipefail
 NAME=http
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-export DURATION=${DURATION:-5s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
+SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll netty-uring netty-http"} MODES=${MODES:-"keepalive close pipeline"}
+ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
+REDIS_ROUNDS=${REDIS_ROUNDS:-3}
+export WORKERS=${WORKERS:-2}
 
 for tool in wrk redis-server redis-benchmark; do
   if ! command -v "$tool" >/dev/null; then
@@ -16,17 +36,70 @@ for tool in wrk redis-server redis-benchmark; do
   fi
 done
 
-RESULTS_DIR=$RESULTS bash scripts/bench-http.sh
+printf 'key,value\ndesign,compare\nrounds,%s\nslice,%s\nwarmup,%s\nconnections,%s\ndepth,%s\nworkers,%s\nservers,%s\n' \
+  "$ROUNDS" "$SLICE" "$WARMUP" "$CONNECTIONS" "$DEPTH" "$WORKERS" "$SERVERS" >"$RESULTS/settings.csv"
+
+declare -A PID LOG
+REDIS_PID=
+stop_all() {
+  local s
+  for s in "${!PID[@]}"; do
+    SERVER_PID=${PID[$s]} SERVER_LOG=${LOG[$s]}
+    stop_keep_log "$RESULTS/server-$s.log"
+    unset "PID[$s]"
+  done
+  [ -z "$REDIS_PID" ] || { kill "$REDIS_PID" 2>/dev/null || true; wait "$REDIS_PID" 2>/dev/null || true; REDIS_PID=; }
+}
+trap stop_all EXIT
+
+targets=() port=$EXP_PORT
+for s in $SERVERS; do
+  start_server_free "$s" "$port" --protocol http
+  PID[$s]=$SERVER_PID LOG[$s]=$SERVER_LOG
+  targets+=("$s=127.0.0.1:$SERVER_PORT,pid=$SERVER_PID")
+  port=$((SERVER_PORT + 1))
+done
+SERVER_PID='' SERVER_LOG=''
+
+for m in $MODES; do
+  case $m in
+    keepalive) mode=(-k) ;;
+    close) mode=() ;;
+    pipeline) mode=(--pipeline "$DEPTH") ;;
+  esac
+  for load in wrk echo-bench; do
+    extra=()
+    [ "$load" = wrk ] && [ "$m" = pipeline ] && extra=(--wrk-script "$ROOT/scripts/wrk-pipeline.lua")
+    echo "== $m, $load: ${#targets[@]} servers"
+    client_pin "$ROOT/bin/echo-bench" compare --load "$load" "${extra[@]}" --protocol http "${mode[@]}" -c "$CONNECTIONS" \
+      --threads 1 --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP" --seed "$RANDOM$RANDOM" \
+      --json "$RESULTS/compare-$load-$m.json" "${targets[@]}" >"$RESULTS/compare-$load-$m.txt" 2>&1 \
+      || echo "warning: compare $load $m exited non-zero (see compare-$load-$m.txt)" >&2
+  done
+done
+stop_all
 
 # redis-benchmark PING: the same connections, keep-alive and pipelined, server and client pinned as above.
-REDIS_PORT=$((EXP_PORT + 1))
-taskset -c "$SERVER_CPU" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
-  --daemonize no --loglevel warning >"$RESULTS/redis-server.log" 2>&1 &
-REDIS_PID=$!
-trap 'kill "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null; stop_server' EXIT
-for i in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+# A port held by a client's connection (the load above leaves many) is skipped for the next one.
+REDIS_PORT=$port
+for _ in $(seq 20); do
+  taskset -c "$SERVER_CPU" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+    --daemonize no --loglevel warning >"$RESULTS/tmp/redis-server.log" 2>&1 &
+  REDIS_PID=$!
+  for _ in $(seq 100); do
+    redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break 2
+    kill -0 "$REDIS_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill "$REDIS_PID" 2>/dev/null || true; wait "$REDIS_PID" 2>/dev/null || true
+  REDIS_PID= REDIS_PORT=$((REDIS_PORT + 1))
+done
+if [ -z "$REDIS_PID" ]; then
+  echo "error: redis-server did not start (see $RESULTS/tmp/redis-server.log)" >&2
+  exit 1
+fi
 echo "mode,round,test,requests_per_s" >"$RESULTS/redis.csv"
-for r in $(seq "$ROUNDS"); do
+for r in $(seq "$REDIS_ROUNDS"); do
   for mode in keepalive pipeline; do
     pipe=1
     [ "$mode" = pipeline ] && pipe=$DEPTH
@@ -35,4 +108,5 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 redis-server --version >"$RESULTS/redis-version.txt"
+stop_all
 report

@@ -89,6 +89,24 @@ final class CompareRun {
         return toArray(new ArrayList<>(byRound(server, quantity).values()));
     }
 
+    /**
+     * {@code server}'s rate in this run and in {@code other} (another compare run of the same
+     * servers), paired by round number where both served: {numer, denom}. The runs follow each
+     * other, so a pair is not simultaneous and the drift between the runs lands in its ratio.
+     */
+    double[][] ratesAcross(CompareRun other, String server) {
+        Map<Integer, Double> a = byRound(server, RATE), b = other.byRound(server, RATE);
+        List<Double> n = new ArrayList<>(), d = new ArrayList<>();
+        for (Map.Entry<Integer, Double> e : a.entrySet()) {
+            Double x = b.get(e.getKey());
+            if (e.getValue() > 0 && x != null && x > 0) {
+                n.add(e.getValue());
+                d.add(x);
+            }
+        }
+        return new double[][] {toArray(n), toArray(d)};
+    }
+
     /** How many rounds pair {@code numer} with {@code denom} in their rates. */
     int rounds(String numer, String denom) {
         Map<Integer, Double> b = byRound(denom, RATE);
@@ -97,6 +115,14 @@ final class CompareRun {
             if (b.containsKey(round)) k++;
         }
         return k;
+    }
+
+    /** {@code server}'s medians over its slices, as compare summed them up. */
+    BenchComparison.ServerSummary summary(String server) {
+        for (BenchComparison.ServerSummary s : json.summary().servers()) {
+            if (s.name().equals(server)) return s;
+        }
+        throw new IllegalArgumentException("no server " + server + " in this compare run");
     }
 
     boolean has(String server) {

@@ -2,12 +2,18 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.Interval;
 
 /**
- * exp-concurrency: keep-alive and short-connection runs at 1, 2, 4 ... 256 connections per
- * architecture; QPS, P99 and server CPU per request against connections (medians of the runs).
+ * exp-concurrency: keep-alive and short-connection load at each level of connections on LT, ET
+ * and MP; QPS, P99 and server CPU per request against connections. Reads both designs: one
+ * {@code echo-bench compare} per mode and level (compare-MODE-C.json: paired slices, ratios to
+ * LT with intervals), or the older sequential runs per server and level (MODE-ARCH-C.json,
+ * medians of the runs) that the committed results hold until their rerun.
  */
 public final class ConcurrencyExperiment implements Experiment {
     private static final String[] ARCHS = ShortRunExperiment.ARCHS;
@@ -24,7 +30,10 @@ public final class ConcurrencyExperiment implements Experiment {
         String[] lv = r.text("levels.txt").trim().split("\\s+");
         double[] x = new double[lv.length];
         for (int i = 0; i < lv.length; i++) x[i] = Double.parseDouble(lv[i]);
+        // the paired design (one compare per mode and level) or the older one (a run per server and level)
+        boolean paired = r.has(compareFile("keepalive", lv[0]));
         double[][] peak = new double[MODES.length][ARCHS.length];
+        int[][] peakAt = new int[MODES.length][ARCHS.length];
         double[][] cpuAtTop = new double[MODES.length][ARCHS.length];
         double[] medianSpread = new double[MODES.length];
         int firstSlowest = 0, points = 0, runs = 0;
@@ -38,17 +47,28 @@ public final class ConcurrencyExperiment implements Experiment {
             double[] spreads = new double[ARCHS.length * lv.length];
             for (int a = 0; a < ARCHS.length; a++) {
                 for (int i = 0; i < lv.length; i++) {
-                    BenchReport b = r.bench(mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
-                    qps[a][i] = Stats.median(b.column(Column.QPS));
-                    p99[a][i] = Stats.median(b.column(Column.P99));
-                    cpu[a][i] = Stats.median(b.serverCpuPerRun());
-                    double[] perRun = b.column(Column.QPS);
+                    double[] perRun;
+                    if (paired) {
+                        CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
+                        BenchComparison.ServerSummary s = run.summary(ARCHS[a]);
+                        qps[a][i] = medianRate(run, ARCHS[a]);
+                        p99[a][i] = orNaN(s.medianP99Us());
+                        cpu[a][i] = orNaN(s.medianCpuUsPerRequest());
+                        perRun = run.rates(ARCHS[a]);
+                        errors += s.errors();
+                    } else {
+                        BenchReport b = r.bench(mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
+                        qps[a][i] = Stats.median(b.column(Column.QPS));
+                        p99[a][i] = Stats.median(b.column(Column.P99));
+                        cpu[a][i] = Stats.median(b.serverCpuPerRun());
+                        perRun = b.column(Column.QPS);
+                        // the runs of a point are consecutive: a first run slower than every other is warm-up's mark
+                        if (perRun.length > 1 && Stats.best(perRun, false) == 0) firstSlowest++;
+                        errors += b.errors().total();
+                    }
                     spreads[a * lv.length + i] = Stats.relativeSpread(perRun) * 100;
-                    // the runs of a point are consecutive: a first run slower than every other is warm-up's mark
-                    if (perRun.length > 1 && Stats.best(perRun, false) == 0) firstSlowest++;
                     points++;
                     runs = perRun.length;
-                    errors += b.errors().total();
                 }
             }
             List<List<String>> rows = new ArrayList<>();
@@ -62,13 +82,22 @@ public final class ConcurrencyExperiment implements Experiment {
                 }
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f0(p99[a][i]));
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f1(cpu[a][i]));
-                row.add(LABELS[Stats.best(col, true)]);
+                if (paired) {
+                    CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
+                    for (int a = 1; a < ARCHS.length; a++) row.add(CompareRun.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
+                    row.add(resolvedBest(run, col));
+                } else {
+                    row.add(LABELS[Stats.best(col, true)]);
+                }
                 rows.add(row);
             }
-            out.put(mode + "_table", Md.table(List.of("connections", "LT QPS", "ET QPS", "MP QPS", "LT P99 µs", "ET P99 µs",
-                    "MP P99 µs", "LT CPU µs/req", "ET CPU µs/req", "MP CPU µs/req", "most QPS"), rows));
+            List<String> header = new ArrayList<>(List.of("connections", "LT QPS", "ET QPS", "MP QPS", "LT P99 µs", "ET P99 µs",
+                    "MP P99 µs", "LT CPU µs/req", "ET CPU µs/req", "MP CPU µs/req"));
+            if (paired) header.addAll(List.of("ET / LT rate, 95% interval", "MP / LT rate, 95% interval", "most QPS (resolved)"));
+            else header.add("most QPS");
+            out.put(mode + "_table", Md.table(header, rows));
             out.put(mode + "_errors", Long.toString(errors));
-            // How far apart the runs of one point are: differences smaller than this are noise.
+            // How far apart one server's slices (or runs) of one point are
             out.put(mode + "_noise", Md.f0(Stats.median(spreads)) + "%");
             medianSpread[m] = Stats.median(spreads) / 100;
             out.put(mode + "_noise_max", Md.f0(spreads[Stats.best(spreads, true)]) + "%");
@@ -79,6 +108,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 l.series(LABELS[a], x, p99[a]);
                 int at = Stats.best(qps[a], true);
                 peak[m][a] = qps[a][at];
+                peakAt[m][a] = at;
                 out.put(mode + "_peak_" + ARCHS[a], Md.f0(qps[a][at]) + " at " + lv[at]);
                 out.put(mode + "_one_" + ARCHS[a], Md.f0(qps[a][0]));
                 out.put(mode + "_cpu_last_" + ARCHS[a], Md.f1(cpu[a][lv.length - 1]));
@@ -86,23 +116,137 @@ public final class ConcurrencyExperiment implements Experiment {
                 // share of the server's core in use at the peak: QPS x CPU seconds per request
                 out.put(mode + "_util_" + ARCHS[a], Md.f0(qps[a][at] * cpu[a][at] / 1e4) + "%");
                 for (int i = 0; i < lv.length; i++) out.put(mode + "_p99_" + ARCHS[a] + "_" + lv[i], Md.f0(p99[a][i]));
+                out.put(mode + "_p99_" + ARCHS[a] + "_mid", Md.f0(p99[a][middle(lv)]));
+                out.put(mode + "_p99_" + ARCHS[a] + "_top", Md.f0(p99[a][lv.length - 1]));
             }
             out.chart("concurrency-" + mode + "-qps.svg", q.render());
             out.chart("concurrency-" + mode + "-p99.svg", l.render());
             int best = Stats.best(peak[m], true);
-            out.put(mode + "_best_peak_line", LABELS[best] + " (" + Md.versus(peak[m], best, LABELS) + ")");
+            out.put(mode + "_best_peak_line", LABELS[best] + " (" + Md.versus(peak[m], best, LABELS) + "; medians)");
         }
         out.put("levels", String.join(", ", lv));
+        out.put("mid_level", lv[middle(lv)]);
+        out.put("top_level", lv[lv.length - 1]);
         StringBuilder ka = new StringBuilder();
         for (int a = 0; a < ARCHS.length; a++) {
             if (a > 0) ka.append(", ");
             ka.append(LABELS[a]).append(' ').append(Md.f1(peak[0][a] / peak[1][a])).append('×');
         }
         out.put("keepalive_over_short", ka.toString());
-        warmupAndGaps(out, peak, cpuAtTop, medianSpread, firstSlowest, points, runs, lv[lv.length - 1]);
-        BenchReport first = r.bench("keepalive-lt-" + lv[0] + ".json");
-        out.put("runs", Integer.toString(first.runs().size()));
-        out.put("duration", Md.f1(first.config().durationS()) + " s");
+        shortOverKeepaliveCpu(out, cpuAtTop, lv[lv.length - 1]);
+        if (paired) {
+            CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]));
+            BenchComparison.Config c = first.json.config();
+            out.put("design_point", "one `echo-bench compare` of the three servers per mode and level: " + first.design()
+                    + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); one server per"
+                    + " architecture and mode, up across the levels. The tables show each server's median slice; the ratio columns"
+                    + " the median of the per-round ratios to LT with a bootstrap 95% interval");
+            pairedSentences(r, out, lv, peakAt, medianSpread);
+        } else {
+            BenchReport first = r.bench("keepalive-lt-" + lv[0] + ".json");
+            String duration = Md.f1(first.config().durationS()) + " s";
+            out.put("design_point", "1 s of warm-up (not counted), then " + first.runs().size() + " runs of " + duration
+                    + " against one server; the tables show the median run. One server per architecture and mode, warm across"
+                    + " the levels");
+            warmupAndGaps(out, peak, medianSpread, firstSlowest, points, runs);
+        }
+    }
+
+    /** The level the tail comparison quotes: 64 where the run has it, else the middle one. */
+    private static int middle(String[] lv) {
+        for (int i = 0; i < lv.length; i++) {
+            if (lv[i].equals("64")) return i;
+        }
+        return lv.length / 2;
+    }
+
+    static String compareFile(String mode, String level) {
+        return "compare-" + mode + "-" + level + ".json";
+    }
+
+    private static double orNaN(Double v) {
+        return v == null ? Double.NaN : v;
+    }
+
+    /** The server with the highest median rate when its interval against every other excludes 1, else which ones tie. */
+    private static String resolvedBest(CompareRun run, double[] qps) {
+        int best = Stats.best(qps, true);
+        StringBuilder ties = new StringBuilder(LABELS[best]);
+        for (int a = 0; a < ARCHS.length; a++) {
+            if (a == best) continue;
+            Interval ratio = run.ratio(ARCHS[best], ARCHS[a], CompareRun.RATE);
+            if (ratio == null || ratio.low() <= 1) ties.append(", ").append(LABELS[a]);
+        }
+        return ties.toString().contains(",") ? "unresolved: " + ties : LABELS[best];
+    }
+
+    /**
+     * The sentences that compare, in the paired design: at the level where the best server of a
+     * mode peaked, each other server's rate against it with its interval; MP's keep-alive rate
+     * against the better loop's at that loop's peak; how far one server's slices are apart.
+     */
+    private static void pairedSentences(Results r, Report out, String[] lv, int[][] peakAt, double[] medianSpread) {
+        out.put("trust_summary", "Spread of one server's slices at one point: " + Md.f0(medianSpread[0] * 100) + "% (keep-alive), "
+                + Md.f0(medianSpread[1] * 100) + "% (short), median over the points; ratios paired by round, with intervals");
+        out.put("trust", "Each point is one compare: in every round the three servers run one after the other in a fresh random"
+                + " order, so the machine's drift and the slot order reach all three alike, and a ratio to LT is the median of the"
+                + " rounds' own ratios with a bootstrap 95% interval; a direction is named only where that interval excludes 1"
+                + " (columns \"ET / LT\" and \"MP / LT\"; \"most QPS (resolved)\" names a server only when it beats both others"
+                + " beyond their intervals). The warm-up is explicit: load on each server before a compare's first round, not"
+                + " counted. One server's slices at one point differ by " + Md.f0(medianSpread[0] * 100) + "% in keep-alive QPS"
+                + " (median over all points) and by " + Md.f0(medianSpread[1] * 100) + "% with short connections: the spread the"
+                + " pairing cancels, not the precision of a ratio, which its interval gives.");
+        for (int m = 0; m < MODES.length; m++) {
+            double[] peaks = new double[ARCHS.length];
+            CompareRun[] atPeak = new CompareRun[ARCHS.length];
+            for (int a = 0; a < ARCHS.length; a++) {
+                atPeak[a] = CompareRun.of(r, compareFile(MODES[m], lv[peakAt[m][a]]));
+                peaks[a] = medianRate(atPeak[a], ARCHS[a]);
+            }
+            int best = Stats.best(peaks, true);
+            StringBuilder sb = new StringBuilder("at " + lv[peakAt[m][best]] + " connections, where " + LABELS[best] + " peaked ("
+                    + Md.f0(peaks[best]) + " QPS, median), ");
+            boolean firstOther = true;
+            for (int a = 0; a < ARCHS.length; a++) {
+                if (a == best) continue;
+                Interval ratio = atPeak[best].ratio(ARCHS[a], ARCHS[best], CompareRun.RATE);
+                sb.append(firstOther ? "" : "; ").append(LABELS[a]).append(" against it: ").append(ratio == null
+                        ? "no interval (too few paired rounds)" : Md.f2(ratio.estimate()) + "× [" + Md.f2(ratio.low()) + ", "
+                        + Md.f2(ratio.high()) + "], " + Comparison.describe(ratio, Comparison.Quantity.RATE));
+                firstOther = false;
+            }
+            out.put(MODES[m] + "_peak_gap", sb.toString());
+            // the highest median is a direction only where the intervals above say so
+            out.put(MODES[m] + "_best_peak_line", LABELS[best] + "'s, by median; " + sb);
+        }
+        int loop = Stats.best(new double[] {peakRate(r, lv, peakAt, 0), peakRate(r, lv, peakAt, 1)}, true);
+        CompareRun run = CompareRun.of(r, compareFile("keepalive", lv[peakAt[0][loop]]));
+        Interval mp = run.ratio(ARCHS[2], ARCHS[loop], CompareRun.RATE);
+        out.put("mp_throughput", "At " + lv[peakAt[0][loop]] + " keep-alive connections, where " + LABELS[loop] + " peaked, MP serves "
+                + Md.f0(medianRate(run, ARCHS[2])) + " QPS against " + LABELS[loop] + "'s " + Md.f0(medianRate(run, ARCHS[loop]))
+                + " (medians): " + (mp == null
+                ? "too few paired rounds for an interval" : Md.f2(mp.estimate()) + "× [" + Md.f2(mp.low()) + ", " + Md.f2(mp.high())
+                + "], " + Comparison.describe(mp, Comparison.Quantity.RATE)));
+    }
+
+    private static double peakRate(Results r, String[] lv, int[][] peakAt, int arch) {
+        return medianRate(CompareRun.of(r, compareFile("keepalive", lv[peakAt[0][arch]])), ARCHS[arch]);
+    }
+
+    /** The median of a server's slice rates, the figure its ratios are paired from; NaN when it never served. */
+    private static double medianRate(CompareRun run, String arch) {
+        double[] rates = run.rates(arch);
+        return rates.length == 0 ? Double.NaN : Stats.median(rates);
+    }
+
+    /** Server CPU per short-connection request against keep-alive's, at the top level. */
+    private static void shortOverKeepaliveCpu(Report out, double[][] cpuAtTop, String top) {
+        StringBuilder cpu = new StringBuilder();
+        for (int a = 0; a < ARCHS.length; a++) {
+            if (a > 0) cpu.append(", ");
+            cpu.append(LABELS[a]).append(' ').append(Md.f1(cpuAtTop[1][a] / cpuAtTop[0][a])).append('×');
+        }
+        out.put("short_over_keepalive_cpu", cpu + " at " + top + " connections");
     }
 
     /**
@@ -111,21 +255,26 @@ public final class ConcurrencyExperiment implements Experiment {
      * far apart the peaks are against the runs' own spread, and short connections' CPU cost
      * against keep-alive's.
      */
-    private static void warmupAndGaps(Report out, double[][] peak, double[][] cpuAtTop, double[] medianSpread,
-                                      int firstSlowest, int points, int runs, String top) {
+    private static void warmupAndGaps(Report out, double[][] peak, double[] medianSpread, int firstSlowest, int points, int runs) {
         double chance = (double) points / runs;
-        out.put("first_slowest", firstSlowest + " of " + points + " points");
-        out.put("first_slowest_verdict", firstSlowest > 2 * chance
+        String verdict = firstSlowest > 2 * chance
                 ? "far more often than the " + Md.f0(chance) + " that chance would give with " + runs + " runs per point: the runs"
                         + " of a point drift upward, which is warm-up (the server's and the client's JIT), not noise, so the spread"
                         + " below mixes the two"
                 : "about as often as the " + Md.f0(chance) + " that chance would give with " + runs + " runs per point: no sign of"
-                        + " warm-up in the runs' order");
+                        + " warm-up in the runs' order";
+        String noise = Md.f0(medianSpread[0] * 100) + "%";
+        out.put("trust", "This machine is shared and virtualised, and the " + runs + " runs of one point follow each other against one"
+                + " server. In " + firstSlowest + " of " + points + " points the first run was the slowest, " + verdict + ". The runs"
+                + " of one point differ by " + noise + " in keep-alive QPS (median over all points) and by "
+                + Md.f0(medianSpread[1] * 100) + "% with short connections. No point has an interval here: a difference between"
+                + " architectures at one level that is smaller than that spread is one this run cannot resolve.");
+        out.put("trust_summary", "Spread of one point's runs: " + noise + " (keep-alive), " + Md.f0(medianSpread[1] * 100)
+                + "% (short); the first run was the slowest in " + firstSlowest + " of " + points + " points");
         double bestLoop = Math.max(peak[0][0], peak[0][1]);
         String loop = peak[0][0] >= peak[0][1] ? LABELS[0] : LABELS[1];
-        double mpShare = peak[0][2] / bestLoop;
-        out.put("mp_throughput", (mpShare >= 0.9 ? "Throughput suffers less: " : "Throughput suffers too: ") + "MP's keep-alive peak is "
-                + Md.f0(peak[0][2]) + " QPS, " + Md.f2(mpShare) + "× " + loop + "'s " + Md.f0(bestLoop) + " (medians, no interval)");
+        out.put("mp_throughput", "MP's keep-alive peak is " + Md.f0(peak[0][2]) + " QPS, " + Md.f2(peak[0][2] / bestLoop) + "× " + loop
+                + "'s " + Md.f0(bestLoop) + " (medians of sequential runs, no interval)");
         for (int m = 0; m < MODES.length; m++) {
             double[] p = peak[m];
             double gap = Stats.spread(p) / p[Stats.best(p, true)];
@@ -133,11 +282,5 @@ public final class ConcurrencyExperiment implements Experiment {
                     + (gap < medianSpread[m] ? "less than" : "more than") + " the " + Md.f0(medianSpread[m] * 100)
                     + "% by which one point's runs differ (median)");
         }
-        StringBuilder cpu = new StringBuilder();
-        for (int a = 0; a < ARCHS.length; a++) {
-            if (a > 0) cpu.append(", ");
-            cpu.append(LABELS[a]).append(' ').append(Md.f1(cpuAtTop[1][a] / cpuAtTop[0][a])).append('×');
-        }
-        out.put("short_over_keepalive_cpu", cpu + " at " + top + " connections");
     }
 }

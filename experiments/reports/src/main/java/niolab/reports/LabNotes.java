@@ -233,11 +233,17 @@ public final class LabNotes implements Callable<Integer> {
         out.put("notes:events_per_wait_keepalive", perWait.toString());
         out.put("notes:mp_accept_split", acceptSplit(concurrency.text("server-short-mp.log")));
 
-        Csv samples = new Results(results.resolve("http")).csv("samples.csv");
+        Results http = new Results(results.resolve("http"));
         for (String mode : new String[] {"keepalive", "close", "pipeline"}) {
             StringBuilder line = new StringBuilder();
+            // the paired design's slices (exp-http's compares), or the older design's rounds
+            String compare = HttpExperiment.compareFile("wrk", mode);
+            CompareRun run = http.has(compare) ? CompareRun.of(http, compare) : null;
+            Csv samples = run == null ? http.csv("samples.csv") : null;
             for (String server : HTTP_SERVERS) {
-                append(line, server + " " + range(samples.numbers("requests_per_s", "server", server, "mode", mode, "tool", "wrk")));
+                double[] rates = run == null ? samples.numbers("requests_per_s", "server", server, "mode", mode, "tool", "wrk")
+                        : run.has(server) ? run.rates(server) : new double[0];
+                if (rates.length > 0) append(line, server + " " + range(rates));
             }
             out.put("notes:http_wrk_" + mode, line.toString());
         }
