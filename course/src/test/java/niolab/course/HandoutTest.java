@@ -306,9 +306,11 @@ class HandoutTest {
     /**
      * Maven as {@code make grade} runs it, offline on the local repository the lab's own build
      * filled, compiling only the sources newer than their classes: between two gradings only the
-     * region files change, and the default would compile lab-servers' main and test trees again.
+     * region files change, and the default would compile lab-servers' main and test trees again;
+     * and with a test JVM per core, not two: a grading run has a few classes per module, and each
+     * JVM more is a start and a warm-up paid for (this test runs beside the rest of the suite).
      */
-    private static final String MVN = "MVN=mvn -o -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false";
+    private static final String MVN = "MVN=mvn -o -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false -Dtest.forks=1C";
 
     /** The handout's {@code make grade} log (Maven's and the servers' output). */
     private static String log(Path dest) throws IOException {
