@@ -111,6 +111,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 peakAt[m][a] = at;
                 out.put(mode + "_peak_" + ARCHS[a], Md.f0(qps[a][at]) + " at " + lv[at]);
                 out.put(mode + "_one_" + ARCHS[a], Md.f0(qps[a][0]));
+                out.put(mode + "_top_" + ARCHS[a], Md.f0(qps[a][lv.length - 1]));
                 out.put(mode + "_cpu_last_" + ARCHS[a], Md.f1(cpu[a][lv.length - 1]));
                 cpuAtTop[m][a] = cpu[a][lv.length - 1];
                 // share of the server's core in use at the peak: QPS x CPU seconds per request
