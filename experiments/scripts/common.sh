@@ -31,6 +31,16 @@ echo_bench() {
 stop_keep_log() {
   SERVER_LOG_COPY=$1 stop_server quiet
 }
+# stop_servers LOG_PATTERN: stops every server a script keeps up at once in its associative arrays
+# PID and LOG (keyed by the script's own names), each one's output kept in LOG_PATTERN with @ as its key.
+stop_servers() {
+  local key
+  for key in "${!PID[@]}"; do
+    SERVER_PID=${PID[$key]} SERVER_LOG=${LOG[$key]}
+    stop_keep_log "${1//@/$key}"
+    unset "PID[$key]"
+  done
+}
 
 # report: records the machine's state over the run (conditions.json: load average before and
 # after, steal time; with NOISE=1, the default, the noise floor measured now by scripts/noise.sh,

@@ -186,12 +186,7 @@ summarize runs "$TMP/idle-runs.csv" --proc "$TMP/idle-proc.txt" --out server,con
 # 3. the comparisons: every server up, in both protocols, each on its own port
 declare -A PID LOG PORT
 stop_all() {
-  local key
-  for key in "${!PID[@]}"; do
-    SERVER_PID=${PID[$key]} SERVER_LOG=${LOG[$key]}
-    stop_keep_log "$RESULTS/raw/server-$key.log"
-    unset "PID[$key]"
-  done
+  stop_servers "$RESULTS/raw/server-@.log"
 }
 trap stop_all EXIT
 i=1

@@ -31,12 +31,7 @@ printf 'key,value\ndesign,compare\nrounds,%s\nslice,%s\nwarmup,%s\nlevels,%s\nwo
 
 declare -A PID LOG
 stop_all() {
-  local a
-  for a in "${!PID[@]}"; do
-    SERVER_PID=${PID[$a]} SERVER_LOG=${LOG[$a]}
-    stop_keep_log "$RESULTS/server-$mode-$a.log"
-    unset "PID[$a]"
-  done
+  stop_servers "$RESULTS/server-$mode-@.log"
 }
 trap stop_all EXIT
 

@@ -42,12 +42,7 @@ printf 'key,value\ndesign,compare\nrounds,%s\nslice,%s\nwarmup,%s\nconnections,%
 declare -A PID LOG
 REDIS_PID=
 stop_all() {
-  local s
-  for s in "${!PID[@]}"; do
-    SERVER_PID=${PID[$s]} SERVER_LOG=${LOG[$s]}
-    stop_keep_log "$RESULTS/server-$s.log"
-    unset "PID[$s]"
-  done
+  stop_servers "$RESULTS/server-@.log"
   [ -z "$REDIS_PID" ] || { kill "$REDIS_PID" 2>/dev/null || true; wait "$REDIS_PID" 2>/dev/null || true; REDIS_PID=; }
 }
 trap stop_all EXIT
