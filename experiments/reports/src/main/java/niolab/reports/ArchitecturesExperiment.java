@@ -418,7 +418,12 @@ public final class ArchitecturesExperiment implements Experiment {
                 for (String c : levels) measures.add("echo-ka-" + c);
                 measures.addAll(List.of(SHORT, PING, PIPELINE));
                 for (String m : measures) {
-                    if (r.has("compare-" + m + ".json")) compared.put(m, r.json("compare-" + m + ".json", BenchComparison.class));
+                    // the script runs every measure: a missing one is a compare that died, said as such
+                    if (!r.has("compare-" + m + ".json")) {
+                        throw new IllegalStateException("the " + m + " compare wrote no compare-" + m + ".json: its printout (compare-" + m
+                                + ".txt) says why; rerun make exp-architectures");
+                    }
+                    compared.put(m, r.json("compare-" + m + ".json", BenchComparison.class));
                 }
             } else {
                 wrk = r.csv("wrk.csv");
