@@ -17,4 +17,4 @@ echo "$out"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # the A/A rate line of compare's own summary: the floor is its interval
 floor=$(grep -E '^lt-b +rate ' <<<"$out" | sed -E 's/^lt-b +rate +//')
-echo "noise floor now (A/A, lt against lt, rate ratio, bootstrap 95%): ${floor:-unknown}"
+echo "noise floor now (A/A, lt against lt, rate ratio, 95%): ${floor:-unknown}"

@@ -9,7 +9,7 @@
 # Per protocol (echo, http) the servers (NET_ARCHS: lt, et, mp; lt the baseline) run side by
 # side in srv, each on its own port, and per path one `echo-bench compare` in cli1 drives them:
 # NET_ROUNDS rounds, each visiting every server once in a fresh random order, paired ratios
-# against lt with bootstrap intervals, server CPU per request from each server's pid. The
+# against lt with 95% intervals, server CPU per request from each server's pid. The
 # relay's zero-delay path is measured in the direct path's compare, as targets of their own
 # (lt-relay0, ...: the same servers through the relay), so that relayed and routed slices pair
 # by round. A slice lasts NET_SLICE, or 400 round trips where that is longer (rtt5: 2 s): each

@@ -5,7 +5,7 @@
 #   1. the comparison, per workload: one `echo-bench compare` of every server (et first, the
 #      baseline), CMP_ROUNDS rounds of CMP_SLICE slices, each round in a fresh random order,
 #      after CMP_WARMUP of load per server: rate, p99 and server CPU per request (/proc, the
-#      whole process) per slice, and each server's per-round ratios to et with bootstrap 95%
+#      whole process) per slice, and each server's per-round ratios to et with 95%
 #      intervals (compare-WORKLOAD.json, and its printout compare-WORKLOAD.txt);
 #   2. the mechanism, per cell: a fresh server on CPU 0, echo-bench on CPU 1 (one thread):
 #      WARMUP, then DURATION measured, ROUNDS rounds: syscalls per request (the server's own

@@ -7,7 +7,7 @@
 #   echo   keep-alive echo, 50 connections: the same servers (rate: vt at least 0.7x lt's)
 #   echo-c keep-alive echo with the C keepalive-client (reference/): lt and vt, C_ROUNDS rounds
 #          of C_SLICE seconds, each round in a fresh random order (rates in echo-c.csv; the
-#          generator pairs them by round with the same bootstrap as echo-bench compare)
+#          generator pairs them by round with the same median interval as echo-bench compare)
 #   short  echo, a fresh connection per request (serial): c first, lt and LT_VARIANTS (server
 #          CPU per connection: lt within 1.2x c's)
 # Environment: ROUNDS (15) and SLICE (1s) of each compare; C_ROUNDS (8), C_SLICE (4); VT_KNOBS

@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
  * drifting machine allows. Many short slices; each round visits every server once, in a fresh
  * random order, so that neither a slot nor a trend favours one; each round's ratio to the first
  * server cancels what the machine did to both in that round; the median of those ratios gets a
- * bootstrap 95% interval, and the verdict may be "no difference this run can resolve".
+ * 95% interval, and the verdict may be "no difference this run can resolve".
  *
  * <pre>
  *   echo-bench compare -c 50 -k a=127.0.0.1:9988,pid=$A b=127.0.0.1:9989,pid=$B
@@ -41,7 +41,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "compare", sortOptions = false,
         description = "Compare servers in --rounds rounds of --slice slices, each round in a fresh random order; print per server "
                 + "the median rate, its range, CPU per request and p99, and against the first server the median of the per-round "
-                + "ratios with a bootstrap 95%% interval and a verdict in words.",
+                + "ratios with a 95%% interval and a verdict in words.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every server served to the end", "1:a server died mid-run (named; its slices are kept), or wrk or a report failed",
                 "2:bad flags or a bad server"})
@@ -61,7 +61,7 @@ final class Compare implements Callable<Integer> {
             description = "Load on each server before the first round, not measured; 0 for none (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
-    @Option(names = "--seed", description = "Seed of the rounds' order and of the bootstrap; printed, to repeat a run (default: random).")
+    @Option(names = "--seed", description = "Seed of the rounds' order; printed, to repeat a run (default: random).")
     Long seed;
 
     @Option(names = "--load", defaultValue = "echo-bench", paramLabel = "echo-bench|wrk",
@@ -115,7 +115,7 @@ final class Compare implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return 1;
         }
-        CompareReport report = new CompareReport(targets, done, orderSeed, deaths);
+        CompareReport report = new CompareReport(targets, done, deaths);
         out.print(report.text());
         out.flush();
         for (Map.Entry<String, String> d : deaths.entrySet()) err.println("error: server " + d.getKey() + " " + d.getValue());

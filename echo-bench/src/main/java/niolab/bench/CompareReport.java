@@ -8,35 +8,30 @@ import niolab.bench.report.JsonReport;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchReport;
 import niolab.common.results.ResultsJson;
-import niolab.common.stats.Bootstrap;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Comparison.Quantity;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 import niolab.common.stats.Quantiles;
 
 /**
  * What {@code echo-bench compare} prints and writes: per server the median rate, its range, the
  * median CPU per request and p99; against the first server, the median of the per-round ratios
- * with a bootstrap 95% interval and the verdict in words. Only rounds in which both servers served
- * are paired; the statistics are lab-common's ({@link Bootstrap}, {@link Comparison}).
+ * with its 95% interval and the verdict in words. Only rounds in which both servers served are
+ * paired; the statistics are lab-common's ({@link MedianInterval}, {@link Comparison}).
  */
 final class CompareReport {
-    /**
-     * Fewer paired rounds than this give no interval: the percentile bootstrap of a median covers
-     * about 93% from 8 rounds on (lognormal noise, simulated), 90% at 5.
-     */
-    static final int MIN_PAIRED_ROUNDS = 8;
+    /** Fewer paired rounds than this give no interval: the range of 5 holds the median only 94% of the time. */
+    static final int MIN_PAIRED_ROUNDS = MedianInterval.MIN_ROUNDS;
 
     private final List<CompareTarget> targets;
     private final List<Slice> slices;
-    private final long seed;
     /** Server name to why it was given up, in the order they died. */
     private final Map<String, String> deaths;
 
-    CompareReport(List<CompareTarget> targets, List<Slice> slices, long seed, Map<String, String> deaths) {
+    CompareReport(List<CompareTarget> targets, List<Slice> slices, Map<String, String> deaths) {
         this.targets = targets;
         this.slices = slices;
-        this.seed = seed;
         this.deaths = deaths;
     }
 
@@ -80,9 +75,7 @@ final class CompareReport {
             }
         }
         if (numer.size() < MIN_PAIRED_ROUNDS) return null;
-        // each pair of servers and quantity its own stream, so adding a server does not move the others' intervals
-        long streamSeed = seed ^ (31L * t.name().hashCode() + quantity.ordinal());
-        return new Ratio(quantity, numer.size(), Bootstrap.medianOfRatios(unbox(numer), unbox(denom), streamSeed));
+        return new Ratio(quantity, numer.size(), MedianInterval.medianOfRatios(unbox(numer), unbox(denom)));
     }
 
     String text() {
@@ -100,7 +93,7 @@ final class CompareReport {
                     fixed(s.cpuUsPerRequest(), 2), fixed(s.p99Us(), 0), s.errors()));
         }
         if (targets.size() > 1) {
-            sb.append(String.format(Locale.ROOT, "against %s: the median of the per-round ratios, bootstrap 95%% interval%n", targets.get(0).name()));
+            sb.append(String.format(Locale.ROOT, "against %s: the median of the per-round ratios, 95%% interval%n", targets.get(0).name()));
             for (CompareTarget t : targets.subList(1, targets.size())) {
                 String label = t.name();
                 for (Quantity q : Quantity.values()) {

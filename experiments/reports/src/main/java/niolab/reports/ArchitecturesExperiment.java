@@ -193,12 +193,12 @@ public final class ArchitecturesExperiment implements Experiment {
 
     private static String cpuWithInterval(Run run, String s, String m) {
         Interval i = Run.median(run.cpus(s, m));
-        return i == null ? measured(run.cpu(s, m)) : Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "]";
+        return i == null ? measured(run.cpu(s, m)) : Md.interval(i);
     }
 
     /** "1.12× [1.05, 1.20]", or "–" without 2 paired rounds. */
     static String ratio(Interval i) {
-        return i == null ? "–" : Md.f2(i.estimate()) + "× [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "]";
+        return i == null ? "–" : Md.ratio(i);
     }
 
     /**

@@ -69,7 +69,7 @@ public final class BackendExperiment implements Experiment {
         }
         StringBuilder sb = new StringBuilder("Every server ran in one `echo-bench compare` per path (" + settings.get("cmp_warmup")
                 + " of load per server first); each ratio is the median of the per-round ratios to the first server, with its"
-                + " bootstrap 95% interval.");
+                + " 95% interval.");
         for (String path : PATHS) {
             sb.append("\n\n").append(CompareRun.of(r, "compare-" + key(path) + ".json").section(path));
         }

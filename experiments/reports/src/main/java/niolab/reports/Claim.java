@@ -2,9 +2,9 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
-import niolab.common.stats.Bootstrap;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * One of the lab's claims, checked on a run: a quantity measured with its 95% interval, from
@@ -17,9 +17,6 @@ import niolab.common.stats.Interval;
  * the run (errors, connections), whose interval is itself; one round gives no interval at all.
  */
 record Claim(String statement, Interval measured, int rounds, double low, double high) {
-    /** Fixed, so that a report regenerates byte for byte from the same results. */
-    static final long SEED = 23;
-
     static Claim atLeast(String statement, Interval measured, int rounds, double bound) {
         return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY);
     }
@@ -35,12 +32,12 @@ record Claim(String statement, Interval measured, int rounds, double low, double
 
     /** A claim on the median of per-round ratios {@code numer[i] / denom[i]}, paired by round. */
     static Interval ratio(double[] numer, double[] denom) {
-        return Bootstrap.medianOfRatios(numer, denom, SEED);
+        return MedianInterval.medianOfRatios(numer, denom);
     }
 
     /** A claim on the median of per-round values. */
     static Interval median(double[] values) {
-        return Bootstrap.median(values, SEED);
+        return MedianInterval.median(values);
     }
 
     ClaimVerdict verdict() {
@@ -65,12 +62,12 @@ record Claim(String statement, Interval measured, int rounds, double low, double
     String interval() {
         if (rounds == 0) return "counted";
         if (rounds == 1) return "none (1 round)";
-        return "[" + Md.f2(measured.low()) + ", " + Md.f2(measured.high()) + "]";
+        return "[" + Md.fit(measured, measured.low()) + ", " + Md.fit(measured, measured.high()) + "]";
     }
 
     /** A row of a claims table: the claim, the figure, its interval and rounds, the bound, the verdict. */
     List<String> row() {
-        return List.of(statement, Md.f2(measured.estimate()), interval(), rounds == 0 ? "–" : Integer.toString(rounds), bound(), words());
+        return List.of(statement, Md.fit(measured, measured.estimate()), interval(), rounds == 0 ? "–" : Integer.toString(rounds), bound(), words());
     }
 
     /**
@@ -106,16 +103,17 @@ record Claim(String statement, Interval measured, int rounds, double low, double
     /** What the fewest rounds behind a claim can tell, in words. */
     static String precision(int rounds) {
         if (rounds == Integer.MAX_VALUE) return "Every figure here is counted on the run, not estimated from rounds.";
-        String base = "Each interval is a 95% bootstrap interval of the median over the rounds, from the quantity's own"
-                + " per-round values (a ratio's from the rounds' ratios, paired by round).";
+        String base = "Each interval is a 95% interval of the median from order statistics (of n rounds' values sorted, the"
+                + " k-th smallest to the k-th largest, k from the binomial: the 6th to the 15th of 20), which holds the true median"
+                + " at least 95% of the time whatever the noise's shape; each comes from the quantity's own per-round values"
+                + " (a ratio's from the rounds' ratios, paired by round).";
         if (rounds == 1) {
             return base + " Some figures rest on a single round, which gives no interval: their claims are undecided,"
                     + " whatever the figure, until a run with more rounds.";
         }
-        if (rounds <= 5) {
-            // [min, max] of n rounds misses the median only when all n fall on one side of it
-            double coverage = 100 * (1 - Math.pow(2, 1 - rounds));
-            return base + " With " + rounds + " rounds behind a figure, its interval spans about the whole range of the rounds,"
+        if (rounds < MedianInterval.MIN_ROUNDS) {
+            double coverage = 100 * MedianInterval.coverage(rounds);
+            return base + " With " + rounds + " rounds behind a figure, its interval is the whole range of the rounds,"
                     + " and the range of " + rounds + " rounds holds the true median only " + Md.f0(coverage) + "% of the time:"
                     + " a claim decided here is decided at about that confidence, not 95%, and an undecided one is this run's"
                     + " honest answer. More rounds (or a quieter machine) would narrow the intervals.";

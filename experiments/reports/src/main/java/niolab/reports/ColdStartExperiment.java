@@ -50,7 +50,7 @@ public final class ColdStartExperiment implements Experiment {
         Interval cached = Claim.ratio(byRound[2], byRound[1]);
         if (cached.contains(1)) {
             out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: the rounds' ratios put it at "
-                    + Md.f2(cached.estimate()) + "× [" + Md.f2(cached.low()) + ", " + Md.f2(cached.high()) + "], an interval that includes 1");
+                    + Md.ratio(cached) + ", an interval that includes 1");
         }
         ready(r.csv("ready.csv"), out);
         classes(r.csv("classes.csv"), out);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import niolab.common.stats.MedianInterval;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
@@ -61,8 +62,8 @@ final class CompareRun {
 
     /**
      * {@code numer}'s quantity over {@code denom}'s (RATE, CPU per request, P50 or P99), the median of the
-     * ratios of the rounds in which both served, with its bootstrap interval (the report's fixed
-     * seed); null when fewer than {@link NoiseExperiment#MIN_ROUNDS} rounds pair, as echo-bench
+     * ratios of the rounds in which both served, with its 95% interval (the report's fixed
+     * seed); null when fewer than {@link MedianInterval#MIN_ROUNDS} rounds pair, as echo-bench
      * compare itself gives none: so few rounds' interval covers noticeably less than 95%.
      */
     Interval ratio(String numer, String denom, int quantity) {
@@ -75,7 +76,7 @@ final class CompareRun {
                 d.add(other);
             }
         }
-        if (n.size() < NoiseExperiment.MIN_ROUNDS) return null;
+        if (n.size() < MedianInterval.MIN_ROUNDS) return null;
         return Claim.ratio(toArray(n), toArray(d));
     }
 
@@ -156,8 +157,8 @@ final class CompareRun {
 
     /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
     static String words(Interval r, Comparison.Quantity quantity) {
-        if (r == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
-        return Md.f2(r.estimate()) + " [" + Md.f2(r.low()) + ", " + Md.f2(r.high()) + "]: " + Comparison.describe(r, quantity);
+        if (r == null) return "too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)";
+        return Md.interval(r) + ": " + Comparison.describe(r, quantity);
     }
 
     private static String orDash(Double v) {

@@ -141,7 +141,7 @@ public final class ConcurrencyExperiment implements Experiment {
             out.put("design_point", "one `echo-bench compare` of the three servers per mode and level: " + first.design()
                     + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); one server per"
                     + " architecture and mode, up across the levels. The tables show each server's median slice; the ratio columns"
-                    + " the median of the per-round ratios to LT with a bootstrap 95% interval");
+                    + " the median of the per-round ratios to LT with a 95% interval");
             pairedSentences(r, out, lv, peakAt, medianSpread);
         } else {
             BenchReport first = r.bench("keepalive-lt-" + lv[0] + ".json");
@@ -191,7 +191,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 + Md.f0(medianSpread[1] * 100) + "% (short), median over the points; ratios paired by round, with intervals");
         out.put("trust", "Each point is one compare: in every round the three servers run one after the other in a fresh random"
                 + " order, so the machine's drift and the slot order reach all three alike, and a ratio to LT is the median of the"
-                + " rounds' own ratios with a bootstrap 95% interval; a direction is named only where that interval excludes 1"
+                + " rounds' own ratios with a 95% interval; a direction is named only where that interval excludes 1"
                 + " (columns \"ET / LT\" and \"MP / LT\"; \"most QPS (resolved)\" names a server only when it beats both others"
                 + " beyond their intervals). The warm-up is explicit: load on each server before a compare's first round, not"
                 + " counted. One server's slices at one point differ by " + Md.f0(medianSpread[0] * 100) + "% in keep-alive QPS"
@@ -212,8 +212,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 if (a == best) continue;
                 Interval ratio = atPeak[best].ratio(ARCHS[a], ARCHS[best], CompareRun.RATE);
                 sb.append(firstOther ? "" : "; ").append(LABELS[a]).append(" against it: ").append(ratio == null
-                        ? "no interval (too few paired rounds)" : Md.f2(ratio.estimate()) + "× [" + Md.f2(ratio.low()) + ", "
-                        + Md.f2(ratio.high()) + "], " + Comparison.describe(ratio, Comparison.Quantity.RATE));
+                        ? "no interval (too few paired rounds)" : Md.ratio(ratio) + ", " + Comparison.describe(ratio, Comparison.Quantity.RATE));
                 firstOther = false;
             }
             out.put(MODES[m] + "_peak_gap", sb.toString());
@@ -226,8 +225,7 @@ public final class ConcurrencyExperiment implements Experiment {
         out.put("mp_throughput", "At " + lv[peakAt[0][loop]] + " keep-alive connections, where " + LABELS[loop] + " peaked, MP serves "
                 + Md.f0(medianRate(run, ARCHS[2])) + " QPS against " + LABELS[loop] + "'s " + Md.f0(medianRate(run, ARCHS[loop]))
                 + " (medians): " + (mp == null
-                ? "too few paired rounds for an interval" : Md.f2(mp.estimate()) + "× [" + Md.f2(mp.low()) + ", " + Md.f2(mp.high())
-                + "], " + Comparison.describe(mp, Comparison.Quantity.RATE)));
+                ? "too few paired rounds for an interval" : Md.ratio(mp) + ", " + Comparison.describe(mp, Comparison.Quantity.RATE)));
     }
 
     private static double peakRate(Results r, String[] lv, int[][] peakAt, int arch) {

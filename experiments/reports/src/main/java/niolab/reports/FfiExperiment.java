@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import niolab.common.stats.MedianInterval;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
@@ -249,7 +250,7 @@ public final class FfiExperiment implements Experiment {
                 checks.add(w + ": measured " + Md.f0((cpu[0] - cpu[1]) * 1000) + " ns, predicted "
                         + Md.f0(predicted[0] - predicted[1]) + " ns");
                 if (faster == null || cheaper == null) {
-                    verdicts.add(w + ": FFM against JNA: too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)");
+                    verdicts.add(w + ": FFM against JNA: too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)");
                     continue;
                 }
                 String verdict = faster.verdict() == ClaimVerdict.FAILS || cheaper.verdict() == ClaimVerdict.FAILS ? "fails"

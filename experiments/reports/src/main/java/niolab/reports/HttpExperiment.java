@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.stats.MedianInterval;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
@@ -91,7 +92,7 @@ public final class HttpExperiment implements Experiment {
             double[][] ebOverWrk = eb[0].ratesAcross(wrk[0], s);
             int n = ebOverWrk[0].length;
             String statement = "keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against " + s;
-            if (n < NoiseExperiment.MIN_ROUNDS) {
+            if (n < MedianInterval.MIN_ROUNDS) {
                 leftOut.add(statement);
                 continue;
             }
@@ -100,7 +101,7 @@ public final class HttpExperiment implements Experiment {
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
         Claim.report(claims, "measured ratio", out);
-        out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + NoiseExperiment.MIN_ROUNDS
+        out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + MedianInterval.MIN_ROUNDS
                 + " rounds in which both sides served (no interval): " + String.join("; ", leftOut) + ".");
         out.put("ruler_held", rulerHeld + " of " + servers.length);
         out.put("ruler_design", "Both are single-threaded closed-loop clients on one core; echo-bench checks every response's"
@@ -114,7 +115,7 @@ public final class HttpExperiment implements Experiment {
         out.put("design_rounds", "all servers up at once; per mode and load generator one `echo-bench compare` of every server ("
                 + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
                 + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
-                + " machine's drift reaches them alike, and a ratio is the median of the rounds' own ratios with a bootstrap 95%"
+                + " machine's drift reaches them alike, and a ratio is the median of the rounds' own ratios with a 95%"
                 + " interval; a direction is named only where the interval excludes 1. Tables show each server's median slice");
         out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`, the compares with their results in"
                 + " `experiments/results/http/`, then redis; `ROUNDS=`, `SLICE=`, `WARMUP=` and `SERVERS=` change the runs)");

@@ -2,6 +2,7 @@ package niolab.reports;
 
 import java.util.List;
 import java.util.Locale;
+import niolab.common.stats.Interval;
 
 /** Markdown and number formatting for the experiment reports. */
 public final class Md {
@@ -45,6 +46,24 @@ public final class Md {
 
     public static String f3(double v) {
         return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    /**
+     * A ratio with its interval, "1.12× [1.05, 1.20]"; three decimals where the interval is narrower
+     * than 0.05, so that "slower by 0.4%" never sits beside "[1.00, 1.00]".
+     */
+    public static String ratio(Interval i) {
+        return fit(i, i.estimate()) + "× [" + fit(i, i.low()) + ", " + fit(i, i.high()) + "]";
+    }
+
+    /** An estimate with its interval, "0.97 [0.95, 1.03]", to {@link #ratio}'s decimals. */
+    public static String interval(Interval i) {
+        return fit(i, i.estimate()) + " [" + fit(i, i.low()) + ", " + fit(i, i.high()) + "]";
+    }
+
+    /** {@code v}, one of {@code i}'s figures, to two decimals, or three where {@code i} is 0.001 to 0.05 wide. */
+    public static String fit(Interval i, double v) {
+        return i.width() >= 0.001 && i.width() < 0.05 ? f3(v) : f2(v);
     }
 
     /** A signed percentage: {@code +1.3%}. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import niolab.common.stats.MedianInterval;
 import niolab.common.CountersLine;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
@@ -276,7 +277,7 @@ public final class MistakesExperiment implements Experiment {
             pairs.add(arch + ": " + (run == null ? PREDATES : medians(run, "broken") + " against " + medians(run, "correct") + "; rate "
                     + pairWords(run, CompareRun.RATE, Comparison.Quantity.RATE)));
             double[] rates = run == null ? new double[0] : run.values("broken", CompareRun.RATE);
-            if (rates.length >= NoiseExperiment.MIN_ROUNDS) {
+            if (rates.length >= MedianInterval.MIN_ROUNDS) {
                 Claim cap = Claim.atMost("`blocking-on-loop` (" + arch + "): broken's median rate, req/s", Claim.median(rates), rates.length,
                         BLOCKING_CAP);
                 claims.add(cap);
@@ -309,7 +310,7 @@ public final class MistakesExperiment implements Experiment {
             pairs.add(arch + ": " + (run == null ? PREDATES : "p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct")
                     + ", the paired ratio of p50s " + pairWords(run, CompareRun.P50, Comparison.Quantity.LATENCY)));
             double[] p50ms = run == null ? new double[0] : run.values("broken", CompareRun.P50);
-            if (p50ms.length >= NoiseExperiment.MIN_ROUNDS) {
+            if (p50ms.length >= MedianInterval.MIN_ROUNDS) {
                 for (int i = 0; i < p50ms.length; i++) p50ms[i] /= 1000;
                 Claim stall = Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
                         Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import niolab.common.stats.MedianInterval;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchMerge;
 import niolab.common.results.BenchReport;
@@ -136,12 +137,12 @@ public final class NetworkExperiment implements Experiment {
 
         /**
          * {@code numer}'s quantity over {@code denom}'s, the median of the ratios of the rounds
-         * both measured, with its interval; null under {@link NoiseExperiment#MIN_ROUNDS} such
+         * both measured, with its interval; null under {@link MedianInterval#MIN_ROUNDS} such
          * rounds, as echo-bench compare gives none: so few rounds' interval covers noticeably less than 95%.
          */
         static Interval ratio(Point numer, Point denom, int quantity) {
             double[][] pairs = paired(numer, denom, quantity);
-            return pairs[0].length < NoiseExperiment.MIN_ROUNDS ? null : Claim.ratio(pairs[0], pairs[1]);
+            return pairs[0].length < MedianInterval.MIN_ROUNDS ? null : Claim.ratio(pairs[0], pairs[1]);
         }
 
         static int pairedRounds(Point numer, Point denom, int quantity) {
@@ -226,7 +227,7 @@ public final class NetworkExperiment implements Experiment {
                 errors += p.errors();
                 double[] rates = p.values(RATE);
                 String rate = Md.f0(p.median(RATE));
-                if (rates.length >= NoiseExperiment.MIN_ROUNDS) {
+                if (rates.length >= MedianInterval.MIN_ROUNDS) {
                     Interval i = Claim.median(rates);
                     rate += " [" + Md.f0(i.low()) + ", " + Md.f0(i.high()) + "]";
                 }
@@ -349,7 +350,7 @@ public final class NetworkExperiment implements Experiment {
     /** The claims' paragraph and table ({@code claims}), or why this run has none. */
     private static void claims(List<Claim> claims, Report out) {
         if (claims.isEmpty()) {
-            out.put("claims", "None is checked on this run: no ratio behind them has the " + NoiseExperiment.MIN_ROUNDS
+            out.put("claims", "None is checked on this run: no ratio behind them has the " + MedianInterval.MIN_ROUNDS
                     + " paired rounds an interval needs.");
             return;
         }
@@ -369,7 +370,7 @@ public final class NetworkExperiment implements Experiment {
         String where = "at " + rtt(run, far);
         out.put("longest_rtt", rtt(run, far));
         if (rate[1] + rateFar[1] == 0) {
-            String none = "This run has too few paired rounds (fewer than " + NoiseExperiment.MIN_ROUNDS + ") for an interval on any"
+            String none = "This run has too few paired rounds (fewer than " + MedianInterval.MIN_ROUNDS + ") for an interval on any"
                     + " server against " + run.baseline() + ": it cannot say whether the client told the architectures apart, routed or "
                     + where + ".";
             out.put("conclusion_qps", none);
@@ -451,8 +452,8 @@ public final class NetworkExperiment implements Experiment {
     static String cell(Point numer, Point denom, int quantity, Comparison.Quantity reading) {
         if (numer == null || denom == null) return "–";
         Interval ratio = Run.ratio(numer, denom, quantity);
-        if (ratio == null) return "too few paired rounds for an interval (" + NoiseExperiment.MIN_ROUNDS + " needed)";
-        return Md.f2(ratio.estimate()) + " [" + Md.f2(ratio.low()) + ", " + Md.f2(ratio.high()) + "]: " + Comparison.describe(ratio, reading);
+        if (ratio == null) return "too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)";
+        return Md.interval(ratio) + ": " + Comparison.describe(ratio, reading);
     }
 
     private static String rtt(Run run, String path) {

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import niolab.common.results.BenchComparison;
-import niolab.common.stats.Bootstrap;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * exp-noise: how noise behaves on the machine that ran it (experiments/scripts/exp-noise.sh),
@@ -17,8 +17,6 @@ import niolab.common.stats.Interval;
  */
 public final class NoiseExperiment implements Experiment {
     static final String[] SLICES = {"0.25", "1", "4"};
-    /** An A/A interval from fewer rounds than this covers noticeably less than 95% (lab-common's compare uses 8 too). */
-    static final int MIN_ROUNDS = 8;
 
     @Override
     public String name() {
@@ -52,11 +50,11 @@ public final class NoiseExperiment implements Experiment {
         for (int i = 0; i < SLICES.length; i++) {
             Rounds rounds = Rounds.of(r, "slice-" + SLICES[i] + ".json");
             List<Integer> firsts = new ArrayList<>();
-            for (int k = MIN_ROUNDS; k < rounds.count(); k *= 2) firsts.add(k);
+            for (int k = MedianInterval.MIN_ROUNDS; k < rounds.count(); k *= 2) firsts.add(k);
             firsts.add(rounds.count());
             for (int k : firsts) {
                 Interval a = rounds.ratio(k);
-                String label = k < rounds.count() ? k + " (the first)" : k + " (all" + (k < MIN_ROUNDS ? "; fewer than " + MIN_ROUNDS : "") + ")";
+                String label = k < rounds.count() ? k + " (the first)" : k + " (all" + (k < MedianInterval.MIN_ROUNDS ? "; fewer than " + MedianInterval.MIN_ROUNDS : "") + ")";
                 rows.add(List.of(SLICES[i] + " s", label, Md.f3(a.estimate()), interval(a), pct(a.width()),
                         a.contains(1) ? "contains 1" : "excludes 1: a false difference"));
             }
@@ -64,13 +62,13 @@ public final class NoiseExperiment implements Experiment {
             x[i] = Double.parseDouble(SLICES[i]);
             width[i] = all.width() * 100;
             // an interval from too few rounds is narrow by undercoverage, not by precision: it competes with none
-            if (rounds.count() >= MIN_ROUNDS) {
+            if (rounds.count() >= MedianInterval.MIN_ROUNDS) {
                 if (narrowest < 0 || width[i] < width[narrowest]) narrowest = i;
             }
         }
         out.put("slice_table", Md.table(List.of("slice", "rounds", "A/A ratio", "95% interval", "width", "against 1"), rows));
-        out.put("narrowest_slice", narrowest < 0 ? "no slice length (none had " + MIN_ROUNDS + " rounds)"
-                : SLICES[narrowest] + " s slices (" + Md.f1(width[narrowest]) + "% wide; of those with at least " + MIN_ROUNDS + " rounds)");
+        out.put("narrowest_slice", narrowest < 0 ? "no slice length (none had " + MedianInterval.MIN_ROUNDS + " rounds)"
+                : SLICES[narrowest] + " s slices (" + Md.f1(width[narrowest]) + "% wide; of those with at least " + MedianInterval.MIN_ROUNDS + " rounds)");
         out.chart("noise-width-by-slice.svg", new SvgChart("A/A interval width in the same budget, by slice length", "slice (s, log2)",
                 "95% interval width (% of the ratio)").logX().series("lt against lt", x, width).render());
     }
@@ -218,7 +216,7 @@ public final class NoiseExperiment implements Experiment {
                 numer.add(b);
                 denom.add(a);
             }
-            return Bootstrap.medianOfRatios(toArray(numer), toArray(denom), Claim.SEED);
+            return MedianInterval.medianOfRatios(toArray(numer), toArray(denom));
         }
 
         private static double[] toArray(List<Double> v) {

@@ -92,7 +92,7 @@ public final class ShortRunExperiment implements Experiment {
             double[][] wc = paired(warm.get(a), cold.get(a));
             Interval gain = Claim.ratio(wc[0], wc[1]);
             rows.add(List.of(LABELS[a], Md.f1(Stats.median(values(warm.get(a)))), Md.f1(Stats.median(values(cold.get(a)))),
-                    Md.f2(gain.estimate()) + "× [" + Md.f2(gain.low()) + ", " + Md.f2(gain.high()) + "]", Integer.toString(wc[0].length)));
+                    Md.ratio(gain), Integer.toString(wc[0].length)));
             claims.add(Claim.atLeast(LABELS[a] + ": the warmed client's 100-request rate over the cold client's", gain, wc[0].length, 2.0));
             if (a > 0) {
                 double[][] vs = paired(warm.get(a), warm.get(0));

@@ -81,7 +81,7 @@ public final class UringExperiment implements Experiment {
             sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, "compare-" + w + ".json").section(w));
         }
         out.put("compare_tables", "Every server of a workload ran in one `echo-bench compare` (" + settings.get("cmp_warmup")
-                + " of load per server first), and each ratio is the median of the per-round ratios to `et`, with its bootstrap"
+                + " of load per server first), and each ratio is the median of the per-round ratios to `et`, with its"
                 + " 95% interval: a verdict says a difference only when the interval excludes 1.\n\n" + sb
                 + "\n\nThe tables 3.1 to 3.4 count the mechanism (syscalls, SQEs, completions, context switches), one server at a"
                 + " time; their rates are not the comparison.");

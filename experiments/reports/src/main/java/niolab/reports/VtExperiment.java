@@ -16,7 +16,7 @@ import niolab.common.stats.Interval;
  * exp-vt: issue 28's targets and vt's knobs in paired random-order rounds. {@code echo-bench
  * compare} files (ping.json, echo.json, short.json) and the C keepalive-client's rounds
  * (echo-c.csv: round, position, server, rate); every ratio is the median of the per-round ratios,
- * paired by round, with the bootstrap interval of {@link Claim}: one statistic for the Java and
+ * paired by round, with the median interval of {@link Claim}: one statistic for the Java and
  * the C client alike.
  */
 public final class VtExperiment implements Experiment {
@@ -161,7 +161,7 @@ public final class VtExperiment implements Experiment {
     private static String words(BenchComparison c, String a, String b, Function<Slice, Double> metric, Quantity q) {
         Interval i = ratio(c, a, b, metric);
         if (Double.isNaN(i.estimate())) return "no paired rounds";
-        return Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "]: " + Comparison.describe(i, q);
+        return Md.interval(i) + ": " + Comparison.describe(i, q);
     }
 
     /** Each knob against plain vt: "vt-poller1: costlier by 4% [1%, 7%]; ...". */
@@ -193,6 +193,6 @@ public final class VtExperiment implements Experiment {
         else if (i.high() < QUOTED_1DEC_LOW) where = "below both " + quoted + " and " + arch + ": this run rules out both";
         else if (i.low() > QUOTED_ARCHITECTURES) where = "above both " + quoted + " and " + arch + ": this run rules out both";
         else where = "between " + quoted + " and " + arch + ": this run rules out both";
-        return client + " vt/lt is " + Md.f2(i.estimate()) + " [" + Md.f2(i.low()) + ", " + Md.f2(i.high()) + "], " + where;
+        return client + " vt/lt is " + Md.interval(i) + ", " + where;
     }
 }

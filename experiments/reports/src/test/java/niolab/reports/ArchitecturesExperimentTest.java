@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import niolab.common.results.BenchComparison;
-import niolab.common.stats.Bootstrap;
+import niolab.common.stats.MedianInterval;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,14 +108,14 @@ class ArchitecturesExperimentTest {
         assertThat(run.rounds("echo-ka-50")).isEqualTo(8);
         assertThat(run.rates("et", "echo-ka-50")).containsExactly(et);
         assertThat(run.rate("lt", "echo-ka-50")).isEqualTo(Stats.median(lt));
-        assertThat(run.rateRatio("et", "lt", "echo-ka-50")).isEqualTo(Bootstrap.medianOfRatios(et, lt, Claim.SEED));
+        assertThat(run.rateRatio("et", "lt", "echo-ka-50")).isEqualTo(MedianInterval.medianOfRatios(et, lt));
     }
 
     @Test
     void aRoundWithoutBothServersIsLeftOutOfTheirRatio() {
         double[] a = {2, 4, Double.NaN, 8}, b = {1, 2, 3, Double.NaN};
         assertThat(ArchitecturesExperiment.Run.pairedRounds(a, b)).isEqualTo(2);
-        assertThat(ArchitecturesExperiment.Run.paired(a, b)).isEqualTo(Bootstrap.medianOfRatios(new double[] {2, 4}, new double[] {1, 2}, Claim.SEED));
+        assertThat(ArchitecturesExperiment.Run.paired(a, b)).isEqualTo(MedianInterval.medianOfRatios(new double[] {2, 4}, new double[] {1, 2}));
         assertThat(ArchitecturesExperiment.Run.paired(new double[] {1, Double.NaN}, new double[] {1, 1})).isNull();
     }
 

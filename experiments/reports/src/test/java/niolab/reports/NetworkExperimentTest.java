@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import niolab.common.results.BenchComparison;
-import niolab.common.stats.Bootstrap;
+import niolab.common.stats.MedianInterval;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
 import org.junit.jupiter.api.Test;
@@ -49,7 +49,7 @@ class NetworkExperimentTest {
         assertThat(run.point("echo", "direct", "lt").values(NetworkExperiment.RATE)).containsExactly(values(lt));
         assertThat(run.point("echo", "relay0", "lt").values(NetworkExperiment.RATE)).containsExactly(values(ltRelayed));
         assertThat(NetworkExperiment.Run.ratio(run.point("echo", "relay0", "lt"), run.point("echo", "direct", "lt"), NetworkExperiment.RATE))
-                .isEqualTo(Bootstrap.medianOfRatios(values(ltRelayed), values(lt), Claim.SEED));
+                .isEqualTo(MedianInterval.medianOfRatios(values(ltRelayed), values(lt)));
         // the longest path runs 400 round trips per slice
         assertThat(run.sliceOf.get("rtt5")).isEqualTo(2.0);
     }
@@ -65,7 +65,10 @@ class NetworkExperimentTest {
         assertThat(NetworkExperiment.Run.ratio(pa, pb, NetworkExperiment.RATE).estimate()).isEqualTo(2.0);
         assertThat(NetworkExperiment.Run.ratio(pa, pb, NetworkExperiment.CPU)).as("CPU not measured: no ratio").isNull();
         a.remove(1);
-        assertThat(NetworkExperiment.Run.ratio(pa, pb, NetworkExperiment.RATE)).as("7 paired rounds: no interval, as compare gives none").isNull();
+        a.remove(2);
+        a.remove(3);
+        assertThat(NetworkExperiment.Run.pairedRounds(pa, pb, NetworkExperiment.RATE)).isEqualTo(5);
+        assertThat(NetworkExperiment.Run.ratio(pa, pb, NetworkExperiment.RATE)).as("5 paired rounds: no interval, as compare gives none").isNull();
         assertThat(NetworkExperiment.cell(pa, pb, NetworkExperiment.RATE, Comparison.Quantity.RATE)).startsWith("too few paired rounds");
     }
 

@@ -74,7 +74,7 @@ class NoiseExperimentTest {
         Report out = new Report();
         new NoiseExperiment().generate(new Results(dir), out);
         assertThat(out.values.get("slice_table")).contains("| 0.25 s | 20 (all) | 1.000 | [1.000, 1.000] | 0.0% | contains 1 |")
-                .contains("| 4 s | 4 (all; fewer than 8) |");
+                .contains("| 4 s | 4 (all; fewer than 6) |");
         assertThat(out.values.get("hog_verdict")).endsWith("still contains 1: no false difference");
         // the 4 s run has 4 rounds: too few to count as the narrowest
         assertThat(out.values.get("narrowest_slice")).startsWith("0.25 s slices");

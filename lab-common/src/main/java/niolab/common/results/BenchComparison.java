@@ -13,7 +13,7 @@ public record BenchComparison(String tool, int schema, String command, Config co
                               List<Server> servers, List<Slice> slices, Summary summary) {
     public static final String COMMAND = "compare";
 
-    /** {@code threads} is null when the load tool picks it; {@code seed} repeats the order and the bootstrap. */
+    /** {@code threads} is null when the load tool picks it; {@code seed} repeats the order. */
     public record Config(String servers, String load, String protocol, String path, int connections, Integer threads,
                          boolean keepalive, int pipeline, double rate, int size, int rounds, double sliceS, double warmupS,
                          long seed) {
@@ -44,7 +44,7 @@ public record BenchComparison(String tool, int schema, String command, Config co
     public record Comparison(String server, String baseline, Ratio rate, Ratio cpuPerRequest, Ratio p99) {
     }
 
-    /** The median of the per-round ratios with its bootstrap 95% interval, where the interval lies against 1, and the verdict in words. */
+    /** The median of the per-round ratios with its 95% interval, where the interval lies against 1, and the verdict in words. */
     public record Ratio(int rounds, double estimate, double low, double high, String direction, String words) {
     }
 }
