@@ -19,7 +19,7 @@
 # (3 levels + short) x 10 servers x 10 rounds x 1 s + 2 /ping measures x 11 x 10 x 1 s
 # + 10 x 8 rounds x 4 s at 10,000 connections = 940 s, warm-ups 62 x 1 s, 55 ready starts,
 # 11 idle runs of 10,000 connects, 21 server JVMs and the noise floor (45 s): about 21 minutes.
-# compare gives an interval from 8 rounds on: ROUNDS and C10K_ROUNDS at least 8. A smoke run:
+# compare gives an interval from 6 rounds on: ROUNDS and C10K_ROUNDS at least 6. A smoke run:
 # ROUNDS=8 C10K_ROUNDS=8 C10K_SLICE=3s LEVELS="1 50 10000" IDLE_CONNECTIONS=2000 SERVERS="lt et c".
 # EXP_PORT (29600) and the ports after it must lie below the ephemeral port range.
 # Env knobs: ROUNDS (10), SLICE (1s), WARMUP (1s), C10K_ROUNDS (8), C10K_SLICE (4s), READY_ROUNDS (5),

@@ -9,7 +9,7 @@
 # single-threaded event loop: its own sequential runs, not paired with the compares.
 # The budget with the defaults: 3 modes x 2 load generators x 7 servers x 10 rounds x 1 s =
 # 420 s of slices, 42 x 1 s of warm-up, 7 server starts, redis about 20 s and the noise floor
-# (45 s): about 10 minutes. compare gives an interval from 8 rounds on: ROUNDS at least 8.
+# (45 s): about 10 minutes. compare gives an interval from 6 rounds on: ROUNDS at least 6.
 # A smoke run: ROUNDS=8 SLICE=1s WARMUP=0 SERVERS="lt et netty-nio" REDIS_ROUNDS=1 NOISE=0
 # (wrk takes whole seconds; about 3 minutes).
 # Env knobs: SERVERS, MODES ("keepalive close pipeline"), ROUNDS (10), SLICE (1s), WARMUP (1s),
