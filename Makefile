@@ -98,7 +98,7 @@ handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (the machi
 grade-times: ## Time make grade in two fresh handouts, reference and stubs (LABS="2 3" by default, chosen to take under about 8 minutes; OUT=labs/grade-times.tsv); make labs quotes it
 	@LABS="$(LABS)" OUT="$(OUT)" bash scripts/grade-times.sh
 
-bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers with wrk and echo-bench, pinned (DURATION=5s ROUNDS=3 RESULTS_DIR=...)
+bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers through echo-bench compare, wrk and echo-bench as load (ROUNDS=10 SLICE=1s SERVERS MODES LOADS RESULTS_DIR)
 	@bash scripts/bench-http.sh
 
 .PHONY: noise noise-hog

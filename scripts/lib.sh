@@ -25,6 +25,17 @@ client_pin() {
   $(pin_prefix "${CLIENT_CPU:-}") "$@"
 }
 
+# http_mode_args MODE LOAD: echo-bench compare's options for a /ping mode (keepalive, close, or
+# pipeline at DEPTH, 16) under LOAD (wrk pipelines through scripts/wrk-pipeline.lua), on one line.
+http_mode_args() {
+  case $1 in
+    keepalive) echo "-k" ;;
+    close) echo "" ;;
+    pipeline) if [ "$2" = wrk ]; then echo "--pipeline ${DEPTH:-16} --wrk-script $NIOLAB_HOME/scripts/wrk-pipeline.lua"; else echo "--pipeline ${DEPTH:-16}"; fi ;;
+    *) echo "error: unknown mode '$1' (keepalive, close, pipeline)" >&2; return 2 ;;
+  esac
+}
+
 # start_server ARCH PORT [server options...]: sets SERVER_PID and SERVER_LOG; returns 1 if the
 # server exits or is not ready within READY_TIMEOUT seconds (default 60), printing its output.
 # The server runs on SERVER_CPU; SERVER_NETNS=NS runs it inside network namespace NS.

@@ -12,7 +12,7 @@
 # (45 s): about 10 minutes. compare gives an interval from 6 rounds on: ROUNDS at least 6.
 # A smoke run: ROUNDS=8 SLICE=1s WARMUP=0 SERVERS="lt et netty-nio" REDIS_ROUNDS=1 NOISE=0
 # (wrk takes whole seconds; about 3 minutes).
-# Env knobs: SERVERS, MODES ("keepalive close pipeline"), ROUNDS (10), SLICE (1s), WARMUP (1s),
+# Env knobs: SERVERS, ROUNDS (10), SLICE (1s), WARMUP (1s),
 # CONNECTIONS (50), DEPTH (16), WORKERS (2), REDIS_ROUNDS (3).
 #
 # Writes to experiments/results/http/:
@@ -24,7 +24,8 @@
 set -euo pipefail
 NAME=http
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll netty-uring netty-http"} MODES=${MODES:-"keepalive close pipeline"}
+SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll netty-uring netty-http"}
+MODES="keepalive close pipeline" # the report reads all three; make bench-http runs any of them
 ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 REDIS_ROUNDS=${REDIS_ROUNDS:-3}
 export WORKERS=${WORKERS:-2}
@@ -57,16 +58,10 @@ done
 SERVER_PID='' SERVER_LOG=''
 
 for m in $MODES; do
-  case $m in
-    keepalive) mode=(-k) ;;
-    close) mode=() ;;
-    pipeline) mode=(--pipeline "$DEPTH") ;;
-  esac
   for load in wrk echo-bench; do
-    extra=()
-    [ "$load" = wrk ] && [ "$m" = pipeline ] && extra=(--wrk-script "$ROOT/scripts/wrk-pipeline.lua")
+    read -ra mode <<<"$(http_mode_args "$m" "$load")"
     echo "== $m, $load: ${#targets[@]} servers"
-    client_pin "$ROOT/bin/echo-bench" compare --load "$load" "${extra[@]}" --protocol http "${mode[@]}" -c "$CONNECTIONS" \
+    client_pin "$ROOT/bin/echo-bench" compare --load "$load" --protocol http "${mode[@]}" -c "$CONNECTIONS" \
       --threads 1 --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP" --seed "$RANDOM$RANDOM" \
       --json "$RESULTS/compare-$load-$m.json" "${targets[@]}" >"$RESULTS/compare-$load-$m.txt" 2>&1 \
       || echo "warning: compare $load $m exited non-zero (see compare-$load-$m.txt)" >&2

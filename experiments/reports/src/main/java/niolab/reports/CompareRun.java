@@ -4,15 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import niolab.common.stats.MedianInterval;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * One {@code echo-bench compare --json} run of an experiment (random order per round, paired
  * slices): its table, and the ratio of any two of its servers, paired by round, as a claim's
- * interval. The generator computes every interval from the slices with the reports' fixed seed,
+ * interval. The generator computes every interval from the slices,
  * so that a report regenerates byte for byte and the table and the claims agree.
  */
 final class CompareRun {

@@ -3,17 +3,14 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import niolab.common.results.BenchComparison;
-import niolab.common.results.BenchReport;
-import niolab.common.results.BenchReport.Column;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
 /**
  * exp-concurrency: keep-alive and short-connection load at each level of connections on LT, ET
- * and MP; QPS, P99 and server CPU per request against connections. Reads both designs: one
+ * and MP; QPS, P99 and server CPU per request against connections, from one
  * {@code echo-bench compare} per mode and level (compare-MODE-C.json: paired slices, ratios to
- * LT with intervals), or the older sequential runs per server and level (MODE-ARCH-C.json,
- * medians of the runs) that the committed results hold until their rerun.
+ * LT with intervals).
  */
 public final class ConcurrencyExperiment implements Experiment {
     private static final String[] ARCHS = ShortRunExperiment.ARCHS;
@@ -30,13 +27,10 @@ public final class ConcurrencyExperiment implements Experiment {
         String[] lv = r.text("levels.txt").trim().split("\\s+");
         double[] x = new double[lv.length];
         for (int i = 0; i < lv.length; i++) x[i] = Double.parseDouble(lv[i]);
-        // the paired design (one compare per mode and level) or the older one (a run per server and level)
-        boolean paired = r.has(compareFile("keepalive", lv[0]));
         double[][] peak = new double[MODES.length][ARCHS.length];
         int[][] peakAt = new int[MODES.length][ARCHS.length];
         double[][] cpuAtTop = new double[MODES.length][ARCHS.length];
         double[] medianSpread = new double[MODES.length];
-        int firstSlowest = 0, points = 0, runs = 0;
         for (int m = 0; m < MODES.length; m++) {
             String mode = MODES[m];
             String what = mode.equals("keepalive") ? "keep-alive" : "short connections";
@@ -47,28 +41,13 @@ public final class ConcurrencyExperiment implements Experiment {
             double[] spreads = new double[ARCHS.length * lv.length];
             for (int a = 0; a < ARCHS.length; a++) {
                 for (int i = 0; i < lv.length; i++) {
-                    double[] perRun;
-                    if (paired) {
-                        CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
-                        BenchComparison.ServerSummary s = run.summary(ARCHS[a]);
-                        qps[a][i] = medianRate(run, ARCHS[a]);
-                        p99[a][i] = orNaN(s.medianP99Us());
-                        cpu[a][i] = orNaN(s.medianCpuUsPerRequest());
-                        perRun = run.rates(ARCHS[a]);
-                        errors += s.errors();
-                    } else {
-                        BenchReport b = r.bench(mode + "-" + ARCHS[a] + "-" + lv[i] + ".json");
-                        qps[a][i] = Stats.median(b.column(Column.QPS));
-                        p99[a][i] = Stats.median(b.column(Column.P99));
-                        cpu[a][i] = Stats.median(b.serverCpuPerRun());
-                        perRun = b.column(Column.QPS);
-                        // the runs of a point are consecutive: a first run slower than every other is warm-up's mark
-                        if (perRun.length > 1 && Stats.best(perRun, false) == 0) firstSlowest++;
-                        errors += b.errors().total();
-                    }
-                    spreads[a * lv.length + i] = Stats.relativeSpread(perRun) * 100;
-                    points++;
-                    runs = perRun.length;
+                    CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
+                    BenchComparison.ServerSummary s = run.summary(ARCHS[a]);
+                    qps[a][i] = medianRate(run, ARCHS[a]);
+                    p99[a][i] = orNaN(s.medianP99Us());
+                    cpu[a][i] = orNaN(s.medianCpuUsPerRequest());
+                    errors += s.errors();
+                    spreads[a * lv.length + i] = Stats.relativeSpread(run.rates(ARCHS[a])) * 100;
                 }
             }
             List<List<String>> rows = new ArrayList<>();
@@ -82,19 +61,14 @@ public final class ConcurrencyExperiment implements Experiment {
                 }
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f0(p99[a][i]));
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f1(cpu[a][i]));
-                if (paired) {
-                    CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
-                    for (int a = 1; a < ARCHS.length; a++) row.add(CompareRun.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
-                    row.add(resolvedBest(run, col));
-                } else {
-                    row.add(LABELS[Stats.best(col, true)]);
-                }
+                CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
+                for (int a = 1; a < ARCHS.length; a++) row.add(CompareRun.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
+                row.add(resolvedBest(run, col));
                 rows.add(row);
             }
             List<String> header = new ArrayList<>(List.of("connections", "LT QPS", "ET QPS", "MP QPS", "LT P99 µs", "ET P99 µs",
-                    "MP P99 µs", "LT CPU µs/req", "ET CPU µs/req", "MP CPU µs/req"));
-            if (paired) header.addAll(List.of("ET / LT rate, 95% interval", "MP / LT rate, 95% interval", "most QPS (resolved)"));
-            else header.add("most QPS");
+                    "MP P99 µs", "LT CPU µs/req", "ET CPU µs/req", "MP CPU µs/req", "ET / LT rate, 95% interval",
+                    "MP / LT rate, 95% interval", "most QPS (resolved)"));
             out.put(mode + "_table", Md.table(header, rows));
             out.put(mode + "_errors", Long.toString(errors));
             // How far apart one server's slices (or runs) of one point are
@@ -135,22 +109,13 @@ public final class ConcurrencyExperiment implements Experiment {
         }
         out.put("keepalive_over_short", ka.toString());
         shortOverKeepaliveCpu(out, cpuAtTop, lv[lv.length - 1]);
-        if (paired) {
-            CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]));
-            BenchComparison.Config c = first.json.config();
-            out.put("design_point", "one `echo-bench compare` of the three servers per mode and level: " + first.design()
-                    + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); one server per"
-                    + " architecture and mode, up across the levels. The tables show each server's median slice; the ratio columns"
-                    + " the median of the per-round ratios to LT with a 95% interval");
-            pairedSentences(r, out, lv, peakAt, medianSpread);
-        } else {
-            BenchReport first = r.bench("keepalive-lt-" + lv[0] + ".json");
-            String duration = Md.f1(first.config().durationS()) + " s";
-            out.put("design_point", "1 s of warm-up (not counted), then " + first.runs().size() + " runs of " + duration
-                    + " against one server; the tables show the median run. One server per architecture and mode, warm across"
-                    + " the levels");
-            warmupAndGaps(out, peak, medianSpread, firstSlowest, points, runs);
-        }
+        CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]));
+        BenchComparison.Config c = first.json.config();
+        out.put("design_point", "one `echo-bench compare` of the three servers per mode and level: " + first.design()
+                + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); one server per"
+                + " architecture and mode, up across the levels. The tables show each server's median slice; the ratio columns"
+                + " the median of the per-round ratios to LT with a 95% interval");
+        pairedSentences(r, out, lv, peakAt, medianSpread);
     }
 
     /** The level the tail comparison quotes: 64 where the run has it, else the middle one. */
@@ -182,7 +147,7 @@ public final class ConcurrencyExperiment implements Experiment {
     }
 
     /**
-     * The sentences that compare, in the paired design: at the level where the best server of a
+     * The sentences that compare: at the level where the best server of a
      * mode peaked, each other server's rate against it with its interval; MP's keep-alive rate
      * against the better loop's at that loop's peak; how far one server's slices are apart.
      */
@@ -246,40 +211,5 @@ public final class ConcurrencyExperiment implements Experiment {
             cpu.append(LABELS[a]).append(' ').append(Md.f1(cpuAtTop[1][a] / cpuAtTop[0][a])).append('×');
         }
         out.put("short_over_keepalive_cpu", cpu + " at " + top + " connections");
-    }
-
-    /**
-     * The sentences that compare: how often a point's first run was its slowest (against the
-     * one in {@code runs} that chance gives), MP's keep-alive peak against the best loop's, how
-     * far apart the peaks are against the runs' own spread, and short connections' CPU cost
-     * against keep-alive's.
-     */
-    private static void warmupAndGaps(Report out, double[][] peak, double[] medianSpread, int firstSlowest, int points, int runs) {
-        double chance = (double) points / runs;
-        String verdict = firstSlowest > 2 * chance
-                ? "far more often than the " + Md.f0(chance) + " that chance would give with " + runs + " runs per point: the runs"
-                        + " of a point drift upward, which is warm-up (the server's and the client's JIT), not noise, so the spread"
-                        + " below mixes the two"
-                : "about as often as the " + Md.f0(chance) + " that chance would give with " + runs + " runs per point: no sign of"
-                        + " warm-up in the runs' order";
-        String noise = Md.f0(medianSpread[0] * 100) + "%";
-        out.put("trust", "This machine is shared and virtualised, and the " + runs + " runs of one point follow each other against one"
-                + " server. In " + firstSlowest + " of " + points + " points the first run was the slowest, " + verdict + ". The runs"
-                + " of one point differ by " + noise + " in keep-alive QPS (median over all points) and by "
-                + Md.f0(medianSpread[1] * 100) + "% with short connections. No point has an interval here: a difference between"
-                + " architectures at one level that is smaller than that spread is one this run cannot resolve.");
-        out.put("trust_summary", "Spread of one point's runs: " + noise + " (keep-alive), " + Md.f0(medianSpread[1] * 100)
-                + "% (short); the first run was the slowest in " + firstSlowest + " of " + points + " points");
-        double bestLoop = Math.max(peak[0][0], peak[0][1]);
-        String loop = peak[0][0] >= peak[0][1] ? LABELS[0] : LABELS[1];
-        out.put("mp_throughput", "MP's keep-alive peak is " + Md.f0(peak[0][2]) + " QPS, " + Md.f2(peak[0][2] / bestLoop) + "× " + loop
-                + "'s " + Md.f0(bestLoop) + " (medians of sequential runs, no interval)");
-        for (int m = 0; m < MODES.length; m++) {
-            double[] p = peak[m];
-            double gap = Stats.spread(p) / p[Stats.best(p, true)];
-            out.put(MODES[m] + "_peak_gap", "the peaks lie within " + Md.f1(gap * 100) + "% of the highest, "
-                    + (gap < medianSpread[m] ? "less than" : "more than") + " the " + Md.f0(medianSpread[m] * 100)
-                    + "% by which one point's runs differ (median)");
-        }
     }
 }

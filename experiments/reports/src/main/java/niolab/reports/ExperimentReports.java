@@ -24,12 +24,11 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   java -jar reports.jar experiments short-run       # one report
  *   java -jar reports.jar experiments --check         # every report with results: compare only
- *   java -jar reports.jar bench-summary RESULTS_DIR   # make bench-http's medians
  *   java -jar reports.jar summarize runs MANIFEST ...  # the scripts' numbers from their raw output
  *   java -jar reports.jar labs .                      # make labs: the course's notes and checkpoint tables
  * </pre>
  */
-@Command(name = "reports", mixinStandardHelpOptions = true, subcommands = {BenchSummary.class, LabNotes.class, ProfileShares.class, Summarize.class},
+@Command(name = "reports", mixinStandardHelpOptions = true, subcommands = {LabNotes.class, ProfileShares.class, Summarize.class},
         description = "Regenerates experiments/exp-NAME.md and its charts from experiments/results/NAME/ and "
                 + "experiments/templates/exp-NAME.md.",
         exitCodeListHeading = "%nExit codes:%n",
@@ -97,7 +96,7 @@ public final class ExperimentReports implements Callable<Integer> {
 
     /** The named experiments, or every one with results; a missing folder or an unknown name is a usage error (exit 2). */
     private List<Experiment> chosen() {
-        // Optional in the grammar so that `bench-summary DIR` needs no experiments folder before it.
+        // Optional in the grammar so that `summarize ...` needs no experiments folder before it.
         if (dir == null) throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'EXPERIMENTS_DIR'");
         if (names.isEmpty()) return withResults(dir);
         List<Experiment> chosen = new ArrayList<>();

@@ -1,17 +1,17 @@
 package niolab.reports;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import niolab.common.stats.MedianInterval;
-import niolab.common.results.BenchReport;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import niolab.common.results.BenchReport.Column;
+import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * exp-ffi: what et's native binding costs (JNA direct mapping or FFM): ns per call from

@@ -2,23 +2,21 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import niolab.common.stats.MedianInterval;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * exp-http: the /ping comparison of lt, et, mp, the Netty peers and netty-http (wrk and
  * echo-bench; keep-alive, Connection: close, pipelined) beside redis-benchmark PING as the
  * per-core ceiling, and the lab's claims about its servers and its client checked on the run.
- * Reads both designs: one {@code echo-bench compare} per mode and load generator
- * (compare-LOAD-MODE.json: paired slices), or {@code make bench-http}'s sequential rounds
- * (summary.csv, samples.csv) that the committed results hold until their rerun.
+ * One {@code echo-bench compare} per mode and load generator (compare-LOAD-MODE.json: paired
+ * slices).
  */
 public final class HttpExperiment implements Experiment {
-    /** The servers bench-http can run, in table order; a report shows those its run measured. */
+    /** The servers exp-http can run, in table order; a report shows those its run measured. */
     private static final String[] KNOWN = {"lt", "et", "mp", "netty-nio", "netty-epoll", "netty-uring", "netty-http"};
     private static final String[] MODES = {"keepalive", "close", "pipeline"};
 
@@ -27,24 +25,12 @@ public final class HttpExperiment implements Experiment {
         return "http";
     }
 
+    /**
+     * Per mode and load generator one {@code echo-bench compare} of every server (lt the
+     * baseline), ratios paired by round with their intervals.
+     */
     @Override
     public void generate(Results r, Report out) {
-        if (r.has(compareFile("wrk", "keepalive"))) {
-            paired(r, out);
-        } else {
-            sequential(r, out);
-        }
-    }
-
-    static String compareFile(String load, String mode) {
-        return "compare-" + load + "-" + mode + ".json";
-    }
-
-    /**
-     * The paired design: per mode and load generator one {@code echo-bench compare} of every
-     * server (lt the baseline), ratios paired by round with their intervals.
-     */
-    private static void paired(Results r, Report out) {
         CompareRun[] wrk = new CompareRun[MODES.length], eb = new CompareRun[MODES.length];
         for (int m = 0; m < MODES.length; m++) {
             wrk[m] = CompareRun.of(r, compareFile("wrk", MODES[m]));
@@ -133,6 +119,10 @@ public final class HttpExperiment implements Experiment {
         claims.add(quantity == CompareRun.RATE ? Claim.atLeast(statement, ratio, n, 1.0) : Claim.atMost(statement, ratio, n, 1.0));
     }
 
+    static String compareFile(String load, String mode) {
+        return "compare-" + load + "-" + mode + ".json";
+    }
+
     /** The Netty peer under the same responder: lt's netty-nio, et's netty-epoll; null for the others. */
     private static String peer(String server) {
         return server.equals("lt") ? "netty-nio" : server.equals("et") ? "netty-epoll" : null;
@@ -140,100 +130,6 @@ public final class HttpExperiment implements Experiment {
 
     private static double orNaN(Double v) {
         return v == null ? Double.NaN : v;
-    }
-
-    /** The older design: {@code make bench-http}'s sequential interleaved rounds (summary.csv, samples.csv). */
-    private static void sequential(Results r, Report out) {
-        Csv summary = r.csv("summary.csv");
-        Csv samples = r.csv("samples.csv");
-        String[] servers = measured(summary);
-        for (String mode : MODES) {
-            List<List<String>> rows = new ArrayList<>();
-            for (String s : servers) {
-                Map<String, String> row = summary.row("server", s, "mode", mode);
-                double[] w = samples.numbers("requests_per_s", "server", s, "mode", mode, "tool", "wrk");
-                rows.add(List.of(s, Md.f0(num(row, "wrk_requests_per_s")),
-                        Md.f0(w[Stats.best(w, false)]) + " – " + Md.f0(w[Stats.best(w, true)]),
-                        Md.f0(num(row, "echo_bench_requests_per_s")), Md.f2(num(row, "echo_bench_over_wrk")),
-                        Md.f2(num(row, "server_cpu_us_per_req_wrk")), orDash(row.get("wrk_requests_over_netty")),
-                        orDash(row.get("cpu_per_req_over_netty")),
-                        row.get("wrk_errors") + " / " + row.get("echo_bench_errors")));
-            }
-            out.put(mode + "_table", Md.table(List.of("server", "wrk req/s (median)", "wrk range over rounds",
-                    "echo-bench req/s", "echo-bench / wrk", "server CPU µs/req", "req/s vs Netty peer",
-                    "CPU/req vs Netty peer", "errors wrk / echo-bench"), rows));
-        }
-        claims(samples, servers, out);
-        cpuRanges(samples, servers, out);
-        redis(r, summary, servers, out);
-        out.put("servers", String.join(", ", servers));
-        // wrk states its run's length on its first line: "Running 5s test @ ..."
-        String duration = r.text("raw/wrk-" + servers[0] + "-keepalive-r1.txt").replaceAll("(?s)^Running (\\S+) test.*", "$1");
-        String rounds = Integer.toString(samples.numbers("requests_per_s", "server", "lt", "mode", "keepalive", "tool", "wrk").length);
-        out.put("rounds", rounds);
-        out.put("design_rounds", "all servers up at once; a warm-up per server and mode; then " + rounds + " rounds of "
-                + duration + " runs through every server and mode in turn (interleaved, so the machine's drift spreads over"
-                + " all of them). Tables show medians over the rounds (and wrk's range)");
-        out.put("ruler_design", "Both are single-threaded closed-loop clients on one core; echo-bench is a JVM, so it takes its own"
-                + " 2 s warm-up before each measured run, and it checks every response's status and body");
-        out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`; this run's results came from `make bench-http`,"
-                + " kept in `experiments/results/http/`, then redis; `DURATION=`, `ROUNDS=` change the runs)");
-    }
-
-    /**
-     * The lab's claims: its loops are no slower and no costlier than Netty's transport under the
-     * same responder (lt with netty-nio, et with netty-epoll), and its client reads within 10% of
-     * wrk, either way. Each ratio's interval comes from the rounds' ratios, paired by round.
-     */
-    static void claims(Csv samples, String[] servers, Report out) {
-        List<Claim> claims = new ArrayList<>();
-        String[][] pairs = {{"lt", "netty-nio"}, {"et", "netty-epoll"}};
-        for (String[] p : pairs) {
-            claims.add(Claim.atLeast("pipelined depth 16: " + p[0] + " serves at least " + p[1] + "'s req/s",
-                    Claim.ratio(wrk(samples, p[0], "pipeline", "requests_per_s"), wrk(samples, p[1], "pipeline", "requests_per_s")),
-                    rounds(samples, p[0]), 1.0));
-        }
-        for (String[] p : pairs) {
-            claims.add(Claim.atMost("keep-alive: " + p[0] + " spends at most " + p[1] + "'s server CPU per request",
-                    Claim.ratio(wrk(samples, p[0], "keepalive", "server_cpu_us_per_req"), wrk(samples, p[1], "keepalive", "server_cpu_us_per_req")),
-                    rounds(samples, p[0]), 1.0));
-        }
-        int rulerHeld = 0;
-        for (String s : servers) {
-            Claim c = Claim.within("keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against " + s,
-                    Claim.ratio(samples.numbers("requests_per_s", "server", s, "mode", "keepalive", "tool", "echo-bench"),
-                            wrk(samples, s, "keepalive", "requests_per_s")), rounds(samples, s), 0.9, 1.1);
-            claims.add(c);
-            if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
-        }
-        Claim.report(claims, "measured ratio", out);
-        out.put("claims_left_out", "");
-        out.put("ruler_held", rulerHeld + " of " + servers.length);
-    }
-
-    /** wrk's per-round figures of one server and mode, in round order. */
-    private static double[] wrk(Csv samples, String server, String mode, String column) {
-        return samples.numbers(column, "server", server, "mode", mode, "tool", "wrk");
-    }
-
-    private static int rounds(Csv samples, String server) {
-        return wrk(samples, server, "keepalive", "requests_per_s").length;
-    }
-
-    /**
-     * The ranges over servers that the analysis quotes: server CPU per request in each mode, the
-     * rates with Connection: close against keep-alive, and what a closed connection costs in CPU
-     * against a keep-alive request.
-     */
-    private static void cpuRanges(Csv samples, String[] servers, Report out) {
-        double[][] cpu = new double[MODES.length][servers.length], rate = new double[MODES.length][servers.length];
-        for (int m = 0; m < MODES.length; m++) {
-            for (int i = 0; i < servers.length; i++) {
-                cpu[m][i] = Stats.median(wrk(samples, servers[i], MODES[m], "server_cpu_us_per_req"));
-                rate[m][i] = Stats.median(wrk(samples, servers[i], MODES[m], "requests_per_s"));
-            }
-        }
-        putRanges(servers, cpu, rate, out);
     }
 
     /** The ranges over servers of the medians of wrk's rate and server CPU per request, per mode ([mode][server]). */
@@ -253,32 +149,10 @@ public final class HttpExperiment implements Experiment {
         return decimals == 0 ? Md.f0(lo) + " to " + Md.f0(hi) : decimals == 1 ? Md.f1(lo) + " to " + Md.f1(hi) : Md.f2(lo) + " to " + Md.f2(hi);
     }
 
-    /** The servers of {@link #KNOWN} the run measured, in table order. */
-    private static String[] measured(Csv summary) {
-        List<String> servers = new ArrayList<>();
-        for (String s : KNOWN) {
-            if (summary.numbers("wrk_requests_per_s", "server", s).length > 0) servers.add(s);
-        }
-        return servers.toArray(new String[0]);
-    }
-
-    private static double cell(Csv summary, String server, String mode, String column) {
-        return num(summary.row("server", server, "mode", mode), column);
-    }
-
-    /** redis-benchmark PING on the same core: the ceiling, and how close each server comes. */
-    private static void redis(Results r, Csv summary, String[] servers, Report out) {
-        double[][] rate = new double[MODES.length][servers.length];
-        for (int m = 0; m < MODES.length; m++) {
-            for (int i = 0; i < servers.length; i++) rate[m][i] = cell(summary, servers[i], MODES[m], "wrk_requests_per_s");
-        }
-        redis(r, servers, rate, null, out);
-    }
-
     /**
      * {@code rate}: wrk's median rate per mode (MODES' order) and server; {@code runs}: the
      * keep-alive and pipelined wrk compares, whose intervals say whether the highest median is
-     * ahead of every other server (null in the older design, which has none).
+     * ahead of every other server.
      */
     private static void redis(Results r, String[] servers, double[][] rate, CompareRun[] runs, Report out) {
         Csv redis = r.csv("redis.csv");
@@ -300,7 +174,7 @@ public final class HttpExperiment implements Experiment {
                     bestName + " " + Md.f0(best), Md.f2(best / ceiling)));
             out.put("redis_" + m[0], Md.f0(ceiling));
             out.put("best_" + m[0], bestName + " (" + Md.f0(best) + " req/s, " + Md.f2(best / ceiling) + "× redis's)"
-                    + (runs == null ? "" : resolved(runs[mode == 0 ? 0 : 1], bestName, servers)));
+                    + resolved(runs[mode == 0 ? 0 : 1], bestName, servers));
             out.put("redis_vs_best_" + m[0], best >= ceiling ? "at or below" : "above");
         }
         out.put("redis_table", Md.table(List.of("mode", "redis PING_INLINE req/s", "redis PING_MBULK req/s",
@@ -316,13 +190,5 @@ public final class HttpExperiment implements Experiment {
         }
         return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval"
                 : ", the highest median, not resolved from " + String.join(", ", ties) + " at this run's precision";
-    }
-
-    private static double num(Map<String, String> row, String column) {
-        return Csv.number(row.get(column));
-    }
-
-    private static String orDash(String v) {
-        return v == null || v.isEmpty() ? "–" : v;
     }
 }

@@ -236,14 +236,9 @@ public final class LabNotes implements Callable<Integer> {
         Results http = new Results(results.resolve("http"));
         for (String mode : new String[] {"keepalive", "close", "pipeline"}) {
             StringBuilder line = new StringBuilder();
-            // the paired design's slices (exp-http's compares), or the older design's rounds
-            String compare = HttpExperiment.compareFile("wrk", mode);
-            CompareRun run = http.has(compare) ? CompareRun.of(http, compare) : null;
-            Csv samples = run == null ? http.csv("samples.csv") : null;
+            CompareRun run = CompareRun.of(http, HttpExperiment.compareFile("wrk", mode));
             for (String server : HTTP_SERVERS) {
-                double[] rates = run == null ? samples.numbers("requests_per_s", "server", server, "mode", mode, "tool", "wrk")
-                        : run.has(server) ? run.rates(server) : new double[0];
-                if (rates.length > 0) append(line, server + " " + range(rates));
+                if (run.has(server)) append(line, server + " " + range(run.rates(server)));
             }
             out.put("notes:http_wrk_" + mode, line.toString());
         }

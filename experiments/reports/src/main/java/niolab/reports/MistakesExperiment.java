@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import niolab.common.stats.MedianInterval;
 import niolab.common.CountersLine;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * exp-mistakes: each {@code --mistake} beside the correct server in the scenario that shows its

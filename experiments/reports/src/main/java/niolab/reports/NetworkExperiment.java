@@ -3,27 +3,23 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import niolab.common.stats.MedianInterval;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchMerge;
 import niolab.common.results.BenchReport;
-import niolab.common.results.BenchReport.Column;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * exp-network: client and server in network namespaces of their own, joined through a middle
  * namespace that routes (the direct path) or relays with a fixed delay each way
  * (experiments/scripts/exp-network.sh): per protocol and path, rate, p50/p99 and server CPU per
  * request of every server, each against lt paired by round; what the relay itself costs, paired
- * with the routed path; the client's window by round-trip time; two generators merged. Reads
- * both designs: one {@code echo-bench compare} per path (compare-*.json), or the older
- * sequential rounds of one echo-bench run each (bench-*.json).
+ * with the routed path; the client's window by round-trip time; two generators merged. One
+ * {@code echo-bench compare} per protocol and path (compare-*.json).
  */
 public final class NetworkExperiment implements Experiment {
     private static final String[] PROTOCOLS = {"echo", "http"};
@@ -56,16 +52,17 @@ public final class NetworkExperiment implements Experiment {
         final Map<String, Point> points = new LinkedHashMap<>();
         /** compare only: the compares the script ran that wrote no report (their printouts, .txt, say why). */
         final List<String> missing = new ArrayList<>();
-        final boolean compared;
         int rounds, connections;
         /** compare only: the seconds the relayed targets of a protocol and path were loaded (slices and warm-ups). */
         final Map<String, Double> relayedSeconds = new LinkedHashMap<>();
 
         Run(Results r) {
             Csv runs = r.csv("runs.csv");
-            compared = runs.header().contains("file") && !runs.header().contains("arch");
-            if (compared) readCompares(r, runs);
-            else readRounds(r, runs);
+            if (!runs.header().contains("file") || runs.header().contains("arch")) {
+                throw new IllegalArgumentException(r.dir.resolve("runs.csv") + " lists echo-bench runs of the sequential design, which"
+                        + " this generator no longer reads: rerun make exp-network");
+            }
+            readCompares(r, runs);
         }
 
         /** One compare per path (the direct path's also holding relay0's targets, named ARCH-relay0). */
@@ -99,28 +96,6 @@ public final class NetworkExperiment implements Experiment {
                 }
                 if (!path.equals("direct")) relayedSeconds.put(protocol + "-" + path, loaded);
             }
-        }
-
-        /** The older design: a round per server, path and protocol in turn, one echo-bench run each. */
-        private void readRounds(Results r, Csv runs) {
-            Set<String> seen = new LinkedHashSet<>();
-            Map<String, Map<Integer, double[]>> byRound = new LinkedHashMap<>();
-            Map<String, Long> errors = new LinkedHashMap<>();
-            for (Map<String, String> row : runs.rows()) {
-                seen.add(row.get("arch"));
-                if (!paths.contains(row.get("path"))) paths.add(row.get("path"));
-                rttOf.put(row.get("path"), Double.parseDouble(row.get("rtt_ms")));
-                int round = Integer.parseInt(row.get("round"));
-                rounds = Math.max(rounds, round);
-                BenchReport b = r.bench(row.get("file"));
-                connections = b.config().connections();
-                String k = key(row.get("protocol"), row.get("path"), row.get("arch"));
-                byRound.computeIfAbsent(k, x -> new TreeMap<>()).put(round, new double[] {Stats.median(b.column(Column.QPS)),
-                        Stats.median(b.column(Column.P50)), Stats.median(b.column(Column.P99)), Stats.median(b.serverCpuPerRun())});
-                errors.merge(k, b.errors().total(), Long::sum);
-            }
-            archs.addAll(seen);
-            for (Map.Entry<String, Map<Integer, double[]>> e : byRound.entrySet()) points.put(e.getKey(), new Point(e.getValue(), errors.get(e.getKey())));
         }
 
         Point point(String protocol, String path, String arch) {
@@ -198,10 +173,6 @@ public final class NetworkExperiment implements Experiment {
     }
 
     private static String design(Run run) {
-        if (!run.compared) {
-            return "This run is of the older design: " + run.rounds + " rounds, each server, protocol and path in turn in a fixed"
-                    + " order, one echo-bench run each; a ratio pairs the runs of the same round number, minutes apart.";
-        }
         List<String> slices = new ArrayList<>();
         double first = run.sliceOf.values().iterator().next();
         for (Map.Entry<String, Double> e : run.sliceOf.entrySet()) {
@@ -275,27 +246,21 @@ public final class NetworkExperiment implements Experiment {
         return Md.table(List.of("protocol", "server", "req/s relay0 / routed", "server CPU per request relay0 / routed", "paired rounds"), rows);
     }
 
-    /** The relays' share of a core while they relayed: per relayed compare (or, in the older design, per run). */
+    /** The relays' share of a core while they relayed: per relayed compare. */
     private static String relayCpu(Results r, Run run) {
         Csv relay = r.csv("relay.csv");
         List<Double> shares = new ArrayList<>();
-        if (run.compared) {
-            Map<String, Double> cpu = new LinkedHashMap<>();
-            for (Map<String, String> row : relay.rows()) cpu.merge(row.get("protocol") + "-" + row.get("path"), Double.parseDouble(row.get("relay_cpu_s")), Double::sum);
-            for (Map.Entry<String, Double> e : cpu.entrySet()) {
-                Double loaded = run.relayedSeconds.get(e.getKey());
-                if (loaded != null && loaded > 0) shares.add(e.getValue() / loaded * 100);
-            }
-        } else {
-            double[] cpu = relay.numbers("relay_cpu_s"), elapsed = relay.numbers("elapsed_s");
-            for (int i = 0; i < cpu.length; i++) shares.add(cpu[i] / elapsed[i] * 100);
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        for (Map<String, String> row : relay.rows()) cpu.merge(row.get("protocol") + "-" + row.get("path"), Double.parseDouble(row.get("relay_cpu_s")), Double::sum);
+        for (Map.Entry<String, Double> e : cpu.entrySet()) {
+            Double loaded = run.relayedSeconds.get(e.getKey());
+            if (loaded != null && loaded > 0) shares.add(e.getValue() / loaded * 100);
         }
         if (shares.isEmpty()) return "The relay's CPU was not sampled on this run.";
         double[] v = shares.stream().mapToDouble(Double::doubleValue).toArray();
         return "The relays used a median of " + Md.f0(Stats.median(v)) + "% of a core while they relayed (at most "
-                + Md.f0(Arrays.stream(v).max().orElseThrow()) + "%)" + (run.compared
-                        ? ", their CPU seconds over each compare divided by the seconds its relayed targets were loaded (slices and warm-ups)."
-                        : ", over each relayed run.");
+                + Md.f0(Arrays.stream(v).max().orElseThrow()) + "%), their CPU seconds over each compare divided by the seconds its"
+                + " relayed targets were loaded (slices and warm-ups).";
     }
 
     /** The closed loop's window at each relayed RTT: one request per connection per round trip (echo). */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every statistic the reports and {@code bench-summary} compute, in one place: sum, mean,
+ * Every statistic the reports and {@code summarize} compute, in one place: sum, mean,
  * median, spread, relative difference, the best of a set. Medians, not means, summarise
  * repeated rounds: one disturbed round moves a mean but not a median.
  */

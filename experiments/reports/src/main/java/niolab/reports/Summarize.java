@@ -3,6 +3,7 @@ package niolab.reports;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,7 +132,7 @@ final class Summarize {
             if ((text = file(run, "wrk")) != null) {
                 WrkOutput wrk = WrkOutput.parse(text);
                 v.put("requests", Long.toString(wrk.requests()));
-                v.put("requests_per_s", BenchSummary.fixed(wrk.requestsPerSecond(), 2));
+                v.put("requests_per_s", fixed(wrk.requestsPerSecond(), 2));
                 v.put("errors", Long.toString(wrk.errors()));
             }
             if ((text = file(run, "echo_bench")) != null) Csv.parse(text, run.get("echo_bench")).rows().get(0).forEach(v::putIfAbsent);
@@ -145,7 +146,7 @@ final class Summarize {
                 v.put("p50_us", row.group(2));
                 v.put("elapsed_s", row.group(3));
                 if (cpu.find()) v.put("client_cpu_us", cpu.group(1));
-                v.putIfAbsent("requests", BenchSummary.fixed(qps * elapsed, 0));
+                v.putIfAbsent("requests", fixed(qps * elapsed, 0));
                 long errors = 0;
                 Matcher line = TABLE_ERRORS.matcher(text);
                 if (line.find()) for (Matcher n = COUNT.matcher(line.group(1)); n.find(); ) errors += Long.parseLong(n.group(1));
@@ -158,8 +159,8 @@ final class Summarize {
             double seconds = Csv.number(v.get("seconds"));
             if (v.containsKey("t0") && v.containsKey("t1")) {
                 double elapsed = Double.parseDouble(v.get("t1")) - Double.parseDouble(v.get("t0"));
-                v.put("elapsed_ms", BenchSummary.fixed(elapsed * 1000, 1));
-                v.putIfAbsent("elapsed_s", BenchSummary.fixed(elapsed, 3));
+                v.put("elapsed_ms", fixed(elapsed * 1000, 1));
+                v.putIfAbsent("elapsed_s", fixed(elapsed, 3));
                 if (!(seconds > 0)) seconds = elapsed;
             }
             double requests = Csv.number(v.get("requests"));
@@ -169,7 +170,7 @@ final class Summarize {
             ProcSamples.Delta d = key.isEmpty() ? null : samples.delta(key);
             if (!key.isEmpty() && d == null) throw new IllegalArgumentException("no samples of " + key + " in " + proc);
             if (d != null) proc(d, run, requests, seconds, v);
-            if (seconds > 0 && requests >= 0) v.put("rate", BenchSummary.fixed(requests / seconds, 1));
+            if (seconds > 0 && requests >= 0) v.put("rate", fixed(requests / seconds, 1));
             run.forEach(v::putIfAbsent); // the empty cells, as they are
             return v;
         }
@@ -178,22 +179,22 @@ final class Summarize {
             double tick = 1.0 / ProcSamples.TICKS_PER_SECOND;
             v.put("cpu_ticks", Long.toString(d.cpuTicks()));
             v.put("cpu_ms", Long.toString(d.cpuTicks() * 1000 / ProcSamples.TICKS_PER_SECOND));
-            v.put("cpu_s", BenchSummary.fixed(d.cpuTicks() * tick, 2));
+            v.put("cpu_s", fixed(d.cpuTicks() * tick, 2));
             v.put("voluntary", Long.toString(d.voluntary()));
             v.put("nonvoluntary", Long.toString(d.nonvoluntary()));
             v.put("loop_wakeups", Long.toString(d.loopVoluntary()));
             v.put("jit_ms", Long.toString(d.jitTicks() * 1000 / ProcSamples.TICKS_PER_SECOND));
             v.put("rss_kb", Long.toString(d.rssKb()));
-            v.put("rss_mib", BenchSummary.fixed(d.rssKb() / 1024.0, 1));
-            if (seconds > 0) v.put("cpu_share", BenchSummary.fixed(d.cpuTicks() * tick / seconds, 3));
+            v.put("rss_mib", fixed(d.rssKb() / 1024.0, 1));
+            if (seconds > 0) v.put("cpu_share", fixed(d.cpuTicks() * tick / seconds, 3));
             if (!(requests >= 0)) return; // no request count: nothing per request
             boolean hasRequests = requests > 0;
-            v.put("proc_cpu_us_per_req", BenchSummary.fixed(hasRequests ? d.cpuTicks() * tick * 1e6 / requests : 0, 2));
-            v.put("ctx_switches_per_req", hasRequests ? BenchSummary.fixed((d.voluntary() + d.nonvoluntary()) / requests, 4) : "");
-            v.put("nonvoluntary_per_req", hasRequests ? BenchSummary.fixed(d.nonvoluntary() / requests, 4) : "");
+            v.put("proc_cpu_us_per_req", fixed(hasRequests ? d.cpuTicks() * tick * 1e6 / requests : 0, 2));
+            v.put("ctx_switches_per_req", hasRequests ? fixed((d.voluntary() + d.nonvoluntary()) / requests, 4) : "");
+            v.put("nonvoluntary_per_req", hasRequests ? fixed(d.nonvoluntary() / requests, 4) : "");
             boolean loop = hasRequests && d.loopThreads() && !"0".equals(run.get("loop_thread"));
-            v.put("loop_user_us_per_req", loop ? BenchSummary.fixed(d.loopUserTicks() * tick * 1e6 / requests, 3) : "");
-            v.put("loop_sys_us_per_req", loop ? BenchSummary.fixed(d.loopSysTicks() * tick * 1e6 / requests, 3) : "");
+            v.put("loop_user_us_per_req", loop ? fixed(d.loopUserTicks() * tick * 1e6 / requests, 3) : "");
+            v.put("loop_sys_us_per_req", loop ? fixed(d.loopSysTicks() * tick * 1e6 / requests, 3) : "");
         }
 
         /** The server's own counts over its whole life (a warm-up and a measured run), from its last counters line. */
@@ -205,10 +206,10 @@ final class Summarize {
                 syscalls = c.get("epoll_waits") + c.getOrDefault("reads", 0L) + c.getOrDefault("writes", 0L) + c.getOrDefault("accepts", 0L);
             }
             Long sqes = c.get("submissions"), enters = c.get("enters");
-            v.put("syscalls_per_req", syscalls != null && requests > 0 ? BenchSummary.fixed(syscalls / requests, 3) : "");
-            v.put("sqes_per_req", sqes != null && requests > 0 ? BenchSummary.fixed(sqes / requests, 3) : "");
+            v.put("syscalls_per_req", syscalls != null && requests > 0 ? fixed(syscalls / requests, 3) : "");
+            v.put("sqes_per_req", sqes != null && requests > 0 ? fixed(sqes / requests, 3) : "");
             v.put("completions_per_enter",
-                    enters != null && enters > 0 ? BenchSummary.fixed(c.getOrDefault("events", 0L) / (double) enters, 2) : "");
+                    enters != null && enters > 0 ? fixed(c.getOrDefault("events", 0L) / (double) enters, 2) : "");
         }
 
         /** Each counter's change from a server's first {@code stats:} line in the file to its last, as stats.NAME. */
@@ -335,7 +336,7 @@ final class Summarize {
                 Map<String, String> reference = medians.get(ref);
                 for (String c : columns) {
                     double a = Csv.number(g.getValue().get(c)), b = reference == null ? Double.NaN : Csv.number(reference.get(c));
-                    sb.append(',').append(b > 0 ? BenchSummary.fixed(a / b, 3) : "");
+                    sb.append(',').append(b > 0 ? fixed(a / b, 3) : "");
                 }
             }
             sb.append('\n');
@@ -364,5 +365,10 @@ final class Summarize {
 
     private static String read(Path file) throws IOException {
         return Files.readString(file, StandardCharsets.UTF_8);
+    }
+
+    /** {@code v} to {@code places} decimals, or empty where it is not a number: a CSV cell. */
+    static String fixed(double v, int places) {
+        return Double.isFinite(v) ? new BigDecimal(v).setScale(places, RoundingMode.HALF_EVEN).toPlainString() : "";
     }
 }

@@ -71,33 +71,4 @@ class ClaimTest {
         assertThat(out.values.get("claims_precision")).contains("the range of 3 rounds holds the true median only 75% of the time");
         assertThat(out.values.get("claims_table")).contains("| b | 1.00 | [0.90, 1.10] | 3 | ≥ 1.00 | undecided at this run's precision |");
     }
-
-    @Test
-    void httpChecksTheRulerOnBothSidesFromTheRoundsOfATinyRun() {
-        StringBuilder csv = new StringBuilder("server,mode,round,tool,requests_per_s,server_cpu_us_per_req,errors\n");
-        double[][] wrk = {{100, 100, 100}, {100, 100, 100}};
-        double[][] echoBench = {{120, 125, 130}, {99, 101, 100}}; // lt: echo-bench reads 20-30% high; et: within 1%
-        String[] servers = {"lt", "et"};
-        for (int s = 0; s < 2; s++) {
-            for (int r = 0; r < 3; r++) {
-                for (String mode : new String[] {"keepalive", "pipeline"}) {
-                    csv.append(servers[s]).append(',').append(mode).append(',').append(r + 1).append(",wrk,").append(wrk[s][r]).append(",5,0\n");
-                    csv.append(servers[s]).append(',').append(mode).append(',').append(r + 1).append(",echo-bench,").append(echoBench[s][r]).append(",5,0\n");
-                }
-            }
-        }
-        for (String peer : new String[] {"netty-nio", "netty-epoll"}) {
-            for (int r = 0; r < 3; r++) {
-                for (String mode : new String[] {"keepalive", "pipeline"}) {
-                    csv.append(peer).append(',').append(mode).append(',').append(r + 1).append(",wrk,100,5,0\n");
-                }
-            }
-        }
-        Report out = new Report();
-        HttpExperiment.claims(Csv.parse(csv.toString(), "samples.csv"), servers, out);
-        String table = out.values.get("claims_table");
-        assertThat(table).contains("| keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against lt | 1.25 | [1.20, 1.30] | 3 | 0.90 – 1.10 | fails |");
-        assertThat(table).contains("against et | 1.000 | [0.990, 1.010] | 3 | 0.90 – 1.10 | holds |");
-        assertThat(out.values.get("ruler_held")).isEqualTo("1 of 2");
-    }
 }

@@ -128,6 +128,6 @@ class ExperimentReportsTest {
     @Test
     void helpListsTheExitCodesAndTheSubcommand() {
         assertThat(run("--help")).isZero();
-        assertThat(out.toString()).contains("Exit codes:").contains("bench-summary");
+        assertThat(out.toString()).contains("Exit codes:").contains("summarize").contains("labs");
     }
 }
