@@ -70,7 +70,7 @@ reference: ## Build the C reference server and serial client (reference/build/) 
 	@$(MAKE) -s -C reference
 
 # The serial comparison needs more than run-bench's 100 requests: 5000 unless N is given.
-bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved (SERVER=c|lt|et N=5000 ROUNDS=3)
+bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved, ratios paired by round (SERVER=c|lt|et N=5000 ROUNDS=6)
 	@N=$(if $(filter file,$(origin N)),5000,$(N)) bash scripts/bench-serial.sh
 
 clean: clean-reference
@@ -115,7 +115,7 @@ clean: ## Remove build output
 	@$(JDK) $(MVN) clean
 
 .PHONY: bench-vt
-bench-vt: all reference ## vt against lt and C: keep-alive /ping CPU, keep-alive echo with the C client and echo-bench, short connections; pinned, interleaved (ROUNDS=3 DURATION=10 VT_OPTS=...)
+bench-vt: all reference ## vt against lt and C: keep-alive /ping CPU, keep-alive echo with the C client and echo-bench, short connections; pinned, random order per round, ratios paired by round (ROUNDS=6 DURATION=5 VT_OPTS=...)
 	@bash scripts/bench-vt.sh
 
 .PHONY: profile

@@ -11,7 +11,7 @@
 # that other work keeps busy), computed by the report generator's `summarize` from the clients'
 # output (kept in a temporary folder, BENCH_DIR to keep it elsewhere).
 #
-# Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (3), WARMUP (20000), PORT (9988),
+# Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (6: fewer give the range of the rounds as the interval), WARMUP (20000), PORT (9988),
 # SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK bin/echo-bench picks: on JDK 22+,
 # with a jar built there, it calls the kernel through FFM, else through a SocketChannel
 # (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter; a run with no WARMUP
@@ -19,7 +19,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERVER=${SERVER:-c} N=${N:-5000} ROUNDS=${ROUNDS:-3} WARMUP=${WARMUP:-20000} PORT=${PORT:-9988}
+SERVER=${SERVER:-c} N=${N:-5000} ROUNDS=${ROUNDS:-6} WARMUP=${WARMUP:-20000} PORT=${PORT:-9988}
 SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1}
 export SERVER_CPU
 C_CLIENT="$NIOLAB_HOME/reference/build/serial-client"
@@ -72,5 +72,5 @@ for ROUND in $(seq "$ROUNDS"); do
 done
 summarize runs "$DIR/runs.csv" --out client,round,qps,p50_us,cpu_us=client_cpu_us >"$DIR/rounds.csv"
 column -s, -t "$DIR/rounds.csv"
-echo "medians, and their ratios echo-bench / c (qps_vs_c, cpu_us_vs_c):"
+echo "medians; echo-bench / c the median of the per-round ratios [95% interval] (qps_vs_c, cpu_us_vs_c):"
 summarize medians "$DIR/rounds.csv" --by client --ratios client=c | column -s, -t

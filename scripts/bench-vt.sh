@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench-vt: vt against lt (and the C reference), the measures issue 28 sets targets on,
-# pinned (server on SERVER_CPU, clients on CLIENT_CPU), in ROUNDS interleaved rounds:
+# pinned (server on SERVER_CPU, clients on CLIENT_CPU), in ROUNDS rounds, the servers of each
+# measure in a fresh random order every round:
 #   ping      keep-alive /ping, CONNECTIONS connections, echo-bench: server CPU µs per request
 #   echo-c    keep-alive echo, CONNECTIONS connections, the C keepalive-client (reference/):
 #             requests/s and server CPU µs per request
@@ -9,19 +10,21 @@
 #             µs per connection (lt's short-connection target is against c's)
 # Every server stays up for the whole run (idle ones sleep); after a warm-up of every measure,
 # each round goes through every measure and server in turn, so a drift of the machine falls on
-# all of them. Prints every sample, then the medians and the ratios to lt and to c, computed by
-# the report generator's `summarize` from the clients' output and the servers' /proc samples
-# (kept in a temporary folder, BENCH_DIR to keep them elsewhere).
+# all of them. Prints every sample, then the medians and the ratios to lt and to c (the median of
+# the per-round ratios, paired by round, with its 95% interval), computed by the report
+# generator's `summarize` from the clients' output and the servers' /proc samples (kept in a
+# temporary folder, BENCH_DIR to keep them elsewhere). make exp-vt measures the same with
+# echo-bench compare's slices and a report.
 #
 # Environment: SERVERS ("lt vt c"; VT_OPTS="-Djdk.pollerMode=1 ..." are JVM options for vt only,
-# VT_ARGS server options for vt only), MEASURES ("ping echo-c echo-eb short"), DURATION (10),
-# WARMUP (5, seconds), ROUNDS (3), CONNECTIONS (50), SHORT_N (20000 connections per short run),
+# VT_ARGS server options for vt only), MEASURES ("ping echo-c echo-eb short"), DURATION (5),
+# WARMUP (5, seconds), ROUNDS (6: fewer give the range of the rounds as the interval), CONNECTIONS (50), SHORT_N (20000 connections per short run),
 # BASE_PORT (25900), SERVER_CPU (0), CLIENT_CPU (1). About ROUNDS x servers x measures x DURATION.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SERVERS=${SERVERS:-"lt vt c"} MEASURES=${MEASURES:-"ping echo-c echo-eb short"}
-DURATION=${DURATION:-10} WARMUP=${WARMUP:-5} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50}
+DURATION=${DURATION:-5} WARMUP=${WARMUP:-5} ROUNDS=${ROUNDS:-6} CONNECTIONS=${CONNECTIONS:-50}
 SHORT_N=${SHORT_N:-20000} BASE_PORT=${BASE_PORT:-25900}
 export SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1}
 KA_CLIENT=$NIOLAB_HOME/reference/build/keepalive-client SERIAL_CLIENT=$NIOLAB_HOME/reference/build/serial-client
@@ -93,13 +96,13 @@ measure() {
 }
 
 echo "# bench-vt: servers [$SERVERS] on cpu $SERVER_CPU, clients on cpu $CLIENT_CPU; $CONNECTIONS connections;" \
-  "${DURATION}s runs, $ROUNDS interleaved rounds; VT_OPTS='${VT_OPTS:-}' VT_ARGS='${VT_ARGS:-}'; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  "${DURATION}s runs, $ROUNDS rounds in a fresh random order each; VT_OPTS='${VT_OPTS:-}' VT_ARGS='${VT_ARGS:-}'; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 # the warm-up: every measure once, unrecorded (short: SHORT_N connections, the JIT's accept-to-close path)
 for s in $SERVERS; do for m in $MEASURES; do measure "$s" "$m" "$WARMUP" warmup >/dev/null; done; done
 echo "measure,server,round,key,seconds,table,keepalive,requests,t0,t1" >"$DIR/runs.csv"
 for r in $(seq "$ROUNDS"); do
   for m in $MEASURES; do
-    for s in $SERVERS; do
+    for s in $(shuf -e $SERVERS); do
       measure "$s" "$m" "$DURATION" "$r" >>"$DIR/runs.csv"
       echo "round $r: $m $s done"
     done
@@ -107,5 +110,5 @@ for r in $(seq "$ROUNDS"); do
 done
 summarize runs "$DIR/runs.csv" --proc "$DIR/proc.txt" --out measure,server,round,rate,cpu_us=proc_cpu_us_per_req >"$DIR/samples.csv"
 column -s, -t "$DIR/samples.csv"
-echo "# medians (requests/s, server cpu us/request) and their ratios to lt and to c"
+echo "# medians (requests/s, server cpu us/request); against lt and c the median of the per-round ratios [95% interval]"
 summarize medians "$DIR/samples.csv" --by measure,server --ratios server=lt,c | column -s, -t

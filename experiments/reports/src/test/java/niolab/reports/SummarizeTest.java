@@ -97,13 +97,14 @@ class SummarizeTest {
     }
 
     @Test
-    void mediansPerGroupWithRatiosToAReference() {
+    void mediansPerGroupWithRatiosPairedByRound() {
         Csv csv = Csv.parse(String.join("\n", "measure,server,round,rate,cpu_us",
                 "ping,lt,1,100.0,2.00", "ping,lt,2,300.0,4.00", "ping,lt,3,200.0,",
-                "ping,vt,1,90.0,3.00", "ping,vt,2,110.0,5.00"), "samples.csv");
+                "ping,vt,1,90.0,3.00", "ping,vt,2,110.0,5.00", "ping,vt,3,100.0,"), "samples.csv");
+        // vt over lt, round by round: rate 0.9, 0.367, 0.5 (median 0.5, the range of 3 its interval); cpu 1.5, 1.25 (round 3 has none)
         assertThat(Summarize.medians(csv, List.of("measure", "server"), "server=lt").split("\n")).containsExactly(
                 "measure,server,rate,cpu_us,rate_vs_lt,cpu_us_vs_lt",
-                "ping,lt,200.0,3.00,1.000,1.000",
-                "ping,vt,100.0,4.00,0.500,1.333");
+                "ping,lt,200.0,3.00,1.000 [1.000–1.000],1.000 [1.000–1.000]",
+                "ping,vt,100.0,4.00,0.500 [0.367–0.900],1.375 [1.250–1.500]");
     }
 }
