@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import niolab.common.results.BenchComparison;
-import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
@@ -103,8 +102,7 @@ public final class ArchitecturesExperiment implements Experiment {
             }
             long top = run.errors(s, run.top());
             errorsAtTop += top;
-            String classes = run.errorClasses(s, run.top());
-            row.addAll(List.of(withInterval(run.rates(s, SHORT), run.rate(s, SHORT)), top == 0 || classes.isEmpty() ? Long.toString(top) : top + " (" + classes + ")",
+            row.addAll(List.of(withInterval(run.rates(s, SHORT), run.rate(s, SHORT)), Long.toString(top),
                     Long.toString(errors + run.errors(s, SHORT))));
             rows.add(row);
             rate.series(run.label(s), x, rates);
@@ -173,13 +171,8 @@ public final class ArchitecturesExperiment implements Experiment {
         return Double.isNaN(e) || e == 0 ? "–" : Md.f2(e);
     }
 
-    /** The compare design or the older one, in a sentence for section 2. */
+    /** The run's design, in a sentence for section 2. */
     private static String design(Run run) {
-        if (!run.compareDesign()) {
-            return "This run is of the older design: " + run.setting("rounds") + " rounds in a fixed order, " + run.setting("duration")
-                    + " per client run (" + run.setting("c10k_duration") + " at 5,000 connections or more), after a warm-up of "
-                    + run.setting("warmup") + " per server; its intervals come from " + run.setting("rounds") + " rounds.";
-        }
         return "This run: " + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
                 + run.setting("c10k_rounds") + " rounds of " + run.setting("c10k_slice") + " at 5,000 connections or more, without warm-up),"
                 + " after a warm-up of " + run.setting("warmup") + " per server and measure.";
@@ -385,20 +378,17 @@ public final class ArchitecturesExperiment implements Experiment {
 
     /**
      * The run's raw files, read once: per server, measure and round, the rate and the server's
-     * CPU per request. A run of the compare design ({@code design,compare} in settings.csv) has
-     * one {@code echo-bench compare} JSON per measure, a slice per server and round in a fresh
-     * random order; a run of the older design has echo-bench's JSON or wrk's row per server,
-     * measure and round, the rounds interleaved in a fixed order. Either way round i of two
-     * servers saw the same stretch of the machine, so ratios pair by round.
+     * CPU per request: one {@code echo-bench compare} JSON per measure, a slice per server and
+     * round in a fresh random order, so round i of two servers saw the same stretch of the
+     * machine and ratios pair by round.
      */
     static final class Run {
         final Results r;
         final Csv settings, ready, idle, proc;
         final List<String> servers = new ArrayList<>(), levels;
         final int cores;
-        /** The compare design's runs by measure; empty for the older design. */
+        /** The compare runs by measure. */
         private final Map<String, BenchComparison> compared = new LinkedHashMap<>();
-        private final Csv wrk;
 
         Run(Results r) {
             this.r = r;
@@ -412,26 +402,21 @@ public final class ArchitecturesExperiment implements Experiment {
             }
             levels = List.of(setting("levels").split(" "));
             cores = r.json("env.json", RunEnvironment.class).cores();
-            if ("compare".equals(optional("design"))) {
-                wrk = null;
-                List<String> measures = new ArrayList<>();
-                for (String c : levels) measures.add("echo-ka-" + c);
-                measures.addAll(List.of(SHORT, PING, PIPELINE));
-                for (String m : measures) {
-                    // the script runs every measure: a missing one is a compare that died, said as such
-                    if (!r.has("compare-" + m + ".json")) {
-                        throw new IllegalStateException("the " + m + " compare wrote no compare-" + m + ".json: its printout (compare-" + m
-                                + ".txt) says why; rerun make exp-architectures");
-                    }
-                    compared.put(m, r.json("compare-" + m + ".json", BenchComparison.class));
-                }
-            } else {
-                wrk = r.csv("wrk.csv");
+            if (!"compare".equals(optional("design"))) {
+                throw new IllegalArgumentException(r.dir.resolve("settings.csv") + " is a run of the sequential design, which this"
+                        + " generator no longer reads: rerun make exp-architectures");
             }
-        }
-
-        boolean compareDesign() {
-            return wrk == null;
+            List<String> measures = new ArrayList<>();
+            for (String c : levels) measures.add("echo-ka-" + c);
+            measures.addAll(List.of(SHORT, PING, PIPELINE));
+            for (String m : measures) {
+                // the script runs every measure: a missing one is a compare that died, said as such
+                if (!r.has("compare-" + m + ".json")) {
+                    throw new IllegalStateException("the " + m + " compare wrote no compare-" + m + ".json: its printout (compare-" + m
+                            + ".txt) says why; rerun make exp-architectures");
+                }
+                compared.put(m, r.json("compare-" + m + ".json", BenchComparison.class));
+            }
         }
 
         /** A setting, or null when this run's design has no such knob. */
@@ -474,28 +459,18 @@ public final class ArchitecturesExperiment implements Experiment {
             return n;
         }
 
-        /** The rounds of measure {@code m}: each server's slices (or runs) in it. */
+        /** The rounds of measure {@code m}: each server's slices in it. */
         int rounds(String m) {
-            BenchComparison c = compared.get(m);
-            return c != null ? c.config().rounds() : Integer.parseInt(setting("rounds"));
+            return compared.get(m).config().rounds();
         }
 
         boolean has(String s, String m) {
-            if (!compareDesign()) return proc.numbers("cpu_ticks", "server", s, "measure", m).length > 0;
             BenchComparison c = compared.get(m);
             if (c == null) return false;
             for (BenchComparison.Server server : c.servers()) {
                 if (server.name().equals(s)) return true;
             }
             return false;
-        }
-
-        private boolean isWrk(String m) {
-            return m.startsWith("ping-");
-        }
-
-        private BenchReport bench(String s, String m, int round) {
-            return r.bench("raw/" + s + "-" + m + "-r" + round + ".json");
         }
 
         /** Server {@code s}'s slice in round {@code round} of measure {@code m}, or null. */
@@ -515,13 +490,8 @@ public final class ArchitecturesExperiment implements Experiment {
         double[] rates(String s, String m) {
             double[] v = new double[rounds(m)];
             for (int i = 0; i < v.length; i++) {
-                if (compareDesign()) {
-                    BenchComparison.Slice x = slice(s, m, i + 1);
-                    v[i] = x == null || x.rate() == null || x.refused() ? Double.NaN : x.rate();
-                } else {
-                    v[i] = isWrk(m) ? wrk.numbers("requests_per_s", "server", s, "measure", m)[i]
-                            : Stats.median(bench(s, m, i + 1).column(BenchReport.Column.QPS));
-                }
+                BenchComparison.Slice x = slice(s, m, i + 1);
+                v[i] = x == null || x.rate() == null || x.refused() ? Double.NaN : x.rate();
             }
             return v;
         }
@@ -532,20 +502,12 @@ public final class ArchitecturesExperiment implements Experiment {
             return v.length == 0 ? Double.NaN : Stats.median(v);
         }
 
-        /**
-         * Server CPU µs per request, one per round: compare's reading of the server's /proc over
-         * each slice; in the older design echo-bench's own reading, or /proc ticks over a wrk run.
-         */
+        /** Server CPU µs per request, one per round: compare's reading of the server's /proc over each slice. */
         double[] cpus(String s, String m) {
             double[] v = new double[rounds(m)];
             for (int i = 0; i < v.length; i++) {
-                if (compareDesign()) {
-                    BenchComparison.Slice x = slice(s, m, i + 1);
-                    v[i] = x == null || x.serverCpuUsPerRequest() == null ? Double.NaN : x.serverCpuUsPerRequest();
-                } else {
-                    v[i] = isWrk(m) ? Csv.number(proc.row("server", s, "measure", m, "round", Integer.toString(i + 1)).get("cpu_ticks"))
-                            * 10_000 / requests(s, m, i + 1) : Stats.median(bench(s, m, i + 1).serverCpuPerRun());
-                }
+                BenchComparison.Slice x = slice(s, m, i + 1);
+                v[i] = x == null || x.serverCpuUsPerRequest() == null ? Double.NaN : x.serverCpuUsPerRequest();
             }
             return v;
         }
@@ -604,66 +566,25 @@ public final class ArchitecturesExperiment implements Experiment {
         }
 
         /**
-         * Context switches of the server per request. The older design counts them around each
-         * client run (its warm-up requests included) and takes the median over the rounds; the
-         * compare design counts them around the whole compare run, over the slices' requests
-         * (its warm-up's switches counted, its requests not: a slight overstatement).
+         * Context switches of the server per request, counted around the whole compare run over
+         * the slices' requests (the warm-up's switches counted, its requests not: a slight
+         * overstatement).
          */
         double switches(String s, String m) {
-            if (compareDesign()) {
-                Map<String, String> row = proc.row("server", s, "measure", m);
-                double requests = 0;
-                for (BenchComparison.Slice x : compared.get(m).slices()) {
-                    if (x.server().equals(s)) requests += x.requests();
-                }
-                return (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests;
+            Map<String, String> row = proc.row("server", s, "measure", m);
+            double requests = 0;
+            for (BenchComparison.Slice x : compared.get(m).slices()) {
+                if (x.server().equals(s)) requests += x.requests();
             }
-            double[] v = new double[rounds(m)];
-            for (int i = 0; i < v.length; i++) {
-                Map<String, String> row = proc.row("server", s, "measure", m, "round", Integer.toString(i + 1));
-                v[i] = (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests(s, m, i + 1);
-            }
-            return Stats.median(v);
-        }
-
-        /** Every request the client made in the run, warm-up included (wrk has none). */
-        private double requests(String s, String m, int round) {
-            if (isWrk(m)) return Csv.number(wrk.row("server", s, "measure", m, "round", Integer.toString(round)).get("requests"));
-            BenchReport b = bench(s, m, round);
-            double n = b.warmup() == null ? 0 : b.warmup().requests();
-            for (BenchReport.Run run : b.runs()) n += run.requests();
-            return n;
+            return (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests;
         }
 
         long errors(String s, String m) {
-            if (compareDesign()) {
-                long e = 0;
-                for (BenchComparison.Slice x : compared.get(m).slices()) {
-                    if (x.server().equals(s)) e += x.errors();
-                }
-                return e;
-            }
-            if (isWrk(m)) return (long) Stats.sum(wrk.numbers("errors", "server", s, "measure", m));
             long e = 0;
-            for (int i = 1; i <= rounds(m); i++) e += bench(s, m, i).errors().total();
+            for (BenchComparison.Slice x : compared.get(m).slices()) {
+                if (x.server().equals(s)) e += x.errors();
+            }
             return e;
-        }
-
-        /** The classes of an echo measure's errors over the rounds, as "timeout 3, reset 1"; "" where the run keeps totals only (compare). */
-        String errorClasses(String s, String m) {
-            if (compareDesign()) return "";
-            long[] sum = new long[7];
-            for (int i = 1; i <= rounds(m); i++) {
-                BenchReport.Errors e = bench(s, m, i).errors();
-                long[] v = {e.refused(), e.reset(), e.timeout(), e.closedEarly(), e.mismatch(), e.portsExhausted(), e.other()};
-                for (int k = 0; k < v.length; k++) sum[k] += v[k];
-            }
-            String[] names = {"refused", "reset", "timeout", "short", "mismatch", "ports exhausted", "other"};
-            List<String> parts = new ArrayList<>();
-            for (int k = 0; k < names.length; k++) {
-                if (sum[k] > 0) parts.add(names[k] + " " + sum[k]);
-            }
-            return String.join(", ", parts);
         }
 
         boolean hasIdle(String s) {

@@ -10,85 +10,72 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.MedianInterval;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * exp-architectures reads its numbers from the raw files as they are: in the older design wrk's
- * rate and /proc's ticks and context switches per request, medians over the rounds, the ratio to
- * C, the claims following the figures, and a level that served nothing shown as such; in the
- * compare design each round's slice, ratios paired by round, and directions only where an
- * interval excludes 1.
+ * exp-architectures reads its numbers from the compare runs as they are: each round's slice,
+ * ratios paired by round, directions only where an interval excludes 1, context switches and
+ * errors over the slices' requests, the claims following the figures, and a server a run did not
+ * measure said as such; a run of the sequential design is refused in one line.
  */
 class ArchitecturesExperimentTest {
     @TempDir
     Path dir;
 
-    private Results results;
-
-    @BeforeEach
-    void writeRun() throws IOException {
-        write("settings.csv", "key,value\nduration,1s\nc10k_duration,8s\nrounds,3\nwarmup,1s\neb_warmup,1s\nlevels,50\n"
-                + "idle_connections,10000\nconnections,50\ndepth,16\nloops,2\nclient_threads,1\nservers,lt c\nbacklog,4096\nnofile,20000\n");
-        write("env.json", "{\"date\":\"d\",\"cpu\":\"c\",\"cores\":2,\"memory\":\"m\",\"kernel\":\"k\",\"jdk\":\"j\",\"java_opts\":\"\","
-                + "\"server_cpu\":\"0\",\"client_cpu\":\"1\",\"ulimit_n\":\"20000\",\"ip_local_port_range\":\"1 2\",\"tcp_tw_reuse\":\"2\",\"commit\":\"x\"}");
-        write("ready.csv", "server,round,ready_ms\nlt,1,300\nlt,2,500\nlt,3,400\nc,1,2\nc,2,3\nc,3,4\n");
-        write("idle.csv", "server,connections,failed,rss_kb\nlt,10000,0," + 120 * 1024 + "\nc,10000,0,4096\n");
-        // lt: 10 ticks (100 ms) over 10,000 requests = 10 µs each; C: 8 µs; rounds 2 and 3 the same
-        StringBuilder proc = new StringBuilder("server,measure,round,cpu_ticks,voluntary,nonvoluntary\n");
-        StringBuilder wrk = new StringBuilder("server,measure,round,requests,requests_per_s,errors\n");
-        for (int round = 1; round <= 3; round++) {
-            for (String m : new String[] {"ping-keepalive", "ping-pipeline"}) {
-                proc.append("lt,").append(m).append(',').append(round).append(",10,500,0\n");
-                proc.append("c,").append(m).append(',').append(round).append(",8,100,0\n");
-                wrk.append("lt,").append(m).append(',').append(round).append(",10000,").append(9000 + round * 1000).append(",0\n");
-                wrk.append("c,").append(m).append(',').append(round).append(",10000,20000,").append(round == 2 ? 3 : 0).append('\n');
+    @Test
+    void switchesAndErrorsComeFromTheProcSamplesAndTheSlices() {
+        Results r = new Results(COMPARE_RUN);
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(r);
+        BenchComparison json = r.json("compare-ping-keepalive.json", BenchComparison.class);
+        double requests = 0;
+        long errors = 0;
+        for (BenchComparison.Slice s : json.slices()) {
+            if (s.server().equals("lt")) {
+                requests += s.requests();
+                errors += s.errors();
             }
         }
-        write("proc.csv", proc.toString());
-        write("wrk.csv", wrk.toString());
-        results = new Results(dir);
-    }
-
-    private void write(String file, String text) throws IOException {
-        Files.writeString(dir.resolve(file), text, StandardCharsets.UTF_8);
-    }
-
-    @Test
-    void wrkMeasuresComeFromTicksAndSwitchesOverRequests() {
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(results);
-        assertThat(run.rate("lt", "ping-keepalive")).isEqualTo(11000);
-        assertThat(run.cpu("lt", "ping-keepalive")).isEqualTo(10.0);
-        assertThat(run.cpuRatio("lt", "c", "ping-keepalive").estimate()).isEqualTo(1.25);
-        assertThat(run.switches("lt", "ping-keepalive")).isEqualTo(0.05);
-        assertThat(run.errors("c", "ping-keepalive")).isEqualTo(3);
+        var row = r.csv("proc.csv").row("server", "lt", "measure", "ping-keepalive");
+        assertThat(run.switches("lt", "ping-keepalive")).isEqualTo((Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests);
+        assertThat(run.errors("lt", "ping-keepalive")).isEqualTo(errors);
         assertThat(run.label("c")).isEqualTo("C reference");
     }
 
     @Test
     void claimsFollowTheFigures() {
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(results);
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(new Results(COMPARE_RUN));
         Report out = new Report();
         ArchitecturesExperiment.claims(run, out);
         String table = out.values.get("claims_table");
-        // every round has lt at 1.25× C's CPU: an interval of one point, wholly above the bound
-        assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | 1.25 | [1.25, 1.25] | 3 | ≤ 1.10 | fails |");
+        Claim cpu = Claim.atMost("x", run.cpuRatio("lt", "c", "ping-keepalive"), 8, 1.1);
+        assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | "
+                + Md.fit(cpu.measured(), cpu.measured().estimate()) + " | " + cpu.interval() + " | 8 | ≤ 1.10 | " + cpu.words() + " |");
         // RSS is measured once: no interval, so no verdict either way
-        assertThat(table).contains("| lt holds 10000 idle connections in under 100 MB of RSS (MB) | 120.00 | none (1 round) | 1 | ≤ 100.00 | undecided at this run's precision |");
-        assertThat(out.values.get("claims_held")).isEqualTo("0 of 2");
-        assertThat(out.values.get("claims_summary")).isEqualTo("Of the lab's 2 claims checked on this run, 0 hold, 1 fails and 1 is undecided at this run's precision");
+        assertThat(table).contains("| lt holds 2000 idle connections in under 100 MB of RSS (MB) | " + Md.f2(run.rssMb("lt"))
+                + " | none (1 round) | 1 | ≤ 100.00 | undecided at this run's precision |");
     }
 
     @Test
-    void aComparisonWithAServerThatServedNothingSaysSo() {
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(results);
+    void aComparisonWithAServerTheRunDidNotMeasureSaysSo() {
+        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(new Results(COMPARE_RUN));
         assertThat(ArchitecturesExperiment.versus(run, "vt", "lt", "ping-keepalive", "keep-alive /ping"))
                 .isEqualTo("(keep-alive /ping: vt or lt not measured on this run.)");
         assertThat(ArchitecturesExperiment.versus(run, "lt", "c", "ping-keepalive", "keep-alive /ping"))
-                .startsWith("keep-alive /ping: lt 11000 req/s, 10.00 µs CPU and 0.050 context switches per request; C reference 20000 req/s")
-                // the rounds' rate ratios 0.50, 0.55, 0.60 lie wholly below 1; every CPU ratio is 1.25
-                .endsWith("lt against C reference, paired by round: rate 0.55×, slower by 45% [40%, 50%], CPU per request 1.25×, costlier by 25% [25%, 25%].");
+                .startsWith("keep-alive /ping: lt " + Md.f0(run.rate("lt", "ping-keepalive")) + " req/s")
+                .endsWith("lt against C reference, paired by round: rate "
+                        + ArchitecturesExperiment.ratioWords(run.rateRatio("lt", "c", "ping-keepalive"), niolab.common.stats.Comparison.Quantity.RATE)
+                        + ", CPU per request "
+                        + ArchitecturesExperiment.ratioWords(run.cpuRatio("lt", "c", "ping-keepalive"), niolab.common.stats.Comparison.Quantity.COST) + ".");
+    }
+
+    @Test
+    void aRunOfTheSequentialDesignIsRefusedInOneLine() throws IOException {
+        Files.writeString(dir.resolve("settings.csv"), "key,value\nrounds,3\nlevels,50\nservers,lt c\n", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("env.json"), Files.readString(COMPARE_RUN.resolve("env.json")), StandardCharsets.UTF_8);
+        for (String f : new String[] {"ready.csv", "idle.csv", "proc.csv"}) Files.copy(COMPARE_RUN.resolve(f), dir.resolve(f));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ArchitecturesExperiment.Run(new Results(dir)))
+                .hasMessageContaining("sequential design").hasMessageContaining("rerun make exp-architectures");
     }
 
     /** A smoke run of the compare design (lt, et, c; 8 rounds of 1 s slices), kept as it came. */
@@ -104,7 +91,6 @@ class ArchitecturesExperimentTest {
             if (s.server().equals("lt")) lt[s.round() - 1] = s.rate();
             if (s.server().equals("et")) et[s.round() - 1] = s.rate();
         }
-        assertThat(run.compareDesign()).isTrue();
         assertThat(run.rounds("echo-ka-50")).isEqualTo(8);
         assertThat(run.rates("et", "echo-ka-50")).containsExactly(et);
         assertThat(run.rate("lt", "echo-ka-50")).isEqualTo(Stats.median(lt));
@@ -125,7 +111,7 @@ class ArchitecturesExperimentTest {
         Report out = new Report();
         ArchitecturesExperiment.ratioTables(run, out);
         ArchitecturesExperiment.claims(run, out);
-        Pattern cell = Pattern.compile("(\\d+\\.\\d\\d)× \\[(\\d+\\.\\d\\d), (\\d+\\.\\d\\d)\\] (faster|slower|costlier|cheaper|unresolved)");
+        Pattern cell = Pattern.compile("(\\d+\\.\\d{2,3})× \\[(\\d+\\.\\d{2,3}), (\\d+\\.\\d{2,3})\\] (faster|slower|costlier|cheaper|unresolved)");
         int cells = 0;
         for (String table : new String[] {out.values.get("rate_ratio_table"), out.values.get("cpu_ratio_table")}) {
             Matcher m = cell.matcher(table);
@@ -138,7 +124,7 @@ class ArchitecturesExperimentTest {
                     case "slower", "cheaper" -> "below";
                     default -> "unresolved";
                 };
-                // the two-decimal figures may round an interval's end onto 1.00
+                // the printed figures may round an interval's end onto 1.00
                 if (low != 1.0 && high != 1.0) assertThat(said).as(m.group()).isEqualTo(expected);
             }
         }
