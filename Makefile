@@ -105,7 +105,7 @@ bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers through echo-ben
 noise: all ## This machine's noise floor now: A/A, lt against lt, 50 keep-alive connections, 20 one-second slices, pinned (ROUNDS SLICE JSON=FILE)
 	@PORT=$(PORT) bash scripts/noise.sh
 
-noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts are not "no difference" (about 15 min; REPEATS ROUNDS)
+noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts are not "no difference" (about 15 min; REPEATS ROUNDS; RESULTS_DIR=experiments/results/noise/hog-repeats for exp-noise 3.6)
 	@PORT=$(PORT) bash scripts/noise-hog.sh
 
 bench-ffi: all ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)

@@ -7,7 +7,9 @@
 # two processes of the same code differ by their own luck (JIT, placement), and a pair kept up
 # across the repeats made that one difference count twenty times (four "lt-b slower" of twenty).
 # Environment: PORT (9988), REPEATS, ROUNDS, SLICE, CONNECTIONS (50), SERVER_CPU, CLIENT_CPU (1),
-# RESULTS_DIR (each repeat's --json kept there as aa-N.json; default: a temp dir, removed).
+# RESULTS_DIR (each repeat's --json kept there as aa-N.json, with env.json and settings.csv;
+# default: a temp dir, removed). exp-noise's report counts the verdicts of the comparisons kept
+# in experiments/results/noise/hog-repeats/ (RESULTS_DIR=experiments/results/noise/hog-repeats).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PORT=${PORT:-9988} SERVER_CPU=${SERVER_CPU-0} CLIENT_CPU=${CLIENT_CPU-1}
@@ -40,6 +42,8 @@ start_pair() {
   fi
   SERVER_PID= SERVER_LOG=
 }
+load_before=$(cut -d' ' -f1 /proc/loadavg)
+[ -z "${RESULTS_DIR:-}" ] || { rm -f "$dir"/aa-*.json; env_json >"$dir/env.json"; }
 # shellcheck disable=SC2046
 $(pin_prefix "${SERVER_CPU:-}") bash -c 'while :; do :; done' &
 HOG_PID=$!
@@ -60,4 +64,9 @@ for r in $(seq "$REPEATS"); do
   esac
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -n "${RESULTS_DIR:-}" ]; then
+  printf 'key,value\nrepeats,%s\nrounds,%s\nslice,%s\nconnections,%s\nserver_cpu,%s\nclient_cpu,%s\nload_before,%s\nload_after,%s\n' \
+    "$REPEATS" "$ROUNDS" "$SLICE" "$CONNECTIONS" "${SERVER_CPU:-}" "${CLIENT_CPU:-}" "$load_before" "$(cut -d' ' -f1 /proc/loadavg)" \
+    >"$dir/settings.csv"
+fi
 echo "verdicts other than \"no difference\": $other of $REPEATS (a 95% interval: about 1 by design; the target: at most 2)"

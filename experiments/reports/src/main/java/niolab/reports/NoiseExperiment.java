@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import niolab.common.results.BenchComparison;
+import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -40,6 +41,53 @@ public final class NoiseExperiment implements Experiment {
                 : ", and it excludes 1: a difference between two identical servers, made by the order of the run"));
         hog(r, paired, out);
         ab(r, settings, out);
+        repeats(new Results(r.dir.resolve("hog-repeats")), out);
+    }
+
+    /**
+     * make noise-hog's repeated A/A comparisons under a CPU hog, where a run kept them in
+     * hog-repeats/ (aa-N.json): how many called a difference between identical servers, against
+     * the one in twenty a 95% interval allows.
+     */
+    static void repeats(Results hog, Report out) {
+        List<String> files = new ArrayList<>();
+        for (int n = 1; hog.has("aa-" + n + ".json"); n++) files.add("aa-" + n + ".json");
+        if (files.isEmpty()) {
+            out.put("repeats_table", "Not measured with these results: `make noise-hog RESULTS_DIR=experiments/results/noise/hog-repeats`"
+                    + " keeps its comparisons there.");
+            out.put("repeats_verdict", "not measured with these results");
+            return;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        int differ = 0;
+        for (int i = 0; i < files.size(); i++) {
+            Rounds rounds = Rounds.of(hog, files.get(i));
+            Interval ratio = rounds.ratio(0);
+            String verdict = ratio.low() > 1 ? "lt-b faster" : ratio.high() < 1 ? "lt-b slower" : "no difference";
+            if (!ratio.contains(1)) differ++;
+            rows.add(List.of(Integer.toString(i + 1), Integer.toString(rounds.count()), Md.f3(ratio.estimate()), interval(ratio), verdict));
+        }
+        Csv settings = hog.csv("settings.csv");
+        RunEnvironment env = hog.json("env.json", RunEnvironment.class);
+        out.put("repeats_table", files.size() + " A/A comparisons (`make noise-hog`, " + env.date() + ", commit " + env.commit()
+                + "): each a fresh pair of `lt` servers, " + settings.row("key", "rounds").get("value") + " rounds of "
+                + settings.row("key", "slice").get("value") + " slices, a busy loop on the servers' core throughout; load average "
+                + settings.row("key", "load_before").get("value") + " before, " + settings.row("key", "load_after").get("value")
+                + " after.\n\n" + Md.table(List.of("repeat", "rounds", "lt-b / lt-a rate", "95% interval", "verdict"), rows));
+        // if every interval erred exactly 5% of the time: the chance of this many errors or more in as many comparisons
+        double atLeast = 1;
+        for (int k = 0; k < differ; k++) atLeast -= binomial(files.size(), k, 0.05);
+        int bound = files.size() / 10; // the lab's target: at most 2 of 20
+        out.put("repeats_verdict", differ + " of " + files.size() + " comparisons of identical servers called a difference"
+                + " (the lab's bound: at most " + bound + " of " + files.size() + "; " + (differ <= bound ? "met" : "not met") + "); with intervals"
+                + " that err exactly 1 time in 20, " + differ + " or more would come in " + Md.f1(atLeast * 100) + "% of such runs");
+    }
+
+    /** P(X = k) for X ~ Binomial(n, p). */
+    private static double binomial(int n, int k, double p) {
+        double c = 1;
+        for (int i = 0; i < k; i++) c = c * (n - i) / (i + 1);
+        return c * Math.pow(p, k) * Math.pow(1 - p, n - k);
     }
 
     /** A/A by slice length, all rounds and the first 8 and 16: the interval and its width. */

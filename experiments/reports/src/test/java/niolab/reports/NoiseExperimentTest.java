@@ -110,6 +110,31 @@ class NoiseExperimentTest {
     }
 
     @Test
+    void repeatedAaComparisonsUnderAHogAreCountedWhereARunKeptThem() throws IOException {
+        Report out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("repeats_verdict")).isEqualTo("not measured with these results");
+        Path hog = Files.createDirectory(dir.resolve("hog-repeats"));
+        Files.copy(dir.resolve("env.json"), hog.resolve("env.json"));
+        Files.writeString(hog.resolve("settings.csv"), "key,value\nrepeats,20\nrounds,16\nslice,1s\nload_before,0.5\nload_after,1.9\n");
+        // 20 comparisons: two with lt-b 3% slower in every round (each interval excludes 1), the rest identical
+        for (int n = 1; n <= 20; n++) {
+            Files.writeString(hog.resolve("aa-" + n + ".json"), compare(new String[] {"lt-a", "lt-b"}, 16, 1.0, n <= 2 ? 0.97 : 1.0));
+        }
+        out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("repeats_table")).contains("load average 0.5 before, 1.9 after").contains("| 1 | 16 | 0.970 | [0.970, 0.970] | lt-b slower |")
+                .contains("| 20 | 16 | 1.000 | [1.000, 1.000] | no difference |");
+        // P(X >= 2) for X ~ Binomial(20, 0.05) = 1 - 0.95^20 - 20 * 0.05 * 0.95^19 = 26.4%
+        assertThat(out.values.get("repeats_verdict")).isEqualTo("2 of 20 comparisons of identical servers called a difference (the lab's"
+                + " bound: at most 2 of 20; met); with intervals that err exactly 1 time in 20, 2 or more would come in 26.4% of such runs");
+        Files.writeString(hog.resolve("aa-3.json"), compare(new String[] {"lt-a", "lt-b"}, 16, 1.0, 1.05));
+        out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        assertThat(out.values.get("repeats_verdict")).startsWith("3 of 20").contains("not met");
+    }
+
+    @Test
     void everyPlaceholderOfTheTemplateIsFilled() throws IOException {
         Report out = new Report();
         out.put("env", new Results(dir).environment());
