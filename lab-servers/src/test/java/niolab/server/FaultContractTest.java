@@ -48,7 +48,7 @@ public abstract class FaultContractTest extends ServerContractTest {
     private static final int LOAD_CONNECTIONS = 200;
     /**
      * The shared server's SO_SNDBUF, where it has {@code --sndbuf}: the kernel's own grows on
-     * loopback until it holds a whole echo (256 MiB of the load above made not one partial write),
+     * loopback until it holds a whole echo (256 MiB of the load above made not one partial write on lt),
      * so without it no slow reader would ever hold the server's output back.
      */
     private static final String SNDBUF = "16384";
@@ -91,8 +91,8 @@ public abstract class FaultContractTest extends ServerContractTest {
         long checked = PacedEchoLoad.run(address, LOAD_CONNECTIONS, each, 2, 100);
         double seconds = (System.nanoTime() - t0) / 1e9;
         long partialWrites = statsCounter("partial_writes") - partialWritesBefore;
-        System.out.printf("%s: %d MiB echoed and checked over %d connections in %.1f s, %d partial writes%n",
-                serverUnderTest().name(), checked >> 20, LOAD_CONNECTIONS, seconds, partialWrites);
+        System.out.printf("%s: %.0f MiB echoed and checked over %d connections in %.1f s, %d partial writes%n",
+                serverUnderTest().name(), checked / (double) (1 << 20), LOAD_CONNECTIONS, seconds, partialWrites);
         assertThat(checked).isEqualTo(each * LOAD_CONNECTIONS);
         // A quarter of the connections read slowly: their echoes must have held the server's writes back.
         if (hasSndbuf()) assertThat(partialWrites).as("partial writes during the load").isGreaterThanOrEqualTo(LOAD_CONNECTIONS / 4);
