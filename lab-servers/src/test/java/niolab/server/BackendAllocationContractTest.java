@@ -43,7 +43,7 @@ public abstract class BackendAllocationContractTest extends ServerContractTest {
         byte[] batch = ascii((get("/healthz") + get("/ping")).repeat(8));
         try (Socket s = Echo.connect(address)) {
             OutputStream out = s.getOutputStream();
-            InputStream in = s.getInputStream();
+            InputStream in = AllocationContractTest.buffered(s);
             for (int i = 0; i < requests; i++) {
                 out.write(one);
                 assertThat(Http.read(in).status()).isEqualTo(200);

@@ -15,11 +15,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import niolab.common.CountersLine;
 import niolab.server.testing.Echo;
 import niolab.server.testing.PacedEchoLoad;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Faults and bad input, written once and run against each architecture through a subclass (as
@@ -27,28 +31,41 @@ import org.junit.jupiter.api.Test;
  * leaks no descriptor, logs a fault in one line and never a stack trace.
  *
  * <p>One server, started once, takes the faults that need no special option, and must hold no
- * more descriptors after each than before it. Faults that need options (a descriptor limit, an
- * idle timeout, a small buffer) or end the server (SIGTERM) get a server of their own. Tests
+ * more descriptors after each than before it; a SIGTERM ends its life, last. Faults that need
+ * options (a descriptor limit, an idle timeout, a small buffer) get a server of their own. Tests
  * assert behaviour, not timings; the one exception is the CPU bound while descriptors are
  * exhausted, and it is generous. Every wait is bounded; every server is stopped.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public abstract class FaultContractTest extends ServerContractTest {
     /**
-     * 256 MiB over 200 connections: 1.3 MiB each, written in chunks of 1 byte to 1 MiB and read
-     * back in small helpings, so every buffer of the server fills, drains and wraps many times
+     * 32 MiB over 200 connections: 160 KiB each, written in chunks of 1 byte to 1 MiB and read
+     * back in small helpings, so the server's buffers fill and drain several times per connection
      * (every byte crosses the server twice and is checked). {@code -Dfaults.load.mib=1024} for a
      * longer soak.
      */
-    private static final long LOAD_BYTES = Long.getLong("faults.load.mib", 256) << 20;
+    private static final long LOAD_BYTES = Long.getLong("faults.load.mib", 32) << 20;
     private static final int LOAD_CONNECTIONS = 200;
+    /**
+     * The shared server's SO_SNDBUF, where it has {@code --sndbuf}: the kernel's own grows on
+     * loopback until it holds a whole echo (256 MiB of the load above made not one partial write on lt),
+     * so without it no slow reader would ever hold the server's output back.
+     */
+    private static final String SNDBUF = "16384";
     private static final Pattern STACK_TRACE = Pattern.compile("Exception|\tat |^\\s+at ", Pattern.MULTILINE);
 
     /** The shared server's descriptors when it serves nobody. */
     private long baselineFds;
 
+    /** Whether the server has {@code --sndbuf} (lt and et do, and mp's workers of them). */
+    protected boolean hasSndbuf() {
+        return true;
+    }
+
+    /** Its counters every 100 ms: a test reads what the server did while it still runs. */
     @Override
     protected ServerProcess startSharedServer() throws Exception {
-        ServerProcess shared = startServer();
+        ServerProcess shared = hasSndbuf() ? startServer("--stats-interval", "100ms", "--sndbuf", SNDBUF) : startServer("--stats-interval", "100ms");
         roundTrip(Echo.connect(shared.address()), 0);
         baselineFds = Proc.fds(Proc.tree(shared));
         return shared;
@@ -69,11 +86,16 @@ public abstract class FaultContractTest extends ServerContractTest {
     @Test
     void manyConnectionsWithRandomChunksAndSlowReadersGetEveryByteBackInOrder() throws Exception {
         long each = LOAD_BYTES / LOAD_CONNECTIONS;
+        long partialWritesBefore = statsCounter("partial_writes");
         long t0 = System.nanoTime();
         long checked = PacedEchoLoad.run(address, LOAD_CONNECTIONS, each, 2, 100);
-        System.out.printf("%s: %d MiB echoed and checked over %d connections in %.1f s%n",
-                serverUnderTest().name(), checked >> 20, LOAD_CONNECTIONS, (System.nanoTime() - t0) / 1e9);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long partialWrites = statsCounter("partial_writes") - partialWritesBefore;
+        System.out.printf("%s: %.0f MiB echoed and checked over %d connections in %.1f s, %d partial writes%n",
+                serverUnderTest().name(), checked / (double) (1 << 20), LOAD_CONNECTIONS, seconds, partialWrites);
         assertThat(checked).isEqualTo(each * LOAD_CONNECTIONS);
+        // A quarter of the connections read slowly: their echoes must have held the server's writes back.
+        if (hasSndbuf()) assertThat(partialWrites).as("partial writes during the load").isGreaterThanOrEqualTo(LOAD_CONNECTIONS / 4);
         assertNoLeakedDescriptors();
     }
 
@@ -295,34 +317,59 @@ public abstract class FaultContractTest extends ServerContractTest {
         }
     }
 
+    /** Last: it ends the shared server's life, and {@link #stopSharedServer} checks how it ended. */
     @Test
+    @Order(Integer.MAX_VALUE)
     void sigtermDuringARunLetsInFlightEchoesCompleteAndExitsZero() throws Exception {
-        try (ServerProcess p = startServer()) {
-            int clients = 16;
-            List<Socket> sockets = new ArrayList<>();
-            List<byte[]> payloads = new ArrayList<>();
-            List<CompletableFuture<byte[]>> echoes = new ArrayList<>();
-            try {
-                for (int i = 0; i < clients; i++) {
-                    Socket s = Echo.connect(p.address());
-                    sockets.add(s);
-                    roundTrip(s, i); // accepted: the SIGTERM below finds it open, not in the backlog
-                    byte[] payload = Echo.random(256 * 1024, i);
-                    payloads.add(payload);
-                    Echo.writeAsync(s, payload, 16 * 1024, i).thenRun(() -> shutdownOutput(s));
-                    echoes.add(readSlowlyToEndAsync(s));
-                }
-                p.process.toHandle().destroy(); // SIGTERM with echoes in flight
-                for (int i = 0; i < clients; i++) {
-                    assertThat(Echo.same(Echo.await(echoes.get(i)), payloads.get(i))).as("echo %d complete", i).isTrue();
-                }
-                assertThat(p.awaitExit(10)).as("exit status within 10 s: " + p.output()).isZero();
-            } finally {
-                for (Socket s : sockets) s.close();
+        ServerProcess p = server;
+        int clients = 16;
+        List<Socket> sockets = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        List<CompletableFuture<byte[]>> echoes = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                Socket s = Echo.connect(p.address());
+                sockets.add(s);
+                roundTrip(s, i); // accepted: the SIGTERM below finds it open, not in the backlog
+                byte[] payload = Echo.random(256 * 1024, i);
+                payloads.add(payload);
+                Echo.writeAsync(s, payload, 16 * 1024, i).thenRun(() -> shutdownOutput(s));
+                echoes.add(readSlowlyToEndAsync(s));
             }
-            assertCleanLog(p);
-            assertThat(p.output()).contains("counters: ");
+            p.process.toHandle().destroy(); // SIGTERM with echoes in flight
+            for (int i = 0; i < clients; i++) {
+                assertThat(Echo.same(Echo.await(echoes.get(i)), payloads.get(i))).as("echo %d complete", i).isTrue();
+            }
+            assertThat(p.awaitExit(10)).as("exit status within 10 s: " + p.output()).isZero();
+        } finally {
+            for (Socket s : sockets) s.close();
         }
+        assertCleanLog(p);
+        assertThat(p.output()).contains("counters: ");
+    }
+
+    /**
+     * {@code name} on a {@code stats:} line that the shared server printed after this call: the
+     * third one, since mp's master sums the lines its workers printed up to an interval before.
+     */
+    private long statsCounter(String name) throws InterruptedException {
+        int seen = statsLines().size();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<String> lines;
+        while ((lines = statsLines()).size() < seen + 3 && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(lines.size()).as("stats lines; the server said:\n%s", server.output()).isGreaterThanOrEqualTo(seen + 3);
+        Long value = CountersLine.parse(lines.get(lines.size() - 1)).get(name);
+        assertThat(value).as("%s on %s", name, lines.get(lines.size() - 1)).isNotNull();
+        return value;
+    }
+
+    /** The shared server's own {@code stats:} lines (not mp's workers', which come tagged). */
+    private List<String> statsLines() {
+        List<String> lines = new ArrayList<>();
+        for (String line : server.output().split("\n")) {
+            if (line.startsWith(CountersLine.STATS_PREFIX)) lines.add(line);
+        }
+        return lines;
     }
 
     /** The shared server is back to the descriptors it had before the test (bounded wait). */

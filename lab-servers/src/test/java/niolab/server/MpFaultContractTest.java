@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import niolab.server.testing.Echo;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.Test;
 /** The fault suite against mp (2 lt workers), plus what only mp has: a worker killed mid-run. */
 class MpFaultContractTest extends FaultContractTest {
     private static final int CLIENTS = 40;
+    /** Between one client's round trips: ten milliseconds. */
+    private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     @Override
     protected ServerUnderTest serverUnderTest() {
@@ -118,6 +121,8 @@ class MpFaultContractTest extends FaultContractTest {
                     roundTrip(s, i);
                     served.incrementAndGet(id);
                     reconnecting = false;
+                    // Each connection stays in use without 40 threads spinning on two cores; a failure still shows at the next trip.
+                    LockSupport.parkNanos(PAUSE_NANOS);
                 }
             } catch (IOException | AssertionError e) {
                 if (!running.get()) return;

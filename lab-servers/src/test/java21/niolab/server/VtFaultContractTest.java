@@ -7,4 +7,10 @@ class VtFaultContractTest extends FaultContractTest {
     protected ServerUnderTest serverUnderTest() {
         return ServerUnderTest.of("vt");
     }
+
+    /** No {@code --sndbuf} here: it is lt's and et's. */
+    @Override
+    protected boolean hasSndbuf() {
+        return false;
+    }
 }

@@ -7,4 +7,10 @@ class UringFaultContractTest extends FaultContractTest {
     protected ServerUnderTest serverUnderTest() {
         return UringArch.of("uring");
     }
+
+    /** No {@code --sndbuf} here: it is lt's and et's. */
+    @Override
+    protected boolean hasSndbuf() {
+        return false;
+    }
 }
