@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Where the suite's CPU goes, one line per test class, when {@code NIOLAB_TEST_CPU_LOG=FILE} is in
  * the environment (off otherwise; found through META-INF/services like {@link SkipGuard}):
- * {@code module class cpu_s user_s sys_s processes commands}. CPU is the test JVM's own plus that
+ * {@code module_dir class cpu_s user_s sys_s processes commands} (the module's whole path: a
+ * grading run of HandoutTest logs its handout's classes too, inside HandoutTest's own figure). CPU is the test JVM's own plus that
  * of every child it has reaped ({@code /proc/self/stat}: utime, stime, cutime, cstime), so a
  * class's servers, graders and Maven runs count to it; Surefire runs the classes of a fork one
  * after the other, so the difference across a class is that class's. Processes are the distinct
@@ -59,7 +60,7 @@ public final class ClassCpuLog implements BeforeAllCallback, AfterAllCallback {
         counts.forEach((c, n) -> commands.append(commands.length() == 0 ? "" : ",").append(c).append('=').append(n));
         int processes = counts.values().stream().mapToInt(Integer::intValue).sum();
         String line = String.format(Locale.ROOT, "%s %s %.2f %.2f %.2f %d %s%n",
-                Paths.get(System.getProperty("user.dir")).getFileName(), context.getRequiredTestClass().getName(),
+                System.getProperty("user.dir"), context.getRequiredTestClass().getName(),
                 (now[0] + now[1] - start[0] - start[1]) / 100.0, (now[0] - start[0]) / 100.0, (now[1] - start[1]) / 100.0,
                 processes, commands.length() == 0 ? "-" : commands);
         Files.write(LOG, line.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
