@@ -155,6 +155,11 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** The options every test server's JVM gets (C1 and the serial collector), for a test that starts another JVM of its own. */
+    public static List<String> testJvmOptions() {
+        return TEST_JVM_OPTIONS;
+    }
+
     public static Path javaBinary() {
         return Paths.get(System.getProperty("java.home"), "bin", "java");
     }
