@@ -30,10 +30,13 @@ help: ## List the targets, one line each
 all: $(JARS) ## Build everything: bin/lab-server and bin/echo-bench work afterwards
 
 # The JDK of this build, recorded for bin/* (they run on it). Another JDK starts from clean:
-# classes compiled for release 22 by one JDK must not stay in target/ for an older one.
+# classes compiled for release 22 by one JDK must not stay in target/ for an older one (a fresh
+# tree has no module output: its first make skips a Maven run that would clean nothing).
 target/jdk-home: FORCE
 	@$(JDK) $(if $(filter grade,$(MAKECMDGOALS)),$(if $(VERBOSE),,: ),)echo "using $$JDK_LABEL"; \
-	  if [ "$$(cat $@ 2>/dev/null)" != "$$JAVA_HOME" ]; then $(MVN) clean && mkdir -p target && echo "$$JAVA_HOME" >$@; fi
+	  if [ "$$(cat $@ 2>/dev/null)" != "$$JAVA_HOME" ]; then \
+	    if [ -n "$$(find . -mindepth 2 -maxdepth 3 -type d -name target -print -quit)" ]; then $(MVN) clean || exit 1; fi; \
+	    mkdir -p target && echo "$$JAVA_HOME" >$@; fi
 
 $(JARS) &: $(SOURCES) target/jdk-home
 	@$(JDK) $(MVN) -DskipTests package
@@ -89,7 +92,7 @@ handout: ## Write the student handout: make handout DEST=DIR (solutions cut, stu
 
 grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (or LAB=1,2 or LAB=all; a hint per failure; exit 0 only at full marks; Maven's output in target/grade.log, VERBOSE=1 shows it)
 	@if [ -z "$(LAB)" ]; then echo "error: say which lab: make grade LAB=N, LAB=N,N... or LAB=all (labs/README.md lists them)" >&2; exit 2; fi
-	@$(JDK) MVN="$(MVN)" VERBOSE="$(VERBOSE)" java $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
+	@$(JDK) MVN="$(MVN)" VERBOSE="$(VERBOSE)" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
 
 handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (the machine, the grade table, the runs kept by bin/record; FILES="a b" adds files)
 	@LAB="$(LAB)" DEST="$(DEST)" FILES="$(FILES)" bash scripts/handin.sh

@@ -91,7 +91,12 @@ public final class LabServer implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine(args).setExecutionStrategy(LabServer::checkThenRun).execute(args));
+        System.exit(execute(args));
+    }
+
+    /** All that {@link #main} does but exit: runs the command line, returns its exit code (tests call it in-process). */
+    public static int execute(String... args) {
+        return commandLine(args).setExecutionStrategy(LabServer::checkThenRun).execute(args);
     }
 
     private static int checkThenRun(CommandLine.ParseResult parsed) {

@@ -40,10 +40,10 @@ class BackendCliTest {
         "vt --backend redis://127.0.0.1                                        | --backend needs --protocol http",
         "bio --protocol http --backend redis://127.0.0.1                        | --backend is for lt, et, vt and mp (bio has none)"})
     void badBackendFlagsAreOneLineAndExitTwo(String args, String message) throws Exception {
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of(args.trim().split(" +")))) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains(message).contains("Usage:").doesNotContain("Exception");
-        }
+        // In-process: flags parsed and checked, nothing started (CliContractTest sees a usage error's exit in a real process).
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of(args.trim().split(" +")));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains(message).contains("Usage:").doesNotContain("Exception");
     }
 
     @ParameterizedTest

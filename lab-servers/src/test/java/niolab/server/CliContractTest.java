@@ -75,6 +75,15 @@ public abstract class CliContractTest extends ServerContractTest {
         }
     }
 
+    /**
+     * Runs {@code command args...} in this JVM, as its main does short of exiting: for a case
+     * that only parses flags. {@link #badFlagGivesUsageAndExitTwo} checks, in a real process, that
+     * such an error is the exit status the shell sees, with no stack trace on the real stderr.
+     */
+    protected final ServerProcess.InProcess runInProcess(String... args) throws Exception {
+        return ServerProcess.runInProcess(serverUnderTest().commandLine(List.of(args)));
+    }
+
     @Test
     void badFlagGivesUsageAndExitTwo() throws Exception {
         try (ServerProcess p = launch("--no-such-flag")) {
@@ -85,10 +94,9 @@ public abstract class CliContractTest extends ServerContractTest {
 
     @Test
     void unknownProtocolGivesUsageAndExitTwo() throws Exception {
-        try (ServerProcess p = launch("--protocol", "smtp")) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("'smtp' is not a protocol (echo or http)").doesNotContain("Exception");
-        }
+        ServerProcess.InProcess run = runInProcess("--protocol", "smtp");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("'smtp' is not a protocol (echo or http)").doesNotContain("Exception");
     }
 
     @Test

@@ -24,17 +24,15 @@ class EtBindingCliTest {
 
     @Test
     void anUnknownBindingIsAFlagError() throws Exception {
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of("et", "--binding", "jni", "--port", "0"))) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("unknown binding 'jni' (expected jna or ffm)").doesNotContain("Exception");
-        }
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("et", "--binding", "jni", "--port", "0"));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("unknown binding 'jni' (expected jna or ffm)").doesNotContain("Exception");
     }
 
     @Test
     void mpPassesTheBindingOnlyToEtWorkers() throws Exception {
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of("mp", "--binding", "jna", "--port", "0"))) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("--binding goes with --worker-arch et").doesNotContain("Exception");
-        }
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("mp", "--binding", "jna", "--port", "0"));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("--binding goes with --worker-arch et").doesNotContain("Exception");
     }
 }

@@ -36,11 +36,10 @@ class VtCommandTest {
     @Test
     void loopsIsOneLineAndExitTwo() throws Exception {
         Capability.JDK_21.assume();
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of("vt", "--loops", "2", "--port", "0"))) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output().trim())
-                    .isEqualTo("error: --loops is for the event loops (lt, et): vt already runs a thread per connection");
-        }
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("vt", "--loops", "2", "--port", "0"));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output().trim())
+                .isEqualTo("error: --loops is for the event loops (lt, et): vt already runs a thread per connection");
     }
 
     @Test

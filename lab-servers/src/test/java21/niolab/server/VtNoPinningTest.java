@@ -212,6 +212,7 @@ class VtNoPinningTest {
         Path jfr = dir.resolve("probe.jfr");
         List<String> cmd = new ArrayList<>();
         cmd.add(ServerProcess.javaBinary().toString());
+        cmd.addAll(ServerProcess.testJvmOptions());
         cmd.addAll(recordingTo(jfr));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VtPinningProbe.class.getName()));
         Process probe = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -38,10 +38,9 @@ class UringCliTest {
 
     @Test
     void anUnknownModeGivesUsageAndExitTwo() throws Exception {
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of("uring", "--uring-mode", "sqpoll"))) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("'sqpoll' is not a uring mode (basic, multishot or bufring)").doesNotContain("Exception");
-        }
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("uring", "--uring-mode", "sqpoll"));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("'sqpoll' is not a uring mode (basic, multishot or bufring)").doesNotContain("Exception");
     }
 
     @Test

@@ -29,9 +29,14 @@ public final class NettyPeers implements Runnable {
     }
 
     public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** All that {@link #main} does but exit: runs the command line, returns its exit code (tests call it in-process). */
+    public static int execute(String... args) {
         CommandLine cl = new CommandLine(new NettyPeers());
         for (Transport t : Transport.values()) cl.addSubcommand(t.command, new NettyCommand(t));
         cl.addSubcommand("netty-http", new NettyHttpCommand());
-        System.exit(cl.execute(args));
+        return cl.execute(args);
     }
 }

@@ -17,10 +17,9 @@ class NettyHttpCliContractTest extends CliContractTest {
 
     @Test
     void echoProtocolIsRefusedWithExitTwo() throws Exception {
-        try (ServerProcess p = launch("--protocol", "echo")) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("netty-http speaks only http").contains("Usage:").doesNotContain("Exception");
-        }
+        ServerProcess.InProcess run = runInProcess("--protocol", "echo");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("netty-http speaks only http").contains("Usage:").doesNotContain("Exception");
     }
 
     @Test
@@ -28,9 +27,8 @@ class NettyHttpCliContractTest extends CliContractTest {
         try (ServerProcess p = ServerProcess.start("netty-http", "--transport", "NIO")) {
             assertThat(p.label()).isEqualTo("netty-http: nio, http");
         }
-        try (ServerProcess p = launch("--transport", "dpdk")) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("'dpdk' is not a transport (nio, epoll or uring)").doesNotContain("Exception");
-        }
+        ServerProcess.InProcess run = runInProcess("--transport", "dpdk");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("'dpdk' is not a transport (nio, epoll or uring)").doesNotContain("Exception");
     }
 }

@@ -13,10 +13,9 @@ import org.junit.jupiter.api.Timeout;
 class NettyPeersMainTest {
     @Test
     void missingServerGivesUsageAndExitTwo() throws Exception {
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of())) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("missing server: netty-nio, netty-epoll, netty-uring or netty-http").contains("Usage:");
-        }
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("missing server: netty-nio, netty-epoll, netty-uring or netty-http").contains("Usage:");
     }
 
     @Test

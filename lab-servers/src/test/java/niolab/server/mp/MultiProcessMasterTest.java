@@ -169,10 +169,10 @@ class MultiProcessMasterTest {
 
     @Test
     void aBadWorkerCountIsAFlagError() throws Exception {
-        try (ServerProcess p = ServerProcess.launch(List.of(), List.of("mp", "--workers", "0", "--port", "0"))) {
-            assertThat(p.awaitExit(30)).isEqualTo(2);
-            assertThat(p.output()).contains("--workers must be between 1 and 256, not 0").doesNotContain("Exception");
-        }
+        // In-process: refused before any worker starts (CliContractTest sees a usage error's exit in a real process).
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("mp", "--workers", "0", "--port", "0"));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("--workers must be between 1 and 256, not 0").doesNotContain("Exception");
     }
 
     @Test

@@ -1,8 +1,10 @@
 package niolab.server.testing;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -11,7 +13,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -110,6 +115,49 @@ public final class ServerProcess implements AutoCloseable {
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         return new ServerProcess(pb.start());
+    }
+
+    /** What a command run in-process ({@link #runInProcess}) ended with: main's exit code, and stdout and stderr together. */
+    public record InProcess(int exitCode, String output) {
+    }
+
+    /**
+     * Runs {@code args} in this JVM through the main class's {@code execute(String...)}, all that
+     * its {@code main} does but exit: for a case that only parses flags and checks the message,
+     * where a JVM start (about a second of CPU) adds nothing the case checks. Whatever the command
+     * prints, a stack trace included, is captured; a case that needs the process itself (its exit
+     * status as the shell sees it, its real stderr, a server that starts) launches one. A command
+     * that has not returned within 30 s (it started a server after all) fails the case; its thread,
+     * a daemon, is left to the end of the test JVM.
+     */
+    public static synchronized InProcess runInProcess(List<String> args) throws Exception {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream both = new PrintStream(captured, true, StandardCharsets.UTF_8);
+        FutureTask<Integer> run = new FutureTask<>(() ->
+                (Integer) Class.forName(MAIN).getMethod("execute", String[].class).invoke(null, (Object) args.toArray(new String[0])));
+        Thread thread = new Thread(run, "in-process " + String.join(" ", args));
+        thread.setDaemon(true);
+        System.setOut(both);
+        System.setErr(both);
+        try {
+            thread.start();
+            return new InProcess(run.get(30, TimeUnit.SECONDS), captured.toString(StandardCharsets.UTF_8));
+        } catch (TimeoutException e) {
+            thread.interrupt();
+            throw new AssertionError(MAIN + " " + String.join(" ", args) + " did not exit within 30 s:\n" + captured.toString(StandardCharsets.UTF_8));
+        } catch (ExecutionException e) {
+            throw new AssertionError(MAIN + " " + String.join(" ", args) + " threw instead of exiting", e.getCause());
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    /** The options every test server's JVM gets (C1 and the serial collector), for a test that starts another JVM of its own. */
+    public static List<String> testJvmOptions() {
+        return TEST_JVM_OPTIONS;
     }
 
     public static Path javaBinary() {
