@@ -80,7 +80,8 @@ public final class NoiseExperiment implements Experiment {
         int bound = files.size() / 10; // the lab's target: at most 2 of 20
         out.put("repeats_verdict", differ + " of " + files.size() + " comparisons of identical servers called a difference"
                 + " (the lab's bound: at most " + bound + " of " + files.size() + "; " + (differ <= bound ? "met" : "not met") + "); with intervals"
-                + " that err exactly 1 time in 20, " + differ + " or more would come in " + Md.f1(atLeast * 100) + "% of such runs");
+                + " that err exactly 1 time in 20, " + (differ == 0 ? "none would err in " + Md.f1(binomial(files.size(), 0, 0.05) * 100)
+                        : differ + " or more would err in " + Md.f1(atLeast * 100)) + "% of such runs");
     }
 
     /** P(X = k) for X ~ Binomial(n, p). */

@@ -127,11 +127,18 @@ class NoiseExperimentTest {
                 .contains("| 20 | 16 | 1.000 | [1.000, 1.000] | no difference |");
         // P(X >= 2) for X ~ Binomial(20, 0.05) = 1 - 0.95^20 - 20 * 0.05 * 0.95^19 = 26.4%
         assertThat(out.values.get("repeats_verdict")).isEqualTo("2 of 20 comparisons of identical servers called a difference (the lab's"
-                + " bound: at most 2 of 20; met); with intervals that err exactly 1 time in 20, 2 or more would come in 26.4% of such runs");
+                + " bound: at most 2 of 20; met); with intervals that err exactly 1 time in 20, 2 or more would err in 26.4% of such runs");
         Files.writeString(hog.resolve("aa-3.json"), compare(new String[] {"lt-a", "lt-b"}, 16, 1.0, 1.05));
         out = new Report();
         new NoiseExperiment().generate(new Results(dir), out);
         assertThat(out.values.get("repeats_verdict")).startsWith("3 of 20").contains("not met");
+        for (int n = 1; n <= 3; n++) {
+            Files.writeString(hog.resolve("aa-" + n + ".json"), compare(new String[] {"lt-a", "lt-b"}, 16, 1.0, 1.0));
+        }
+        out = new Report();
+        new NoiseExperiment().generate(new Results(dir), out);
+        // 0.95^20 = 35.8%
+        assertThat(out.values.get("repeats_verdict")).startsWith("0 of 20").endsWith("none would err in 35.8% of such runs");
     }
 
     @Test
