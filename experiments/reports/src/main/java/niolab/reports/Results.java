@@ -13,6 +13,8 @@ import niolab.common.results.BenchReport;
 import niolab.common.results.ResultsJson;
 import niolab.common.results.RunConditions;
 import niolab.common.results.RunEnvironment;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.Interval;
 
 /** One experiment's raw results folder, {@code experiments/results/NAME/}, and typed reads from it. */
 public final class Results {
@@ -101,13 +103,17 @@ public final class Results {
         return sb.toString();
     }
 
-    /** The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's interval and verdict. */
+    /**
+     * The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's
+     * interval and verdict, recomputed from the slices as every interval of the reports is.
+     */
     String noiseFloor(String file) {
-        List<BenchComparison.Comparison> comparisons = json(file, BenchComparison.class).summary().comparisons();
-        BenchComparison.Ratio rate = comparisons.isEmpty() ? null : comparisons.get(0).rate();
+        CompareRun run = CompareRun.of(this, file);
+        List<BenchComparison.Server> servers = run.json.servers();
+        Interval rate = servers.size() < 2 ? null : run.ratio(servers.get(1).name(), servers.get(0).name(), CompareRun.RATE);
         if (rate == null) return "measured, but too few paired rounds for an interval";
         return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.f3(rate.low()) + ", " + Md.f3(rate.high()) + "] over "
-                + rate.rounds() + " rounds: " + rate.words();
+                + run.rounds(servers.get(1).name(), servers.get(0).name()) + " rounds: " + Comparison.describe(rate, Comparison.Quantity.RATE);
     }
 
     /**

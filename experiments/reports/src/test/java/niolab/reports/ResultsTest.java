@@ -166,13 +166,20 @@ class ResultsTest {
                 "| noise floor (A/A) | `not recorded` |", "uncommitted changes: the code that produced these figures");
         Files.writeString(dir.resolve("conditions.json"), "{\"loadavg_before\":\"1.20 1.00 0.90\",\"loadavg_after\":\"2.10 1.40 1.00\","
                 + "\"steal_ticks\":3,\"total_ticks\":1000,\"steal_percent\":0.30,\"noise\":\"noise.json\"}", StandardCharsets.UTF_8);
-        BenchComparison.Ratio rate = new BenchComparison.Ratio(20, 0.998, 0.985, 1.01, "none", "no difference this run can resolve (±1.3%)");
+        // 20 rounds: lt-b's rate over lt-a's 0.98, 0.99, ..., 1.17 (round i: 0.97 + i / 100); the summary the run printed is not read
+        List<BenchComparison.Slice> slices = new java.util.ArrayList<>();
+        for (int round = 1; round <= 20; round++) {
+            double b = 1000 * (0.97 + round / 100.0);
+            slices.add(new BenchComparison.Slice(round, 0, "lt-a", 1000, 0, 1.0, 1000.0, null, null, null, false));
+            slices.add(new BenchComparison.Slice(round, 1, "lt-b", Math.round(b), 0, 1.0, b, null, null, null, false));
+        }
         Files.writeString(dir.resolve("noise.json"), ResultsJson.compact(new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA,
-                BenchComparison.COMMAND, null, null, List.of(), List.of(),
-                new BenchComparison.Summary(List.of(), List.of(new BenchComparison.Comparison("lt-b", "lt-a", rate, null, null))))),
+                BenchComparison.COMMAND, null, null, List.of(new BenchComparison.Server("lt-a", "127.0.0.1:1", null, null),
+                new BenchComparison.Server("lt-b", "127.0.0.1:2", null, null)), slices, new BenchComparison.Summary(List.of(), List.of()))),
                 StandardCharsets.UTF_8);
+        // median of 0.98..1.17 is 1.075; of 20 sorted, the 6th (1.03) and the 15th (1.12)
         assertThat(new Results(dir).environment()).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
                 "| steal time | `0.30% of the CPU time over the run` |",
-                "| noise floor (A/A) | `A/A lt against lt, rate ratio 0.998 [0.985, 1.010] over 20 rounds: no difference this run can resolve (±1.3%)` |");
+                "| noise floor (A/A) | `A/A lt against lt, rate ratio 1.075 [1.030, 1.120] over 20 rounds: faster by 8% [3%, 12%]` |");
     }
 }
