@@ -185,8 +185,8 @@ class HandoutTest {
      * The grader can fail and can pass, for every lab: in a fresh handout every lab scores below
      * full marks and every region's stub compiles; with the reference regions put back, every lab
      * scores full marks. One grading run covers the seven labs (a checkpoint or three each, so
-     * that {@code make test} stays short); Maven runs offline on the local repository the lab's
-     * own build filled. The whole of each lab is graded by hand: {@code make grade LAB=all}.
+     * that {@code make test} stays short). The whole of each lab is graded by hand:
+     * {@code make grade LAB=all}.
      */
     @Test
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
@@ -304,13 +304,14 @@ class HandoutTest {
     }
 
     /**
-     * Maven as {@code make grade} runs it, offline on the local repository the lab's own build
-     * filled, compiling only the sources newer than their classes: between two gradings only the
+     * Maven as {@code make grade} runs it, online: the suite's own build runs beside this test and
+     * may not yet have fetched lab-servers' test dependencies on a new machine (offline, the
+     * grading failed there). It compiles only the sources newer than their classes: between two gradings only the
      * region files change, and the default would compile lab-servers' main and test trees again;
      * and with a test JVM per core, not two: a grading run has a few classes per module, and each
      * JVM more is a start and a warm-up paid for (this test runs beside the rest of the suite).
      */
-    private static final String MVN = "MVN=mvn -o -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false -Dtest.forks=1C";
+    private static final String MVN = "MVN=mvn -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false -Dtest.forks=1C";
 
     /** The handout's {@code make grade} log (Maven's and the servers' output). */
     private static String log(Path dest) throws IOException {

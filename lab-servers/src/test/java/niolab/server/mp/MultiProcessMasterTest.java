@@ -200,7 +200,11 @@ class MultiProcessMasterTest {
         return accepts;
     }
 
-    /** Fresh connections one after another; failures (the killed worker's queue is reset) are expected and skipped. */
+    /**
+     * Fresh connections one after another, 2 ms apart: load enough to be under way when the worker
+     * dies, without spinning a core for the restart's whole wait; failures (the killed worker's
+     * queue is reset) are expected and skipped.
+     */
     private static void shortConnectionsUntil(InetSocketAddress address, AtomicBoolean loading, AtomicLong served) {
         byte[] payload = Echo.random(8, 4);
         while (loading.get()) {
@@ -212,6 +216,11 @@ class MultiProcessMasterTest {
                 served.incrementAndGet();
             } catch (IOException expectedWhileAWorkerDies) {
                 // try the next connection
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                return;
             }
         }
     }
