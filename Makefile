@@ -42,10 +42,11 @@ $(JARS) &: $(SOURCES) target/jdk-home
 	@$(JDK) $(MVN) -DskipTests package
 	@touch $(JARS)
 
-# Modules in parallel, a thread per core (the course's tests run beside lab-servers'); surefire forks within each.
+# Modules in parallel, two threads per core: with one per core the course's long HandoutTest held one
+# of two threads and every other module queued on the other; surefire forks within each.
 test: target/jdk-home ## Run the whole test suite on the JDK picked (JAVA_HOME=... for another): contracts, fuzz, echo-bench
 	@rm -rf */target/surefire-reports */*/target/surefire-reports
-	@$(JDK) $(MVN) -T 1C verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
+	@$(JDK) $(MVN) -T 2C verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
 run-bench-lt: all $(if $(filter 1,$(AOT)),aot) ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here (AOT=1: JDK 25 AOT caches)
 	@AOT=$(AOT) PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh lt

@@ -227,11 +227,12 @@ public final class ServerProcess implements AutoCloseable {
         return n;
     }
 
-    /** Waits (bounded) for a line containing {@code text}; true if it appeared. */
+    /** Waits (bounded) for a line containing {@code text}, or until the output ends; true if it appeared. */
     public boolean awaitOutput(String text, long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (System.nanoTime() < deadline) {
             if (output().contains(text)) return true;
+            if (!reader.isAlive()) break; // its output has ended: the line will never come
             Thread.sleep(20);
         }
         return output().contains(text);
