@@ -123,6 +123,12 @@ public enum Capability {
         String probe() {
             return jdkAtLeast(24);
         }
+    },
+    JDK_25("JDK 25+") {
+        @Override
+        String probe() {
+            return jdkAtLeast(25);
+        }
     };
 
     /** The capability's name as skips and the summary line print it: {@code [io_uring] ...}. */

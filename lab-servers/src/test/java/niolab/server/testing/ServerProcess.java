@@ -42,8 +42,11 @@ public final class ServerProcess implements AutoCloseable {
      * on JDK 25). mp's workers take their master's options. {@code -Dniolab.server.testJvmOptions=}
      * (empty) starts them as bin/lab-server does.
      */
+    private static final String DEFAULT_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    private static final boolean DEFAULT_TEST_JVM_OPTIONS =
+            System.getProperty("niolab.server.testJvmOptions", DEFAULT_OPTIONS).equals(DEFAULT_OPTIONS);
     private static final List<String> TEST_JVM_OPTIONS =
-            List.of(System.getProperty("niolab.server.testJvmOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC").split(" +"))
+            List.of(System.getProperty("niolab.server.testJvmOptions", DEFAULT_OPTIONS).split(" +"))
                     .stream().filter(o -> !o.isEmpty()).collect(Collectors.toList());
     /** The main class to start; netty-peers' tests set {@code niolab.netty.NettyPeers}. */
     private static final String MAIN = System.getProperty("niolab.server.main", "niolab.server.LabServer");
@@ -108,9 +111,11 @@ public final class ServerProcess implements AutoCloseable {
         cmd.add(javaBinary().toString());
         cmd.add(NATIVE_ACCESS);
         cmd.addAll(TEST_JVM_OPTIONS);
+        TestServerAot.Setup aot = TestServerAot.setup(MAIN, TEST_JVM_OPTIONS, DEFAULT_TEST_JVM_OPTIONS);
+        cmd.addAll(aot.jvmOptions());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(aot.classPath());
         cmd.add(MAIN);
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
