@@ -306,10 +306,11 @@ class HandoutTest {
     /**
      * Maven as {@code make grade} runs it, online: the suite's own build runs beside this test and
      * may not yet have fetched lab-servers' test dependencies on a new machine (offline, the
-     * grading failed there). It compiles only the sources newer than their classes: between two gradings only the
-     * region files change, and the default would compile lab-servers' main and test trees again;
-     * and with a test JVM per core, not two: a grading run has a few classes per module, and each
-     * JVM more is a start and a warm-up paid for (this test runs beside the rest of the suite).
+     * grading failed there). It compiles only the sources newer than their classes: between two
+     * gradings only the region files change, and the default would compile lab-servers' main and
+     * test trees again; and with a test JVM per core, not two: a grading run has a few classes
+     * per module, and each JVM more is a start and a warm-up paid for (this test runs beside the
+     * rest of the suite).
      */
     private static final String MVN = "MVN=mvn -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false -Dtest.forks=1C";
 

@@ -35,16 +35,16 @@ public final class ServerProcess implements AutoCloseable {
      * reports on every start unless granted (JEP 472).
      */
     public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    private static final String DEFAULT_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    private static final boolean DEFAULT_TEST_JVM_OPTIONS =
+            System.getProperty("niolab.server.testJvmOptions", DEFAULT_OPTIONS).equals(DEFAULT_OPTIONS);
     /**
      * For the servers tests start, not for users: the client compiler only and the serial
      * collector. A test server lives seconds; C2's compiles and G1's threads cost more CPU than
      * they save (a start, 300 short connections and 3000 echoes: 0.88 s of CPU against 1.25 s,
      * on JDK 25). mp's workers take their master's options. {@code -Dniolab.server.testJvmOptions=}
-     * (empty) starts them as bin/lab-server does.
+     * (empty) starts them as bin/lab-server does, without the tests' AOT cache ({@link TestServerAot}).
      */
-    private static final String DEFAULT_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-    private static final boolean DEFAULT_TEST_JVM_OPTIONS =
-            System.getProperty("niolab.server.testJvmOptions", DEFAULT_OPTIONS).equals(DEFAULT_OPTIONS);
     private static final List<String> TEST_JVM_OPTIONS =
             List.of(System.getProperty("niolab.server.testJvmOptions", DEFAULT_OPTIONS).split(" +"))
                     .stream().filter(o -> !o.isEmpty()).collect(Collectors.toList());
