@@ -36,7 +36,7 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     private static final String DEFAULT_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-    private static final boolean DEFAULT_TEST_JVM_OPTIONS =
+    static final boolean DEFAULT_TEST_JVM_OPTIONS =
             System.getProperty("niolab.server.testJvmOptions", DEFAULT_OPTIONS).equals(DEFAULT_OPTIONS);
     /**
      * For the servers tests start, not for users: the client compiler only and the serial
