@@ -58,7 +58,7 @@ public final class ServerProcess implements AutoCloseable {
     private volatile String label;
     private final Thread reader;
 
-    private ServerProcess(Process process) {
+    ServerProcess(Process process) {
         this.process = process;
         reader = new Thread(this::pump, "server-output-" + process.pid());
         reader.setDaemon(true);
@@ -93,8 +93,13 @@ public final class ServerProcess implements AutoCloseable {
         return awaitReady(launch(List.of(), jvmOptions, cmd));
     }
 
+    /** Whether the ready line came within {@code timeoutS} (false too if the process ended first). */
+    boolean readyWithin(long timeoutS) throws InterruptedException {
+        return ready.await(timeoutS, TimeUnit.SECONDS) && address != null;
+    }
+
     private static ServerProcess awaitReady(ServerProcess p) throws InterruptedException {
-        if (!p.ready.await(READY_TIMEOUT_S, TimeUnit.SECONDS) || p.address == null) {
+        if (!p.readyWithin(READY_TIMEOUT_S)) {
             p.close();
             throw new IllegalStateException("server did not become ready: " + p.output());
         }

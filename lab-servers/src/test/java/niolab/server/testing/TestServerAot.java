@@ -1,8 +1,6 @@
 package niolab.server.testing;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.FileChannel;
@@ -15,14 +13,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -39,7 +31,6 @@ import java.util.stream.Stream;
  * {@code niolab.server.testJvmOptions}, servers start as before, from the class path as it is.
  */
 final class TestServerAot {
-    private static final Pattern READY = Pattern.compile("listening on \\S+:(\\d+)");
     private static volatile Setup setup;
 
     /** The class path a server starts from, and the JVM options that give it the cache (none without one). */
@@ -142,38 +133,19 @@ final class TestServerAot {
         cmd.addAll(List.of("-XX:AOTCacheOutput=" + cache, "-cp", classPath, main));
         cmd.addAll(List.of(System.getProperty("niolab.server.aotTraining", "lt").split(" +")));
         cmd.addAll(List.of("--port", "0"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        CompletableFuture<Integer> port = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    Matcher m = READY.matcher(line);
-                    if (m.find()) port.complete(Integer.parseInt(m.group(1)));
-                }
-            } catch (IOException ignored) {
-                // the process went away
-            } finally {
-                port.complete(-1);
-            }
-        }, "aot-training-output");
-        reader.setDaemon(true);
-        reader.start();
+        ServerProcess p = new ServerProcess(new ProcessBuilder(cmd).redirectErrorStream(true).start());
         try {
-            int ready = port.get(60, TimeUnit.SECONDS);
+            // without a ready line the cache still records what the start loaded
             byte[] request = "GET /ping HTTP/1.1\r\nHost: aot\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-            for (int i = 0; ready > 0 && i < 20; i++) exchange(ready, request);
-        } catch (ExecutionException | TimeoutException e) {
-            // no ready line: the cache still records what the start loaded
+            for (int i = 0; i < 20 && p.readyWithin(60); i++) exchange(p.address(), request);
         } finally {
-            p.toHandle().destroy();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            p.terminate(120); // the cache is written on the way out
         }
     }
 
-    private static void exchange(int port, byte[] request) {
+    private static void exchange(InetSocketAddress server, byte[] request) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+            s.connect(server, 2000);
             s.setSoTimeout(2000);
             s.getOutputStream().write(request);
             s.getInputStream().read(new byte[256]);
