@@ -200,7 +200,7 @@ final class Compare implements Callable<Integer> {
         if (warmup.isNegative()) return "--warmup must not be negative";
         if (!load.equals("echo-bench") && !load.equals("wrk")) return "--load must be echo-bench or wrk, not '" + load + "'";
         if (load.equals("wrk")) {
-            if (loadOptions.protocol != Protocol.HTTP) return "--load wrk drives HTTP: add --protocol http";
+            if (loadOptions.protocol != WireProtocol.HTTP) return "--load wrk drives HTTP: add --protocol http";
             if (slice.toMillis() % 1000 != 0) return "--load wrk takes whole seconds for --slice, not " + Durations.format(slice);
             if (loadOptions.rate > 0) return "--load wrk runs a closed loop: --rate needs --load echo-bench";
             if (loadOptions.pipeline > 1 && wrkScript == null) return "--pipeline with --load wrk needs --wrk-script FILE (scripts/wrk-pipeline.lua)";
@@ -226,7 +226,7 @@ final class Compare implements Callable<Integer> {
         List<String> given = new ArrayList<>();
         for (CompareTarget t : targets) given.add(t.name() + "=" + t.hostPort());
         return new BenchComparison.Config(String.join(" ", given), load, loadOptions.protocol.toString(),
-                loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null, loadOptions.connections, loadOptions.threads,
+                loadOptions.protocol == WireProtocol.HTTP ? loadOptions.path : null, loadOptions.connections, loadOptions.threads,
                 loadOptions.keepAliveOrPipelined(), loadOptions.pipeline, loadOptions.rate, loadOptions.size, rounds,
                 slice.toMillis() / 1000.0, warmup.toMillis() / 1000.0, orderSeed);
     }

@@ -75,7 +75,7 @@ interface SliceLoad {
         @Override
         public String describe() {
             LoadSpec any = options.spec(new java.net.InetSocketAddress("127.0.0.1", 1), "127.0.0.1:1", PAYLOAD_SEED, SerialSocket.Kind.forRun(true));
-            return "echo-bench, " + any.describe() + ", " + (options.protocol == Protocol.HTTP ? "HTTP GET " + options.path : options.size + "-byte payload");
+            return "echo-bench, " + any.describe() + ", " + (options.protocol == WireProtocol.HTTP ? "HTTP GET " + options.path : options.size + "-byte payload");
         }
     }
 }
