@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * through {@code sh -c} (so that quoting, variables and wrappers such as {@code taskset} work as
  * in a shell) with {@code {port}} replaced by a port the kernel just handed out, its output in a
  * log file (a pipe nobody reads would block the server), waited for until it accepts connections,
- * and stopped with SIGTERM to it and every descendant, then SIGKILL after a bounded wait.
+ * and stopped with SIGTERM to its process group ({@code setsid}) and every descendant, then
+ * SIGKILL after a bounded wait.
  *
  * <p>Every started process is stopped: by {@link #stop()} at the end of its fork, and by a
  * shutdown hook when compare fails or is interrupted.
@@ -41,6 +42,9 @@ final class ForkedServer {
     /** The processes started and not yet stopped, and whether compare is shutting down: guarded by itself. */
     private static final Set<ForkedServer> LIVE = new HashSet<>();
     private static boolean closing;
+    /** Starts under way: the hook waits for them, since the JVM ends when the hooks do. */
+    private static int starting;
+    private static final String STOPPED = "compare was stopped; so are its servers";
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ForkedServer::stopAll, "echo-bench-stop-servers"));
@@ -69,24 +73,32 @@ final class ForkedServer {
     static ForkedServer start(String name, String command, Path logDir, int fork) throws IOException {
         int port = freePort();
         Path log = logDir.resolve(name + "-fork-" + fork + ".log");
-        ProcessBuilder pb = new ProcessBuilder("sh", "-c", command.replace(PORT, Integer.toString(port)))
+        // setsid: the command leads a process group of its own, so that one signal reaches whatever it forks, even later
+        ProcessBuilder pb = new ProcessBuilder("setsid", "sh", "-c", command.replace(PORT, Integer.toString(port)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        synchronized (LIVE) {
+            if (closing) throw new ServerFailed(STOPPED);
+            starting++;
+        }
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
-            throw new ServerFailed("server " + name + ": cannot start sh -c '" + command + "': " + e.getMessage());
+            synchronized (LIVE) {
+                starting--;
+                LIVE.notifyAll();
+            }
+            throw new ServerFailed("server " + name + ": cannot start setsid sh -c '" + command + "': " + e.getMessage());
         }
         ForkedServer s = new ForkedServer(name, port, p, log);
         synchronized (LIVE) {
-            // compare's main thread runs on while the shutdown hook stops the servers: one started meanwhile is stopped here
-            if (!closing) {
-                LIVE.add(s);
-                return s;
-            }
+            starting--;
+            LIVE.add(s);
+            LIVE.notifyAll();
+            // the shutdown hook waited for this start and stops the process with the others
+            if (closing) throw new ServerFailed(STOPPED);
         }
-        s.stop();
-        throw new ServerFailed("compare was stopped; so are its servers");
+        return s;
     }
 
     /** Whether compare is shutting down (interrupted, killed): no server is started and no death reported any more. */
@@ -109,7 +121,7 @@ final class ForkedServer {
     void awaitListening(long timeoutMillis) throws ServerFailed {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
-            if (closing()) throw new ServerFailed("compare was stopped; so are its servers");
+            if (closing()) throw new ServerFailed(STOPPED);
             if (!process.isAlive()) {
                 int status = exitStatus();
                 stop();
@@ -132,7 +144,7 @@ final class ForkedServer {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 stop();
-                throw new ServerFailed("server " + name + ": interrupted while waiting for it to listen");
+                throw new ServerFailed(STOPPED);
             }
         }
     }
@@ -153,8 +165,8 @@ final class ForkedServer {
     }
 
     /**
-     * SIGTERM to the process and its descendants (listed first: once the parent is gone they belong
-     * to init), a bounded wait, then SIGKILL to whatever is left. Idempotent.
+     * SIGTERM to the process group and to every descendant (listed first: once the parent is gone
+     * they belong to init), a bounded wait, then SIGKILL to the group and whatever is left. Idempotent.
      */
     void stop() {
         synchronized (LIVE) {
@@ -163,6 +175,7 @@ final class ForkedServer {
         List<ProcessHandle> tree = new ArrayList<>();
         process.toHandle().descendants().forEach(tree::add);
         tree.add(process.toHandle());
+        signalGroup("-TERM");
         for (ProcessHandle h : tree) h.destroy();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_GRACE_MS);
         for (ProcessHandle h : tree) {
@@ -173,11 +186,25 @@ final class ForkedServer {
                 // killed below
             }
         }
+        signalGroup("-KILL");
         for (ProcessHandle h : tree) {
             if (h.isAlive()) h.destroyForcibly();
         }
         try {
             process.waitFor(STOP_GRACE_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** kill(1) to the process group the command leads (its pid, through setsid); a group already gone is no error. */
+    private void signalGroup(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, "--", "-" + process.pid()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(STOP_GRACE_MS, TimeUnit.MILLISECONDS)) kill.destroyForcibly();
+        } catch (IOException e) {
+            // no kill(1): the descendants are signalled one by one
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -203,10 +230,19 @@ final class ForkedServer {
         return last.isEmpty() ? "; it printed nothing" : "; its last lines: " + String.join(" | ", last);
     }
 
+    /** The shutdown hook: no more starts, a bounded wait for those under way, then every live server stopped. */
     private static void stopAll() {
         List<ForkedServer> live;
         synchronized (LIVE) {
             closing = true;
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_GRACE_MS);
+            try {
+                for (long left; starting > 0 && (left = deadline - System.nanoTime()) > 0; ) {
+                    LIVE.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             live = new ArrayList<>(LIVE);
         }
         for (ForkedServer s : live) s.stop();

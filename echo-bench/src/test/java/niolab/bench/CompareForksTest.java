@@ -149,7 +149,10 @@ class CompareForksTest {
         assertThat(CompareTarget.isCommand("srv:{port}")).isTrue();
     }
 
-    /** SIGTERM to compare (Ctrl-C, a kill): its shutdown hook stops the servers it started. */
+    /**
+     * SIGTERM to compare (Ctrl-C, a kill): its shutdown hook stops the servers it started, including
+     * one whose start is under way: the signal comes as soon as the first process appears.
+     */
     @Test
     void stoppingCompareStopsItsServers() throws Exception {
         String tag = tag();
@@ -159,8 +162,8 @@ class CompareForksTest {
                 "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag)));
         Process compare = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
-            for (int i = 0; i < 300 && FakeServer.tagged(tag).size() < 2; i++) Thread.sleep(50);
-            assertThat(FakeServer.tagged(tag)).as("both servers started").isNotEmpty();
+            for (int i = 0; i < 600 && FakeServer.tagged(tag).isEmpty(); i++) Thread.sleep(20);
+            assertThat(FakeServer.tagged(tag)).as("a server started").isNotEmpty();
             compare.destroy();
             assertThat(compare.waitFor(30, TimeUnit.SECONDS)).isTrue();
             for (int i = 0; i < 100 && !FakeServer.tagged(tag).isEmpty(); i++) Thread.sleep(50);
