@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.ResultsJson;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -63,6 +66,10 @@ class CompareForksTest {
         assertThat(rate.get("words").asText()).contains("(threshold ±");
         assertThat(rate.has("between_fork_share")).isTrue();
         assertThat(summary.at("/comparisons/0/rate/verdict").asText()).as("the twin is the same as its floor").isEqualTo("same");
+        BenchComparison read = ResultsJson.read(Files.readString(json), BenchComparison.class);
+        assertThat(read.slices()).allMatch(s -> s.fork() != null);
+        assertThat(read.summary().aaServer()).isEqualTo("A~aa");
+        assertThat(read.summary().comparisons().get(1).rate().verdict()).isIn("same", "undecided");
     }
 
     @Test
