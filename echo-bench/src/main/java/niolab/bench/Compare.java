@@ -51,17 +51,20 @@ import picocli.CommandLine.Parameters;
                 + "rate, its range, CPU per request and p99, and against the first server each ratio with a 95%% interval and a verdict.",
                 "",
                 "A server given as a command is started afresh in every fork: compare your old and new build in one command, e.g.",
-                "  echo-bench compare --forks 3 -c 50 -k old='java -jar old.jar --port {port}' new='java -jar new.jar --port {port}'",
-                "Each fork starts a fresh process of every command server (sh -c COMMAND, {port} replaced by a free port), in a fresh "
-                + "random order, waits for it to listen, warms it up, runs --rounds rounds, and stops it (SIGTERM to it and its "
-                + "descendants, then SIGKILL). Its CPU counts the whole process tree (taskset and sh wrappers included).",
+                "  echo-bench compare --forks 3 -c 50 -k \\",
+                "      old='java -jar old.jar --port {port}' \\",
+                "      new='java -jar new.jar --port {port}'",
+                "Each fork starts a fresh process of every command server (setsid sh -c COMMAND, {port} replaced by a free port), in "
+                + "a fresh random order, waits for it to listen (--start-timeout), warms it up, runs --rounds rounds, and stops it "
+                + "(SIGTERM to its process group and descendants, then SIGKILL; also when compare is interrupted). Its CPU counts the "
+                + "whole process tree (taskset and sh wrappers included).",
                 "",
                 "The interval: per fork the median of its per-round ratios; across F >= 2 forks a Student-t 95%% interval of the mean of "
                 + "the forks' log-medians with F-1 degrees of freedom, exponentiated back; with one fork the order-statistic interval "
                 + "of the rounds' median. The share of the variance between forks is printed: near 1, spend repetitions on forks; near "
                 + "0, on rounds.",
                 "",
-                "The verdict: faster or slower only when the whole interval lies beyond 1 +- threshold; the same when it lies inside; "
+                "The verdict: faster or slower only when the whole interval lies beyond 1 ± threshold; the same when it lies inside; "
                 + "otherwise undecided. The threshold is --threshold, or the larger of 2%% and the A/A floor: when the baseline is a "
                 + "command, a second process of it (NAME~aa) runs in the same forks and its interval's reach from 1 is the floor."},
         exitCodeListHeading = "%nExit codes:%n",
