@@ -385,6 +385,10 @@ final class Compare implements Callable<Integer> {
                 String value = s.substring(name.length() + 1);
                 if (CompareTarget.isCommand(value)) {
                     if (value.isBlank()) return "server " + name + ": the command is empty";
+                    if (!value.contains(ForkedServer.PORT)) {
+                        return "server " + name + ": the command '" + value + "' has no " + ForkedServer.PORT + ": compare starts it on a free port "
+                                + "and passes the port there (a running server is " + name + "=HOST:PORT)";
+                    }
                     g = new Given(name, null, value);
                 } else {
                     g = new Given(name, CompareTarget.parse(s), null);

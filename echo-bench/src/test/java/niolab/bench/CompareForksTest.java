@@ -133,6 +133,7 @@ class CompareForksTest {
             {"compare", "--threshold", "100%", "a=sleep 1 {port}"},
             {"compare", "--start-timeout", "1ms", "a=sleep 1 {port}"},
             {"compare", "a= "},
+            {"compare", "a=./myserver --port 9988"},
         };
         for (String[] args : cases) {
             Cli run = Cli.run(args);
@@ -143,6 +144,8 @@ class CompareForksTest {
         assertThat(Cli.run("compare", "--forks", "3", "a=sleep 1 {port}", "b=127.0.0.1:9").err())
                 .isEqualTo("error: --forks 3 starts fresh server processes: server b (127.0.0.1:9) is running already and cannot be restarted; "
                         + "give it as b='COMMAND ... {port}'\n");
+        assertThat(Cli.run("compare", "a=./myserver").err()).isEqualTo("error: server a: the command './myserver' has no {port}: compare starts "
+                + "it on a free port and passes the port there (a running server is a=HOST:PORT)\n");
     }
 
     @Test
