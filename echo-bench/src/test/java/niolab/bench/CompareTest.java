@@ -22,7 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A server that sleeps before each answer is called slower, and its interval excludes 1. */
+    /**
+     * A server that sleeps before each answer is called slower, and its interval excludes 1 ± 2%.
+     * Without warm-up a slice of a cold client on a busy machine may serve nothing, and an unpaired
+     * round is left out: hence 6 to 8 rounds.
+     */
     @Test
     void aServerSlowedOnPurposeIsCalledSlower(@TempDir Path dir) throws Exception {
         try (TestEchoServer fast = new TestEchoServer(TestEchoServer.Mode.ECHO);
@@ -33,7 +37,7 @@ class CompareTest {
             assertThat(run.code()).as(run.out() + run.err()).isZero();
             assertThat(run.err()).isEmpty();
             assertThat(run.out()).contains("seed 7: --seed 7 repeats it").contains("against fast:");
-            assertThat(run.out()).containsPattern("slow +rate +0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]  slower by \\d+% \\[\\d+%, \\d+%\\] \\(threshold ±2\\.0%\\) \\(8 rounds\\)");
+            assertThat(run.out()).containsPattern("slow +rate +0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]  slower by \\d+% \\[\\d+%, \\d+%\\] \\(threshold ±2\\.0%\\) \\([6-8] rounds\\)");
             JsonNode rate = JSON.readTree(json.toFile()).at("/summary/comparisons/0/rate");
             assertThat(rate.get("high").asDouble()).isLessThan(1.0);
             assertThat(rate.get("direction").asText()).isEqualTo("below");
