@@ -42,6 +42,7 @@ public final class NoiseExperiment implements Experiment {
         hog(r, paired, out);
         ab(r, settings, out);
         repeats(new Results(r.dir.resolve("hog-repeats")), out);
+        NoiseForks.generate(new Results(r.dir.resolve("forks")), out);
     }
 
     /**

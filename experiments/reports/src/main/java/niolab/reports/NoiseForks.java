@@ -1,0 +1,259 @@
+package niolab.reports;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import niolab.common.results.BenchComparison;
+import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
+import niolab.common.stats.Interval;
+import niolab.common.stats.Quantiles;
+
+/**
+ * exp-noise 3.7 and 3.8, from `make noise-forks` (scripts/noise-forks.sh) where a run kept them in
+ * noise/forks/: whether one run's interval holds the next run's median with one fork and with
+ * several (calibration), and what share of runs calls a calibrated slowdown slower, beside the
+ * share of A/A runs that call anything (power). Every interval is recomputed here from the slices
+ * with lab-common's {@link ForkInterval}, every verdict with {@link Comparison#verdict}: the rule
+ * echo-bench compare applies.
+ */
+final class NoiseForks {
+    /** The targets: runs whose interval holds another run's median; slowdowns called; A/A alarms. */
+    static final double COVERAGE_TARGET = 0.80, POWER_TARGET = 0.90, FALSE_ALARM_TARGET = 0.05;
+    /** The slowdown the power target is stated for, in percent. */
+    static final int POWER_TARGET_SLOWDOWN = 5;
+
+    private NoiseForks() {}
+
+    static void generate(Results forks, Report out) {
+        if (!forks.has("settings.csv")) {
+            String missing = "Not measured with these results: `make noise-forks` keeps its runs in experiments/results/noise/forks/.";
+            for (String k : List.of("calibration_table", "power_table")) out.put(k, missing);
+            for (String k : List.of("calibration_verdict", "power_verdict")) out.put(k, "not measured with these results");
+            return;
+        }
+        Csv settings = forks.csv("settings.csv");
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        Map<String, String> finished = new LinkedHashMap<>();
+        for (Map<String, String> row : forks.csv("runs.csv").rows()) {
+            seconds.put(row.get("run"), Double.parseDouble(row.get("seconds")));
+            finished.put(row.get("run"), row.get("finished"));
+        }
+        String setup = "`make noise-forks`: " + value(settings, "cycles") + " cycles " + value(settings, "gap_s") + " s apart, each running"
+                + " its comparisons in a fresh random order; " + value(settings, "connections") + " keep-alive echo connections, "
+                + value(settings, "slice") + " slices; servers on CPU 0 and the client on CPU 1, at nice " + value(settings, "nice")
+                + " (other work on the machine at nice 0); load average " + value(settings, "load_before") + " before, "
+                + value(settings, "load_after") + " after.";
+        int forkCount = Integer.parseInt(value(settings, "forks"));
+        calibration(forks, setup, forkCount, Integer.parseInt(value(settings, "rounds_f1")), Integer.parseInt(value(settings, "rounds_fn")),
+                seconds, finished, out);
+        power(forks, setup, settings, forkCount, seconds, out);
+    }
+
+    /** One design of the calibration: its runs' intervals, how many ordered pairs cover, what a run costs. */
+    record Design(String label, List<Interval> runs, List<Double> seconds, List<Double> betweenShares) {
+        /** Ordered pairs (i, j), i != j, whose run-i interval holds run j's estimate. */
+        int covering() {
+            int n = 0;
+            for (int i = 0; i < runs.size(); i++) {
+                for (int j = 0; j < runs.size(); j++) {
+                    if (i != j && runs.get(i).contains(runs.get(j).estimate())) n++;
+                }
+            }
+            return n;
+        }
+
+        int pairs() {
+            return runs.size() * (runs.size() - 1);
+        }
+
+        double share() {
+            return pairs() == 0 ? Double.NaN : (double) covering() / pairs();
+        }
+
+        double medianSeconds() {
+            return Quantiles.median(toArray(seconds));
+        }
+    }
+
+    static void calibration(Results forks, String setup, int forkCount, int roundsF1, int roundsFn, Map<String, Double> seconds,
+            Map<String, String> finished, Report out) {
+        List<List<String>> rows = new ArrayList<>();
+        List<Design> designs = new ArrayList<>();
+        for (int f : forkCount == 1 ? new int[] {1} : new int[] {1, forkCount}) {
+            Design d = new Design(f + (f == 1 ? " fork of " + roundsF1 : " forks of " + roundsFn) + " rounds", new ArrayList<>(),
+                    new ArrayList<>(), new ArrayList<>());
+            for (int cycle = 1; forks.has("cal-f" + f + "-" + cycle + ".json"); cycle++) {
+                String run = "cal-f" + f + "-" + cycle;
+                double[][] ratios = perFork(forks.json(run + ".json", BenchComparison.class), "vt", "lt");
+                if (count(ratios) == 0) continue; // a run in which vt and lt never served in the same round
+                ForkInterval r = ForkInterval.of(ratios);
+                d.runs.add(r.ratio());
+                d.seconds.add(seconds.getOrDefault(run, Double.NaN));
+                if (!Double.isNaN(r.betweenShare())) d.betweenShares.add(r.betweenShare());
+                rows.add(List.of(d.label, Integer.toString(cycle), finished.getOrDefault(run, "–"), Md.interval(r.ratio()),
+                        Md.f1(r.ratio().width() * 100) + "%", Double.isNaN(r.betweenShare()) ? "–" : Md.f0(r.betweenShare() * 100) + "%",
+                        Md.f0(d.seconds.get(d.seconds.size() - 1))));
+            }
+            if (!d.runs.isEmpty()) designs.add(d);
+        }
+        out.put("calibration_table", setup + " vt against lt, each run a fresh set of servers per fork; the interval is"
+                + " echo-bench compare's (" + ForkInterval.METHOD + ").\n\n"
+                + Md.table(List.of("design", "cycle", "finished (UTC)", "vt / lt rate, 95% interval", "width", "variance between forks",
+                        "seconds"), rows)
+                + "\n\n" + Md.table(List.of("design", "runs", "ordered pairs whose run-i interval holds run j's estimate", "share",
+                        "median seconds per run"), summaryRows(designs)));
+        out.put("calibration_verdict", calibrationVerdict(designs));
+    }
+
+    private static List<List<String>> summaryRows(List<Design> designs) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Design d : designs) {
+            rows.add(List.of(d.label, Integer.toString(d.runs.size()), d.covering() + " of " + d.pairs(), Md.f0(d.share() * 100) + "%",
+                    Md.f0(d.medianSeconds())));
+        }
+        return rows;
+    }
+
+    /** Which designs met the coverage target, and the cheapest of them. */
+    static String calibrationVerdict(List<Design> designs) {
+        if (designs.isEmpty()) return "no calibration run was kept";
+        List<String> parts = new ArrayList<>();
+        Design cheapest = null;
+        for (Design d : designs) {
+            if (d.runs.size() < 2) {
+                parts.add(d.label + ": one run, no pair to compare");
+                continue;
+            }
+            boolean met = d.share() >= COVERAGE_TARGET;
+            parts.add(d.label + ": " + d.covering() + " of " + d.pairs() + " ordered pairs (" + Md.f0(d.share() * 100) + "%), "
+                    + (met ? "meeting" : "short of") + " the " + Md.f0(COVERAGE_TARGET * 100) + "% target, at a median "
+                    + Md.f0(d.medianSeconds()) + " s per run");
+            if (met && (cheapest == null || d.medianSeconds() < cheapest.medianSeconds())) cheapest = d;
+        }
+        String verdict = String.join("; ", parts);
+        return verdict + (cheapest == null ? "; no design met the target on this run"
+                : "; the cheapest design that met it: " + cheapest.label);
+    }
+
+    /** One slowdown's runs: how many called B slower (or, for A/A, anything) under each threshold rule. */
+    record Level(int slowdownPercent, long workNs, List<Interval> ratios, List<Double> thresholds, List<Double> seconds) {
+        int called(boolean defaultRule) {
+            int n = 0;
+            for (int i = 0; i < ratios.size(); i++) {
+                Comparison.Verdict v = Comparison.verdict(ratios.get(i), defaultRule ? thresholds.get(i) : Comparison.MIN_THRESHOLD);
+                if (slowdownPercent == 0 ? v == Comparison.Verdict.ABOVE || v == Comparison.Verdict.BELOW : v == Comparison.Verdict.BELOW) n++;
+            }
+            return n;
+        }
+    }
+
+    static void power(Results forks, String setup, Csv settings, int forkCount, Map<String, Double> seconds, Report out) {
+        String[] slowdowns = value(settings, "slowdowns").trim().split("\\s+");
+        String[] work = value(settings, "work_ns").trim().split("\\s+");
+        List<Level> levels = new ArrayList<>();
+        for (int i = 0; i < slowdowns.length && i < work.length && !work[i].isEmpty(); i++) {
+            Level level = new Level(Integer.parseInt(slowdowns[i]), Long.parseLong(work[i]), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            for (int cycle = 1; forks.has("power-" + slowdowns[i] + "-" + cycle + ".json"); cycle++) {
+                String run = "power-" + slowdowns[i] + "-" + cycle;
+                BenchComparison json = forks.json(run + ".json", BenchComparison.class);
+                double[][] aa = perFork(json, "lt~aa", "lt"), slow = perFork(json, "slow", "lt");
+                if (count(aa) == 0 || count(slow) == 0) continue; // nothing paired: no floor or no ratio to judge
+                level.ratios.add(ForkInterval.of(slow).ratio());
+                level.thresholds.add(Comparison.threshold(ForkInterval.of(aa).ratio()));
+                level.seconds.add(seconds.getOrDefault(run, Double.NaN));
+            }
+            if (!level.ratios.isEmpty()) levels.add(level);
+        }
+        if (levels.isEmpty()) {
+            out.put("power_table", "Not measured with these results (no power run kept in experiments/results/noise/forks/).");
+            out.put("power_verdict", "not measured with these results");
+            return;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (Level l : levels) {
+            double[] est = new double[l.ratios.size()], thr = new double[l.thresholds.size()];
+            for (int i = 0; i < est.length; i++) est[i] = l.ratios.get(i).estimate();
+            for (int i = 0; i < thr.length; i++) thr[i] = l.thresholds.get(i) * 100;
+            String what = l.slowdownPercent == 0 ? "called a difference" : "called slower";
+            rows.add(List.of(l.slowdownPercent == 0 ? "0 (A/A)" : l.slowdownPercent + "%", Long.toString(l.workNs),
+                    Integer.toString(l.ratios.size()), Md.f3(Quantiles.median(est)), "±" + Md.f1(Quantiles.median(thr)) + "%",
+                    l.called(true) + " of " + l.ratios.size() + " " + what, l.called(false) + " of " + l.ratios.size() + " " + what,
+                    Md.f0(Quantiles.median(toArray(l.seconds)))));
+        }
+        out.put("power_table", setup + " lt against lt with `--work-ns N` (busy work per request), N sized from lt's rate measured"
+                + " before the first cycle (" + value(settings, "lt_rate") + " requests/s) to slow it by the nominal share; " + forkCount
+                + " forks of " + value(settings, "rounds_fn") + " rounds, with compare's A/A twin of the baseline. A verdict by the default"
+                + " rule uses the run's threshold (the larger of 2% and the twin's floor); the fixed rule uses 2%.\n\n"
+                + Md.table(List.of("nominal slowdown", "--work-ns", "runs", "median ratio (slow / lt)", "median threshold",
+                        "default rule", "fixed 2% threshold", "median seconds per run"), rows));
+        out.put("power_verdict", powerVerdict(levels));
+    }
+
+    /** The targets, from the levels kept: the 5% slowdown called slower, A/A false alarms. */
+    static String powerVerdict(List<Level> levels) {
+        List<String> parts = new ArrayList<>();
+        for (Level l : levels) {
+            int n = l.ratios.size();
+            if (l.slowdownPercent == 0) {
+                int d = l.called(true), f = l.called(false);
+                parts.add("A/A: a false alarm in " + d + " of " + n + " runs by the default rule and " + f + " of " + n + " with a fixed 2% ("
+                        + "target: at most " + Md.f0(FALSE_ALARM_TARGET * 100) + "%; " + (d <= FALSE_ALARM_TARGET * n ? "met" : "not met")
+                        + " by the default rule)");
+            } else if (l.slowdownPercent == POWER_TARGET_SLOWDOWN) {
+                int d = l.called(true), f = l.called(false);
+                parts.add("a " + l.slowdownPercent + "% slowdown: called slower in " + d + " of " + n + " runs by the default rule and " + f
+                        + " of " + n + " with a fixed 2% (target: at least " + Md.f0(POWER_TARGET * 100) + "%; "
+                        + (d >= POWER_TARGET * n ? "met" : "not met") + " by the default rule)");
+            } else {
+                parts.add("a " + l.slowdownPercent + "% slowdown: called slower in " + l.called(true) + " of " + n + " (default rule), "
+                        + l.called(false) + " of " + n + " (fixed 2%)");
+            }
+        }
+        return String.join("; ", parts);
+    }
+
+    /**
+     * {@code numer}'s rate over {@code denom}'s, per fork, per round where both served: ratios[fork][i].
+     * A file written before forks is one fork.
+     */
+    static double[][] perFork(BenchComparison json, String numer, String denom) {
+        Map<Integer, Map<Integer, double[]>> byFork = new TreeMap<>();
+        for (BenchComparison.Slice s : json.slices()) {
+            if (s.rate() == null || s.refused()) continue;
+            int side = s.server().equals(numer) ? 0 : s.server().equals(denom) ? 1 : -1;
+            if (side < 0) continue;
+            int fork = s.fork() == null ? 1 : s.fork();
+            double[] pair = byFork.computeIfAbsent(fork, k -> new TreeMap<>()).computeIfAbsent(s.round(), k -> new double[] {Double.NaN, Double.NaN});
+            pair[side] = s.rate();
+        }
+        List<double[]> forks = new ArrayList<>();
+        for (Map<Integer, double[]> rounds : byFork.values()) {
+            List<Double> ratios = new ArrayList<>();
+            for (double[] pair : rounds.values()) {
+                if (pair[0] > 0 && pair[1] > 0) ratios.add(pair[0] / pair[1]);
+            }
+            if (!ratios.isEmpty()) forks.add(toArray(ratios));
+        }
+        return forks.toArray(new double[0][]);
+    }
+
+    private static int count(double[][] forks) {
+        int n = 0;
+        for (double[] f : forks) n += f.length;
+        return n;
+    }
+
+    private static String value(Csv settings, String key) {
+        Map<String, String> row = settings.row("key", key);
+        return row == null || row.get("value") == null ? "" : row.get("value");
+    }
+
+    private static double[] toArray(List<Double> v) {
+        double[] a = new double[v.size()];
+        for (int i = 0; i < a.length; i++) a[i] = v.get(i);
+        return a;
+    }
+}
