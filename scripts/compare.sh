@@ -8,6 +8,7 @@
 #   scripts/compare.sh lt:lt "leaky:lt --mistake keys-not-removed" -- -c 50 -k --json cmp.json
 #
 # Environment: PORT (9988), SERVER_CPU (0), CLIENT_CPU (1): "" leaves a side unpinned.
+# FORKS=F: compare starts the servers itself, afresh in each of F forks (PORT is then unused).
 # HOLD=N: a scenario's quiet connections, N to each server, opened once all are ready and held
 # to the end, each having sent HOLD_SEND once if set (exp-mistakes: the same set-up on both sides).
 set -euo pipefail
@@ -20,6 +21,27 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do specs+=("$1"); shift; done
 if [ ${#specs[@]} -eq 0 ]; then
   echo "error: usage: scripts/compare.sh NAME:ARCH[ SERVER-OPTIONS]... [-- COMPARE-OPTIONS...]" >&2
   exit 2
+fi
+
+# FORKS=F: echo-bench compare starts a fresh process of every server in each of F forks itself
+# (the servers as commands, {port} a free port), so that the interval spans fresh processes, where
+# the variance between runs lives; HOLD needs servers that outlive compare, so it keeps the servers
+# started here (one fork).
+if [ -n "${FORKS:-}" ] && [ "${HOLD:-0}" -eq 0 ]; then
+  commands=()
+  for spec in "${specs[@]}"; do
+    name=${spec%%:*} rest=${spec#*:}
+    if [ "$name" = "$spec" ] || [ -z "$rest" ]; then
+      echo "error: '$spec' is not NAME:ARCH[ SERVER-OPTIONS]" >&2
+      exit 2
+    fi
+    read -r -a words <<<"$rest"
+    options=("${words[@]:1}")
+    [ "${words[0]}" = mp ] && options=(--workers "${WORKERS:-4}" "${options[@]}")
+    commands+=("$name=$(pin_prefix "${SERVER_CPU:-}") $NIOLAB_HOME/bin/lab-server ${words[0]} --port {port} ${options[*]}")
+  done
+  client_pin "$NIOLAB_HOME/bin/echo-bench" compare --forks "$FORKS" "$@" "${commands[@]}"
+  exit $?
 fi
 
 COMPARE_PIDS=() COMPARE_LOGS=()
