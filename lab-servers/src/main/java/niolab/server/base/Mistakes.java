@@ -10,8 +10,8 @@ import java.util.Set;
  * goes the same way, no allocation, nothing the correct path pays for measurably.
  *
  * <pre>
- *   Mistakes m = config.mistakes();                  // built once from --mistake and --epoll-exclusive
- *   if (Mistakes.refused(config, Arch.LT)) return 2;    // one line for people: not an lt mistake, ...
+ *   Mistakes m = config.mistakes();                   // built once from --mistake and --epoll-exclusive
+ *   if (Mistakes.refused(config, Arch.LT)) return 2;  // one line for people: not an lt mistake, ...
  *   label + m.label                                   // "lt, echo, mistake: standing-write"
  * </pre>
  */

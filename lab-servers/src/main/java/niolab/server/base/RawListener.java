@@ -10,7 +10,7 @@ import niolab.epoll.Syscalls;
 
 /**
  * The listening socket of a loop on raw fds (et, uring), opened one way for both; the twin of
- * {@link NioListener}, with the same config.
+ * {@link NioListener}, from the same config.
  */
 public final class RawListener {
     private RawListener() {

@@ -21,36 +21,39 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   &#64;Mixin ServerOptions options;
  *   ServerConfig config = options.config();    // checked across options; a bad combination is a bad flag, exit 2
- *   List&lt;String&gt; again = options.asArgs();     // the flags as the user gave them: what mp hands its workers
+ *   List&lt;String&gt; again = options.asArgs(Set.of("--port"));  // the flags as the user gave them, but --port: mp's workers get these
  * </pre>
  */
 public final class ServerOptions {
+    /** A second of busy work per request is already a server that answers nothing in time. */
+    private static final long MAX_WORK_NS = 1_000_000_000L;
+
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
-    String host;
+    private String host;
 
     @Option(names = "--port", defaultValue = "9988", description = "Port to bind; 0 picks a free one (default: ${DEFAULT-VALUE}).")
-    int port;
+    private int port;
 
     @Option(names = "--backlog", defaultValue = "1024", description = "Listen backlog (default: ${DEFAULT-VALUE}).")
-    int backlog;
+    private int backlog;
 
     @Option(names = "--buffer-size", defaultValue = "65536",
             description = "Read buffer bytes; also the most output a connection may have pending (vt: the most a connection's "
                     + "buffers grow to, from 4096) (default: ${DEFAULT-VALUE}).")
-    int bufferSize;
+    private int bufferSize;
 
     @Option(names = "--sndbuf", paramLabel = "BYTES", defaultValue = "0",
             description = "lt and et: SO_SNDBUF of each connection (0, the default: the kernel's, autotuned). A small one "
                     + "makes large echoes end in partial writes on loopback too.")
-    int sndbuf;
+    private int sndbuf;
 
     @Option(names = "--reuse-port", description = "Set SO_REUSEPORT so several processes can share the port (mp workers do).")
-    boolean reusePort;
+    private boolean reusePort;
 
     private int loops = 1;
 
     @Spec(Spec.Target.MIXEE)
-    CommandSpec spec;
+    private CommandSpec spec;
 
     @Option(names = "--loops", defaultValue = "1",
             description = "Event loops in this JVM, each with its own SO_REUSEPORT listener on the port (lt, et) (default: ${DEFAULT-VALUE}).")
@@ -61,52 +64,52 @@ public final class ServerOptions {
 
     @Option(names = "--protocol", defaultValue = "echo", converter = Protocol.Converter.class,
             description = "echo, or http (GET /ping answers {\"status\":\"ok\"}) (default: ${DEFAULT-VALUE}).")
-    Protocol protocol;
+    private Protocol protocol;
 
     /** {@code --backend redis://...} and its companions; null without {@code --backend}. */
     @ArgGroup(exclusive = false, heading = "%nBackend (GET /healthz makes two Redis GETs):%n")
-    BackendOptions backend;
+    private BackendOptions backend;
 
     @Option(names = "--stats-interval", converter = Durations.class,
             description = "Also print the counters every interval, e.g. 5s.")
-    Duration statsInterval;
+    private Duration statsInterval;
 
     @Option(names = "--idle-timeout", converter = Durations.class,
             description = "Close a connection that has neither sent nor taken any bytes for this long, e.g. 30s"
                     + " (slowloris); counted as idle_closes. Checked about once a second. Default: off.")
-    Duration idleTimeout;
+    private Duration idleTimeout;
 
     @Option(names = "--linger-time", converter = Durations.class, defaultValue = Linger.DEFAULT_TIME,
             description = "http: after a closing answer (400, 431, Connection: close, HTTP/1.0), the sending side is shut and"
                     + " what the client still sends is read and dropped for at most this long before the close (RFC 9112 9.6),"
                     + " so that a reset cannot destroy the answer; counted as linger_timeouts. 2s lets a client read its answer"
                     + " across a slow network and still frees a stuck connection soon (default: ${DEFAULT-VALUE}).")
-    Duration lingerTime = Durations.parse(Linger.DEFAULT_TIME);
+    private Duration lingerTime = Durations.parse(Linger.DEFAULT_TIME);
 
     @Option(names = "--linger-bytes", defaultValue = Linger.DEFAULT_BYTES,
             description = "http: the most bytes read and dropped while lingering before the close; 1 MiB is more than any"
                     + " head a client sends before it reads, so only a client that never stops sending meets it"
                     + " (default: ${DEFAULT-VALUE}).")
-    long lingerBytes = Long.parseLong(Linger.DEFAULT_BYTES);
+    private long lingerBytes = Long.parseLong(Linger.DEFAULT_BYTES);
 
     @Option(names = "--mistake", paramLabel = "NAME", converter = Mistake.Converter.class,
             description = "Break the server on purpose, at one marked spot, the way real servers broke (repeatable; listed below).")
-    List<Mistake> mistakeList = new ArrayList<>();
+    private List<Mistake> mistakeList = new ArrayList<>();
 
     @Option(names = "--epoll-exclusive",
             description = "et --loops N --mistake herd: register the shared listener with EPOLLEXCLUSIVE (Linux 4.5+),"
                     + " so one loop wakes per connection: the kernel's fix for the herd, beside SO_REUSEPORT (the default).")
-    boolean epollExclusive;
+    private boolean epollExclusive;
 
     @Option(names = "--work-ns", paramLabel = "N", defaultValue = "0",
             description = "Spin this many nanoseconds of busy work per request (echo: per read that returns bytes), a"
                     + " calibrated slowdown for measuring what a comparison can detect; counted as work_ns (default: off).")
-    long workNs;
+    private long workNs;
 
     /** Set by the mp master on its workers: stdin is a pipe from the master, and EOF means the master is gone. */
     @Option(names = "--exit-on-stdin-eof", hidden = true,
             description = "Stop gracefully when stdin reaches end of file (mp workers: no orphans if the master dies).")
-    boolean exitOnStdinEof;
+    private boolean exitOnStdinEof;
 
     /** The options as one immutable value, checked across options (a bad combination is a bad flag, exit 2). */
     public ServerConfig config() {
@@ -132,9 +135,6 @@ public final class ServerOptions {
         String problem = backend.problem(arch == null ? spec.name() : arch.label);
         if (problem != null) throw new ParameterException(spec.commandLine(), problem);
     }
-
-    /** A second of busy work per request is already a server that answers nothing in time. */
-    private static final long MAX_WORK_NS = 1_000_000_000L;
 
     /**
      * The options the user gave, as they gave them (defaults left out), except {@code skipped}:

@@ -17,6 +17,6 @@ public interface UringRuntime {
     /** Null when this kernel supports {@code mode}; otherwise one line saying what it lacks. */
     String unsupportedReason(UringMode mode);
 
-    /** The server for these config in this mode, made but not bound. */
+    /** The server for this config in this mode, made but not bound. */
     Server newServer(ServerConfig config, UringMode mode);
 }

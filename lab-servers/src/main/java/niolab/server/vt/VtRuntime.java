@@ -8,6 +8,6 @@ import niolab.server.base.ServerConfig;
  * this Java 17 interface so that the command itself loads on any JDK.
  */
 public interface VtRuntime {
-    /** The server for these config, made but not bound. */
+    /** The server for this config, made but not bound. */
     Server newServer(ServerConfig config);
 }
