@@ -132,7 +132,7 @@ public final class ServerOptions {
         if (protocol != Protocol.HTTP) {
             throw new ParameterException(spec.commandLine(), "--backend needs --protocol http (GET /healthz is what calls it)");
         }
-        String problem = backend.problem(arch == null ? spec.name() : arch.label);
+        String problem = backend.problem(arch);
         if (problem != null) throw new ParameterException(spec.commandLine(), problem);
     }
 

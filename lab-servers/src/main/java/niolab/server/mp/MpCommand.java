@@ -63,7 +63,7 @@ public final class MpCommand extends ServerCommand {
             System.err.println("error: " + unavailable); // said once here, not by each worker as it is given up on
             return 2;
         }
-        String backendProblem = config.backend() == null ? null : config.backend().problem(workerArch);
+        String backendProblem = config.backend() == null ? null : config.backend().problem(arch);
         if (backendProblem != null) throw new CommandLine.ParameterException(spec.commandLine(), backendProblem);
         if (binding != null && arch != Arch.ET) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--binding goes with --worker-arch et");
