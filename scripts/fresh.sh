@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Whether what was built or graded from the tree is still the tree. Source it (bash); it defines
-#   jar_stale JAR            prints why JAR is stale and returns 0, or prints nothing and returns 1
+#   jar_fresh JAR               returns 0 when JAR is fresh, else sets STALE to why and returns 1
 #   require_fresh_jars JAR...   exits 1 with one line naming `make all` at the first stale JAR
-#   sources_hash             the hash of the sources that `make grade` writes beside its table
+#   sources_hash                the hash of the sources `make grade` writes beside its table
 # (JAR: a path relative to the lab's root, or absolute).
 #
 # The launchers (bin/lab-server, bin/echo-bench, bin/record, bench.sh) refuse a stale jar rather
@@ -16,14 +16,19 @@
 # META-INF/maven/niolab/ID/), so that this follows the poms with no list of its own; a jar built
 # on JDK 17 holds no native-uring and is not stale when only native-uring changes.
 
-FRESH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Every launcher pays for this check at each start, so it forks twice (grep, find) and no more.
+FRESH_ROOT=${BASH_SOURCE[0]}
+[[ $FRESH_ROOT == /* ]] || FRESH_ROOT=$PWD/$FRESH_ROOT
+FRESH_ROOT=${FRESH_ROOT%/*/*}
 
-jar_stale() {
+# jar_fresh JAR: returns 0 when JAR is fresh, else sets STALE to why and returns 1.
+jar_fresh() {
   local jar=$1 id dir newer
   [[ $jar == /* ]] || jar=$FRESH_ROOT/$jar
+  STALE=
   if [ ! -f "$jar" ]; then
-    echo "${jar#"$FRESH_ROOT"/} is missing"
-    return 0
+    STALE="${jar#"$FRESH_ROOT"/} is missing"
+    return 1
   fi
   local paths=("$FRESH_ROOT/pom.xml" "$FRESH_ROOT/target/jdk-home") modules=()
   declare -A seen=()
@@ -42,20 +47,21 @@ jar_stale() {
   done < <(grep -aoE 'META-INF/maven/niolab/[A-Za-z0-9_.-]+/pom\.properties' "$jar")
   # Files only, and no editor's swap or backup file: neither is compiled.
   newer=$(find "${paths[@]}" -type f ! -name '.*' ! -name '*~' -newer "$jar" -print -quit 2>/dev/null)
-  [ -n "$newer" ] || return 1
+  [ -n "$newer" ] || return 0
   if [ "$newer" = "$FRESH_ROOT/target/jdk-home" ]; then
-    echo "${jar#"$FRESH_ROOT"/} was built on another JDK than target/jdk-home names"
+    STALE="${jar#"$FRESH_ROOT"/} was built on another JDK than target/jdk-home names"
   else
-    echo "${jar#"$FRESH_ROOT"/} is older than ${newer#"$FRESH_ROOT"/}"
+    STALE="${jar#"$FRESH_ROOT"/} is older than ${newer#"$FRESH_ROOT"/}"
   fi
-  return 0
+  return 1
 }
 
+# require_fresh_jars JAR...: exits 1 with one line naming `make all` at the first stale JAR.
 require_fresh_jars() {
-  local jar why
+  local jar
   for jar; do
-    if why=$(jar_stale "$jar"); then
-      echo "error: $why: run 'make all' in $FRESH_ROOT first" >&2
+    if ! jar_fresh "$jar"; then
+      echo "error: $STALE: run 'make all' in $FRESH_ROOT first" >&2
       exit 1
     fi
   done
