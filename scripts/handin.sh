@@ -32,25 +32,29 @@ runs="runs/lab$lab"
 fence='```'
 notes=()
 
-# lab_regions: the lab's regions, one a line: the regions labs/hints.tsv names for the lab's
-# checkpoints (labs/checkpoints.tsv), and any HANDOUT.md gives the lab in a column of its own.
-lab_regions() {
-  {
-    awk -F'\t' -v lab="$lab" 'FNR == NR { if ($0 !~ /^#/ && $1 == lab) mine[$2] = 1; next }
-      $0 !~ /^#/ && ($1 in mine) && $2 != "-" { print $2 }' labs/checkpoints.tsv labs/hints.tsv
-    awk -F'|' -v lab="$lab" '/^\| / { for (i = 3; i < NF; i++) { c = $i; gsub(/^ +| +$/, "", c)
-      if (c == lab || c == "lab " lab) { r = $2; gsub(/^ +| +$/, "", r); print r } } }' HANDOUT.md
-  } | sort -u
-}
-
-# region_files: "FILE REGION" for each of the lab's regions HANDOUT.md places, one a line.
+# region_files: "FILE REGION" for each of the lab's regions, one a line, from HANDOUT.md's table
+# (a row per region: its name and `FILE:LINE`). A region's lab is the row's own lab column when
+# it has one, else the earliest lab whose checkpoints labs/hints.tsv blames on it (a later lab's
+# hint may name an earlier lab's region it depends on).
 region_files() {
-  local regions
-  regions=$(lab_regions | paste -sd' ')
-  awk -F'|' -v regions=" $regions " '/^\| / { r = $2; gsub(/^ +| +$/, "", r)
-    if (index(regions, " " r " ") == 0) next
-    for (i = 3; i < NF; i++) if (match($i, /`[^`]+:[0-9]+`/)) {
-      f = substr($i, RSTART + 1, RLENGTH - 2); sub(/:[0-9]+$/, "", f); print f, r } }' HANDOUT.md | sort -u
+  awk -v want="$lab" '
+    BEGIN { FS = "\t" }
+    FILENAME ~ /checkpoints\.tsv$/ { if ($0 !~ /^#/ && NF > 2) lab_of[$2] = $1 + 0; next }
+    FILENAME ~ /hints\.tsv$/ {
+      if ($0 !~ /^#/ && NF > 2 && $2 != "-" && ($1 in lab_of) && (!($2 in lab) || lab_of[$1] < lab[$2])) lab[$2] = lab_of[$1]
+      next
+    }
+    /^\|/ {
+      n = split($0, cell, "|"); region = ""; where = ""; given = ""
+      for (i = 2; i < n; i++) {
+        c = cell[i]; gsub(/^ +| +$/, "", c)
+        if (match(c, /`[^`]+:[0-9]+`/)) { where = substr(c, RSTART + 1, RLENGTH - 2); sub(/:[0-9]+$/, "", where) }
+        else if (c ~ /^(lab )?[0-9]+$/) { given = c; sub(/^lab /, "", given) }
+        else { gsub(/`/, "", c); if (region == "" && c ~ /^[A-Za-z0-9][A-Za-z0-9_-]*$/) region = c }
+      }
+      if (region == "" || where == "") next
+      if ((given != "" ? given + 0 : (region in lab ? lab[region] : -1)) == want) print where, region
+    }' labs/checkpoints.tsv labs/hints.tsv HANDOUT.md | sort -u
 }
 
 # The student's change, against the handout's first commit.
@@ -63,14 +67,15 @@ elif [ "$(readlink -f "$(git rev-parse --show-toplevel 2>/dev/null || echo none)
   ! first=$(git rev-list --max-parents=0 HEAD 2>/dev/null | tail -1) || [ -z "$first" ]; then
   notes+=("no region diff: this handout is not a git repository (made before make handout made one)")
 else
-  files=$(region_files | cut -d' ' -f1 | sort -u)
+  placed=$(region_files)
+  files=$(cut -d' ' -f1 <<<"$placed" | sort -u)
   if [ -z "$files" ]; then
     notes+=("no region diff: HANDOUT.md places none of lab $lab's regions")
   else
     for f in $files; do
-      printf '\n### %s (%s)\n\n%sdiff\n' "$f" "$(region_files | awk -v f="$f" '$1 == f { print $2 }' | sort -u | paste -sd, | sed 's/,/, /g')" "$fence"
-      git diff --no-color "$first" -- "$f"
-      printf '%s\n' "$fence"
+      printf '\n### %s (%s)\n\n' "$f" "$(awk -v f="$f" '$1 == f { print $2 }' <<<"$placed" | paste -sd, | sed 's/,/, /g')"
+      diff=$(git diff --no-color "$first" -- "$f")
+      if [ -n "$diff" ]; then printf '%sdiff\n%s\n%s\n' "$fence" "$diff" "$fence"; else echo "Unchanged since the handout."; fi
     done >"$change"
     if [ -z "$(git diff --no-color "$first" -- $files)" ]; then
       notes+=("lab $lab's regions are unchanged since the handout (commit ${first:0:12})")
