@@ -23,11 +23,16 @@ SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f 
 .PHONY: help all test clean aot run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade handin \
         $(addprefix exp-,$(EXPERIMENTS)) FORCE
 
-help: ## List the targets, one line each
-	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
-	@printf '  %-16s %s\n' exp-NAME "Run one experiment and regenerate experiments/exp-NAME.md: NAME is one of $(EXPERIMENTS)"
+# `##@ Group` lines head the groups; `#: NAME: ## ...` documents a target whose rule computes its name.
+help: ## List the targets by what they are for, one line each
+	@awk -v experiments='$(EXPERIMENTS)' -F':.*## ' \
+	  '/^##@ / { printf "\n%s\n", substr($$0, 5); next } \
+	   /^#: / { sub(/^#: /, "") } \
+	   /^[a-zA-Z%_-]+:.*## / { gsub(/@EXPERIMENTS@/, experiments, $$2); printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-all: $(JARS) ## Build everything: bin/lab-server and bin/echo-bench work afterwards
+##@ Run: build the lab, run a server against echo-bench
+
+all: $(JARS) ## Build the jars again if a source changed: bin/*, bench.sh refuse a jar older than its sources
 
 # The JDK of this build, recorded for bin/* (they run on it). Another JDK starts from clean:
 # classes compiled for release 22 by one JDK must not stay in target/ for an older one (a fresh
@@ -41,12 +46,6 @@ target/jdk-home: FORCE
 $(JARS) &: $(SOURCES) target/jdk-home
 	@$(JDK) $(MVN) -DskipTests package
 	@touch $(JARS)
-
-# Modules in parallel, two threads per core: with one per core the course's long HandoutTest held one
-# of two threads and every other module queued on the other; surefire forks within each.
-test: target/jdk-home ## Run the whole test suite on the JDK picked (JAVA_HOME=... for another): contracts, fuzz, echo-bench
-	@rm -rf */target/surefire-reports */*/target/surefire-reports
-	@$(JDK) $(MVN) -T 2C verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
 run-bench-lt: all $(if $(filter 1,$(AOT)),aot) ## Serial echo-bench (RUNS=3 N=100) against the LT server, started and stopped here (AOT=1: JDK 25 AOT caches)
 	@AOT=$(AOT) PORT=$(PORT) N=$(N) RUNS=$(RUNS) bash scripts/run-bench.sh lt
@@ -63,47 +62,32 @@ run-bench-mp: all $(if $(filter 1,$(AOT)),aot) ## The same against mp: WORKERS=4
 aot: all ## JDK 25+: train the AOT caches of lab-server and echo-bench (target/aot/); AOT=1 runs use them
 	@bash scripts/aot-train.sh
 
-experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about an hour)
-
-# exp-NAME: run one experiment, regenerate experiments/exp-NAME.md (listed by make help)
-$(addprefix exp-,$(EXPERIMENTS)): exp-%: all
-	@bash experiments/scripts/exp-$*.sh
-
 .PHONY: reference bench-serial clean-reference
 reference: ## Build the C reference server and serial client (reference/build/) with the system's C compiler
 	@$(MAKE) -s -C reference
-
-# The serial comparison needs more than run-bench's 100 requests: 5000 unless N is given.
-bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved, ratios paired by round (SERVER=c|lt|et N=5000 ROUNDS=6)
-	@N=$(if $(filter file,$(origin N)),5000,$(N)) bash scripts/bench-serial.sh
 
 clean: clean-reference
 clean-reference:
 	@$(MAKE) -s -C reference clean
 
-reports: all ## Regenerate experiments/*.md and the README's findings from the committed results, without running anything
-	@$(JDK) java -jar $(REPORTS_JAR) experiments
+clean: ## Remove build output
+	@$(JDK) $(MVN) clean
 
-labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from labs/checkpoints.tsv and the committed results
-	@$(JDK) java -jar $(REPORTS_JAR) labs .
+##@ Measure: benches, noise and profiles on this machine
 
-handout: ## Write the student handout: make handout DEST=DIR (solutions cut, stubs in, teacher-only files out; SOLUTIONS=1 keeps them)
-	@if [ -z "$(DEST)" ]; then echo "error: say where: make handout DEST=DIR" >&2; exit 2; fi
-	@$(JDK) java $(COURSE)/Handout.java $(if $(SOLUTIONS),--with-solutions) "$(DEST)"
-
-grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (or LAB=1,2 or LAB=all; a hint per failure; exit 0 only at full marks; Maven's output in target/grade.log, VERBOSE=1 shows it)
-	@if [ -z "$(LAB)" ]; then echo "error: say which lab: make grade LAB=N, LAB=N,N... or LAB=all (labs/README.md lists them)" >&2; exit 2; fi
-	@$(JDK) MVN="$(MVN)" VERBOSE="$(VERBOSE)" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
-
-handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (the machine, the grade table, the runs kept by bin/record; FILES="a b" adds files)
-	@LAB="$(LAB)" DEST="$(DEST)" FILES="$(FILES)" bash scripts/handin.sh
-
-.PHONY: grade-times
-grade-times: ## Time make grade in two fresh handouts, reference and stubs (LABS="2 3" by default, chosen to take under about 8 minutes; OUT=labs/grade-times.tsv); make labs quotes it
-	@LABS="$(LABS)" OUT="$(OUT)" bash scripts/grade-times.sh
+# The serial comparison needs more than run-bench's 100 requests: 5000 unless N is given.
+bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved, ratios paired by round (SERVER=c|lt|et N=5000 ROUNDS=6)
+	@N=$(if $(filter file,$(origin N)),5000,$(N)) bash scripts/bench-serial.sh
 
 bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers through echo-bench compare, wrk and echo-bench as load (ROUNDS=10 SLICE=1s SERVERS MODES LOADS RESULTS_DIR)
 	@bash scripts/bench-http.sh
+
+.PHONY: bench-vt
+bench-vt: all reference ## vt against lt and C: keep-alive /ping CPU, keep-alive echo with the C client and echo-bench, short connections; pinned, random order per round, ratios paired by round (ROUNDS=6 DURATION=5 VT_OPTS=...)
+	@bash scripts/bench-vt.sh
+
+bench-ffi: all ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)
+	@bash scripts/bench-ffi.sh
 
 .PHONY: noise noise-hog
 noise: all ## This machine's noise floor now: A/A, lt against lt, 50 keep-alive connections, 20 one-second slices, pinned (ROUNDS SLICE JSON=FILE)
@@ -112,18 +96,55 @@ noise: all ## This machine's noise floor now: A/A, lt against lt, 50 keep-alive 
 noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts are not "no difference" (about 15 min; REPEATS ROUNDS; RESULTS_DIR=experiments/results/noise/hog-repeats for exp-noise 3.6)
 	@PORT=$(PORT) bash scripts/noise-hog.sh
 
-bench-ffi: all ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM critical, SocketChannel; JMH, pinned (JDK 22+; CPU=1 JMH_ARGS=... RESULTS_DIR=...)
-	@bash scripts/bench-ffi.sh
-
-clean: ## Remove build output
-	@$(JDK) $(MVN) clean
-
-.PHONY: bench-vt
-bench-vt: all reference ## vt against lt and C: keep-alive /ping CPU, keep-alive echo with the C client and echo-bench, short connections; pinned, random order per round, ratios paired by round (ROUNDS=6 DURATION=5 VT_OPTS=...)
-	@bash scripts/bench-vt.sh
-
 .PHONY: profile
 profile: all ## A flame graph of one server under load: make profile ARCH=lt|et|vt|uring|mp|bio|netty-*|c MODE=keepalive|pipelined|echo|short [DURATION=10s OPTS='--binding ffm'] (target/profile/)
 	@$(if $(filter c,$(ARCH)),$(MAKE) -s reference &&) bash scripts/profile.sh
+
+##@ Experiments: the reports, from runs or from the committed results
+
+experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about an hour)
+
+#: exp-NAME: ## Run one experiment and regenerate experiments/exp-NAME.md: NAME is one of @EXPERIMENTS@
+$(addprefix exp-,$(EXPERIMENTS)): exp-%: all
+	@bash experiments/scripts/exp-$*.sh
+
+reports: all ## Regenerate experiments/*.md and the README's findings from the committed results, without running anything
+	@$(JDK) java -jar $(REPORTS_JAR) experiments
+
+##@ Course: the labs, the handout, the grader and the hand-in
+
+labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from labs/checkpoints.tsv and the committed results
+	@$(JDK) java -jar $(REPORTS_JAR) labs .
+
+# The handout is a git repository of one commit, what the student starts from: `make handin`
+# diffs the regions against it, and a sheet may say `git stash`. The commit's identity is the
+# lab's own, so that it works on a machine where git has none; runs/ (this tree's records and
+# grades) stays out.
+handout: ## Write the student handout, a git repository of one commit: make handout DEST=DIR (solutions cut, stubs in, teacher-only files out; SOLUTIONS=1 keeps them)
+	@if [ -z "$(DEST)" ]; then echo "error: say where: make handout DEST=DIR" >&2; exit 2; fi
+	@command -v git >/dev/null || { echo "error: make handout needs git (the handout is a git repository): install git" >&2; exit 1; }
+	@$(JDK) java $(COURSE)/Handout.java $(if $(SOLUTIONS),--with-solutions) "$(DEST)"
+	@rm -rf "$(DEST)/runs" && cd "$(DEST)" && git -c init.defaultBranch=main init -q && git add -A && \
+	  git -c user.name="NIO Lab" -c user.email=niolab@localhost -c commit.gpgsign=false \
+	    commit -q --no-verify -m "The handout as make handout wrote it: make handin diffs your regions against this commit"
+
+grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (or LAB=1,2 or LAB=all; a hint per failure; exit 0 only at full marks; Maven's output in target/grade.log, VERBOSE=1 shows it)
+	@if [ -z "$(LAB)" ]; then echo "error: say which lab: make grade LAB=N, LAB=N,N... or LAB=all (labs/README.md lists them)" >&2; exit 2; fi
+	@$(JDK) MVN="$(MVN)" VERBOSE="$(VERBOSE)" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
+
+handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (region diffs, the grade table and whether it still holds, the runs kept by bin/record; FILES="a b" adds files)
+	@LAB="$(LAB)" DEST="$(DEST)" FILES="$(FILES)" bash scripts/handin.sh
+
+.PHONY: grade-times
+grade-times: ## Time make grade in two fresh handouts, reference and stubs (LABS="2 3" by default, chosen to take under about 8 minutes; OUT=labs/grade-times.tsv); make labs quotes it
+	@LABS="$(LABS)" OUT="$(OUT)" bash scripts/grade-times.sh
+
+##@ Test
+
+# Modules in parallel, two threads per core: with one per core the course's long HandoutTest held one
+# of two threads and every other module queued on the other; surefire forks within each.
+test: target/jdk-home ## Run the whole test suite on the JDK picked (JAVA_HOME=... for another): contracts, fuzz, echo-bench
+	@rm -rf */target/surefire-reports */*/target/surefire-reports
+	@$(JDK) $(MVN) -T 2C verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
 FORCE:

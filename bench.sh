@@ -47,10 +47,11 @@ case "$CLIENT" in
       echo "error: this nc has no -N (shut down the socket after EOF on stdin): install netcat-openbsd" >&2
       exit 1
     fi ;;
-  echo-bench)
-    [ -f echo-bench/target/echo-bench.jar ] || { echo "error: run 'make all' first (echo-bench is not built)" >&2; exit 1; } ;;
+  echo-bench) require_fresh_jars echo-bench/target/echo-bench.jar ;;
   *) echo "error: CLIENT must be nc or echo-bench, not '$CLIENT'" >&2; exit 2 ;;
 esac
+# once here rather than at each server's start: a stale jar stops the run before it begins
+require_fresh_jars lab-servers/target/lab-servers.jar experiments/reports/target/reports.jar
 
 WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/niolab-bench.XXXXXX")
 CLIENT_PIDS=()

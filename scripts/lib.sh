@@ -3,13 +3,14 @@
 # in the background and stop it by PID whatever happens, pin servers and clients to CPUs, save
 # /proc as it is (proc_sample: the report generator's `summarize` computes from it), record the
 # environment of a run. Source it (after set -euo pipefail); it picks the JDK the jars were built
-# on (scripts/jdk.sh) and defines NIOLAB_HOME.
+# on (scripts/jdk.sh), defines NIOLAB_HOME and require_fresh_jars (scripts/fresh.sh).
 #
 # Pinning: SERVER_CPU and CLIENT_CPU (taskset CPU lists, e.g. 0 and 1), unpinned when empty.
 # mp: WORKERS worker JVMs (default 4), added here to every mp command line.
 
 NIOLAB_HOME=${NIOLAB_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 source "$NIOLAB_HOME/scripts/jdk.sh" built
+source "$NIOLAB_HOME/scripts/fresh.sh"
 SERVER_PID=
 SERVER_LOG=
 

@@ -5,10 +5,16 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -197,12 +203,56 @@ public final class Grader {
         }
     }
 
-    /** Keeps the lab's table for {@code make handin}: runs/labN/grade.txt, with the command that graded it. */
-    private static void keep(Path root, int lab, Set<String> only, String table) throws IOException {
-        Path file = root.resolve("runs/lab" + lab + "/grade.txt");
+    /**
+     * Keeps the lab's table for {@code make handin}: runs/labN/grade.txt, or grade-only.txt beside
+     * it for an {@code --only} run (a part of the lab must not stand in for the whole), with the
+     * command that graded it and the hash of the sources it graded ({@link #sourcesHash}).
+     */
+    static void keep(Path root, int lab, Set<String> only, String table) throws IOException {
+        Path file = root.resolve("runs/lab" + lab + (only.isEmpty() ? "/grade.txt" : "/grade-only.txt"));
         Files.createDirectories(file.getParent());
         Files.writeString(file, "$ make grade LAB=" + lab + (only.isEmpty() ? "" : " ONLY=" + String.join(",", only))
-                + "\n# graded " + java.time.OffsetDateTime.now().withNano(0) + " on JDK " + Runtime.version() + "\n" + table);
+                + "\n# graded " + java.time.OffsetDateTime.now().withNano(0) + " on JDK " + Runtime.version()
+                + "\n# sources sha256 " + sourcesHash(root) + "\n" + table);
+    }
+
+    /**
+     * The hash of the sources a grade was given for, as {@code sources_hash} in scripts/fresh.sh
+     * computes it again at hand-in time: SHA-256 of the lines {@code sha256sum} prints for every
+     * file under a {@code src/} folder and every {@code pom.xml} ({@code HASH  ./PATH}), in byte
+     * order of their paths, leaving out build output, runs/ and hidden files (an editor's swap file).
+     */
+    static String sourcesHash(Path root) throws IOException {
+        Path top = root.toAbsolutePath().normalize();
+        List<String> paths = new ArrayList<>();
+        Files.walkFileTree(top, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                boolean pruned = !dir.equals(top) && (name.equals("target") || name.equals("runs") || name.startsWith("."));
+                return pruned ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                String rel = top.relativize(file).toString().replace('\\', '/');
+                String name = file.getFileName().toString();
+                boolean source = ("/" + rel).contains("/src/") || name.equals("pom.xml");
+                if (attrs.isRegularFile() && source && !name.startsWith(".")) paths.add("./" + rel);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        paths.sort(null);
+        try {
+            MessageDigest lines = MessageDigest.getInstance("SHA-256");
+            for (String path : paths) {
+                byte[] file = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(top.resolve(path)));
+                lines.update((HexFormat.of().formatHex(file) + "  " + path + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            return HexFormat.of().formatHex(lines.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JDK has no SHA-256", e);
+        }
     }
 
     /** {@code 3}, {@code 1,2,7} or {@code all} (an empty list: every lab of the table). */

@@ -1,0 +1,107 @@
+package niolab.course;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What {@code make handin} (scripts/handin.sh) hands in, run in a small handout of two labs: the
+ * diff of the lab's own region files against the handout's commit, and one line each when the
+ * grade is partial or older than the sources, or a recorded run lacked fresh jars.
+ */
+class HandinTest {
+    private static final Path LAB = Paths.get("..").toAbsolutePath().normalize();
+    private static final String BIO = "mod/src/main/java/Bio.java";
+    private static final String LT = "mod/src/main/java/Lt.java";
+
+    @TempDir
+    Path root;
+
+    @BeforeEach
+    void aHandoutOfTwoLabs() throws Exception {
+        for (String script : List.of("scripts/handin.sh", "scripts/fresh.sh", "scripts/jdk.sh")) {
+            write(script, Files.readString(LAB.resolve(script)));
+        }
+        write("labs/checkpoints.tsv", "# lab, id, points, module, test, checks, hint\n"
+                + "1\tbio-echo\t3\tmod\tniolab.BioTest\tan echo\ta hint\n"
+                + "2\tlt-echo\t3\tmod\tniolab.LtTest\tan echo\ta hint\n");
+        // lab 2's checkpoint may blame lab 1's region too: that does not make it lab 2's
+        write("labs/hints.tsv", "# id, region, when, hint\n"
+                + "bio-echo\tbio-region\t*\t-\n"
+                + "lt-echo\tbio-region\tstill a stub\t-\n"
+                + "lt-echo\tlt-region\t*\t-\n");
+        write("HANDOUT.md", "# handout\n\n| region | where |\n|---|---|\n"
+                + "| bio-region | `" + BIO + ":2` |\n| lt-region | `" + LT + ":2` |\n");
+        write("mod/pom.xml", "<project/>\n");
+        write(BIO, "class Bio {\n    // TODO lab 1\n}\n");
+        write(LT, "class Lt {\n    // TODO lab 2\n}\n");
+        run("git", "-c", "init.defaultBranch=main", "init", "-q");
+        run("git", "add", "-A");
+        run("git", "-c", "user.name=t", "-c", "user.email=t@localhost", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "handout");
+    }
+
+    private void write(String path, String text) throws IOException {
+        Path file = root.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    private String run(String... cmd) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true);
+        pb.environment().put("HOME", root.toString()); // no user's git configuration
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(String.join(" ", cmd) + " ended").isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
+        return out;
+    }
+
+    private String handin(int lab) throws Exception {
+        run("env", "LAB=" + lab, "DEST=handin.md", "bash", "scripts/handin.sh");
+        return Files.readString(root.resolve("handin.md"));
+    }
+
+    private void grade(String file, String command, String hash) throws IOException {
+        write("runs/lab1/" + file, "$ " + command + "\n# graded 2026-01-01T00:00:00Z on JDK 17\n# sources sha256 " + hash
+                + "\n\nlab 1: a lab\n  bio-echo  3/3  pass  an echo\n");
+    }
+
+    @Test
+    void aPartialGradeOfOlderSourcesAndAStaleRunAreEachSaidAboveTheDiffOfTheLabsOwnRegion() throws Exception {
+        grade("grade-only.txt", "make grade LAB=1 ONLY=bio-echo", Grader.sourcesHash(root));
+        write(BIO, "class Bio {\n    // served on a thread of its own\n}\n");
+        write("runs/lab1/20260101-000000-echo-bench.txt", "$ bin/echo-bench\n# exit status 0\n"
+                + "# jars: stale: lab-servers/target/lab-servers.jar is older than " + BIO + "\n");
+
+        String handin = handin(1);
+
+        assertThat(handin).contains("### " + BIO + " (bio-region)", "+    // served on a thread of its own", "-    // TODO lab 1")
+                .doesNotContain(LT)
+                .contains("- the grade table is partial, from make grade LAB=1 ONLY=bio-echo")
+                .contains("- the sources changed after the grade (2026-01-01T00:00:00Z)")
+                .contains("- runs/lab1/20260101-000000-echo-bench.txt was recorded without fresh jars (lab-servers/target/lab-servers.jar is older than");
+    }
+
+    @Test
+    void aWholeGradeOfTheseSourcesAndFreshRunsLeaveNothingToSay() throws Exception {
+        write(BIO, "class Bio {\n    // served on a thread of its own\n}\n");
+        grade("grade.txt", "make grade LAB=1", Grader.sourcesHash(root));
+        write("runs/lab1/20260101-000000-echo-bench.txt", "$ bin/echo-bench\n# exit status 0\n# jars: fresh\n");
+
+        String handin = handin(1);
+
+        assertThat(handin).contains("Nothing: the grade is of these sources", "+    // served on a thread of its own")
+                .doesNotContain("partial", "changed after", "without fresh jars");
+        assertThat(handin(2)).contains("### " + LT + " (lt-region)", "lab 2's regions are unchanged since the handout")
+                .doesNotContain(BIO);
+    }
+}
