@@ -22,6 +22,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import niolab.course.Handout.MarkerException;
 import niolab.course.Handout.Region;
+import niolab.course.Handout.Stubs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,45 +39,73 @@ class HandoutTest {
     private static final Path LAB = Paths.get("..").toAbsolutePath().normalize();
     private static final Pattern TODO_LAB = Pattern.compile("TODO lab (\\d+)");
 
-    private static List<String> cut(boolean withSolutions, String... lines) {
-        return Handout.cut(lines, withSolutions, Paths.get("A.java"), new ArrayList<>());
+    private static List<String> cut(boolean withSolutions, Stubs stubs, String... lines) {
+        return Handout.cut(lines, withSolutions, Paths.get("A.java"), new ArrayList<>(), stubs);
+    }
+
+    private static Stubs stubs(Path dir, String... fileAndText) throws IOException {
+        for (int i = 0; i < fileAndText.length; i += 2) write(dir.resolve(fileAndText[i]), fileAndText[i + 1]);
+        return Stubs.read(dir);
     }
 
     @Test
-    void aRegionIsReplacedByItsStubWithTheMarkersGone() {
+    void aRegionIsReplacedByItsStubIndentedAsItsMarkerWithTheMarkersGone() {
         String[] file = {
                 "class A {",
                 "    int f() {",
                 "        // BEGIN SOLUTION answer",
-                "        // STUB: // TODO lab 1: compute it",
-                "        // STUB: return 0;",
                 "        int x = 6 * 7;",
                 "        return x;",
                 "        // END SOLUTION",
                 "    }",
                 "}"};
-        assertThat(cut(false, file)).containsExactly("class A {", "    int f() {", "        // TODO lab 1: compute it",
-                "        return 0;", "    }", "}");
-        assertThat(cut(true, file)).containsExactly("class A {", "    int f() {", "        int x = 6 * 7;",
+        Stubs stub = Stubs.of("answer", "// TODO lab 1: compute it", "if (true) {", "    return 0;", "}");
+        assertThat(cut(false, stub, file)).containsExactly("class A {", "    int f() {", "        // TODO lab 1: compute it",
+                "        if (true) {", "            return 0;", "        }", "    }", "}");
+        assertThat(cut(true, Stubs.of("answer", "x"), file)).containsExactly("class A {", "    int f() {", "        int x = 6 * 7;",
                 "        return x;", "    }", "}");
     }
 
     @Test
-    void shellCommentsMarkRegionsTooAndAStubMayIndentFurtherOrBeBlank() {
-        assertThat(cut(false, "# BEGIN SOLUTION s", "# STUB: if true; then", "# STUB:   echo todo", "# STUB:", "# STUB: fi",
-                "echo done", "# END SOLUTION")).containsExactly("if true; then", "  echo todo", "", "fi");
+    void shellCommentsMarkRegionsTooAndAStubMayHaveBlankLines() {
+        assertThat(cut(false, Stubs.of("s", "if true; then", "  echo todo", "", "fi"), "  # BEGIN SOLUTION s", "  echo done", "  # END SOLUTION"))
+                .containsExactly("  if true; then", "    echo todo", "", "  fi");
     }
 
     @Test
-    void misplacedMarkersAreErrorsNamingTheirLine() {
-        assertThatThrownBy(() -> cut(false, "// BEGIN SOLUTION a", "// BEGIN SOLUTION b"))
+    void aRegionMarkedTwiceTakesItsStubsPartsInOrder(@TempDir Path tmp) throws IOException {
+        Stubs stubs = stubs(tmp, "two.java.txt", "---- part 1 ----\nfirst();\n---- part 2 ----\n// TODO lab 2: second\nsecond();\n");
+        assertThat(cut(false, stubs, "// BEGIN SOLUTION two", "a();", "// END SOLUTION", "mid();", "// BEGIN SOLUTION two", "b();", "// END SOLUTION"))
+                .containsExactly("first();", "mid();", "// TODO lab 2: second", "second();");
+        assertThat(stubs.unused()).isEmpty();
+        assertThat(stubs.lab("two")).isEqualTo("2");
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION two", "// END SOLUTION"))
+                .hasMessage("A.java:1: region two is marked 3 times, its stub " + tmp.resolve("two.java.txt") + " has 2 part(s)");
+    }
+
+    @Test
+    void aStubNoRegionTakesIsReported(@TempDir Path tmp) throws IOException {
+        Stubs stubs = stubs(tmp, "two.java.txt", "---- part 1 ----\nfirst();\n---- part 2 ----\nsecond();\n", "orphan.java.txt", "x();\n");
+        cut(false, stubs, "// BEGIN SOLUTION two", "a();", "// END SOLUTION");
+        assertThat(stubs.unused()).containsExactly(tmp.resolve("orphan.java.txt") + ": no region orphan in the sources",
+                tmp.resolve("two.java.txt") + ": part 2 unused");
+        assertThatThrownBy(() -> stubs(tmp.resolve("bad"), "p.java.txt", "---- part 2 ----\nx();\n"))
+                .hasMessage(tmp.resolve("bad/p.java.txt") + ":1: part 2 where part 1 was due");
+    }
+
+    @Test
+    void misplacedMarkersAndInlineStubsAreErrorsNamingTheirLine() {
+        Stubs stubs = new Stubs(Map.of("a", List.of(List.of("x")), "b", List.of(List.of("y")), "never", List.of(List.of("z"))), Map.of());
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION a", "// BEGIN SOLUTION b"))
                 .isInstanceOf(MarkerException.class).hasMessage("A.java:2: region b opens inside region a");
-        assertThatThrownBy(() -> cut(false, "x", "// END SOLUTION"))
+        assertThatThrownBy(() -> cut(false, stubs, "x", "// END SOLUTION"))
                 .hasMessage("A.java:2: END SOLUTION without a region open");
-        assertThatThrownBy(() -> cut(false, "// STUB: x"))
-                .hasMessage("A.java:1: STUB: outside a region");
-        assertThatThrownBy(() -> cut(false, "a", "// BEGIN SOLUTION never", "b"))
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION b", "// STUB: x"))
+                .hasMessage("A.java:2: a STUB: line: the stub's text belongs in labs/stubs/b.java.txt");
+        assertThatThrownBy(() -> cut(false, stubs, "a", "// BEGIN SOLUTION never", "b"))
                 .hasMessage("A.java:2: region never is never closed");
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION nostub", "// END SOLUTION"))
+                .hasMessage("A.java:1: region nostub has no stub: write it in labs/stubs/nostub.java.txt");
     }
 
     @Test
@@ -88,7 +117,8 @@ class HandoutTest {
         write(src.resolve("secret/deep/key.txt"), "k");
         write(src.resolve("mod/target/classes/A.class"), "bytes");
         write(src.resolve(".git"), "gitdir: elsewhere");
-        write(src.resolve("mod/src/A.java"), "class A {\n  // BEGIN SOLUTION r\n  // STUB: int x;\n  int y;\n  // END SOLUTION\n}\n");
+        write(src.resolve("mod/src/A.java"), "class A {\n  // BEGIN SOLUTION r\n  int y;\n  // END SOLUTION\n}\n");
+        write(src.resolve(Handout.STUBS + "/r.java.txt"), "// TODO lab 1: declare it\nint x;\n");
         Path script = write(src.resolve("bin/run"), "#!/bin/sh\necho hi\n");
         script.toFile().setExecutable(true);
         Files.write(src.resolve("logo.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
@@ -99,7 +129,7 @@ class HandoutTest {
 
         Path out = tmp.resolve("out");
         assertThat(regions).containsExactly(new Region("r", Paths.get("mod/src/A.java"), 2));
-        assertThat(Files.readString(out.resolve("mod/src/A.java"))).isEqualTo("class A {\n  int x;\n}\n");
+        assertThat(Files.readString(out.resolve("mod/src/A.java"))).isEqualTo("class A {\n  // TODO lab 1: declare it\n  int x;\n}\n");
         assertThat(out.resolve("labs/01-x.md")).hasContent("# Lab 1");
         assertThat(out.resolve("bin/run")).isExecutable();
         assertThat(Files.readAllBytes(out.resolve("logo.bin"))).containsExactly((byte) 0xff, (byte) 0xfe, 0, 1);
@@ -109,7 +139,7 @@ class HandoutTest {
         assertThat(out.resolve("secret")).doesNotExist();
         assertThat(out.resolve("mod/target")).doesNotExist();
         assertThat(out.resolve(".git")).doesNotExist();
-        assertThat(out.resolve("HANDOUT.md")).content().contains("| r | `mod/src/A.java:2` |");
+        assertThat(out.resolve("HANDOUT.md")).content().contains("| 1 | r | `mod/src/A.java:2` |");
         assertThat(Handout.markersLeft(out)).isEmpty();
     }
 
@@ -134,7 +164,7 @@ class HandoutTest {
                 String text = Files.readString(p);
                 if (!text.contains("BEGIN SOLUTION")) continue;
                 List<Region> regions = new ArrayList<>();
-                String stubs = String.join("\n", Handout.cut(text.split("\n", -1), false, LAB.relativize(p), regions));
+                String stubs = String.join("\n", Handout.cut(text.split("\n", -1), false, LAB.relativize(p), regions, labStubs()));
                 Matcher m = TODO_LAB.matcher(stubs);
                 List<String> labs = new ArrayList<>();
                 while (m.find()) labs.add(m.group(1));
@@ -325,12 +355,17 @@ class HandoutTest {
      * {@code bugs}' lines (reference line to broken line) replaced.
      */
     private static void write(Path dest, Path file, boolean reference, Map<String, String> bugs) throws IOException {
-        String text = String.join("\n", Handout.cut(Files.readString(LAB.resolve(file)).split("\n", -1), reference, file, new ArrayList<>()));
+        String text = String.join("\n", Handout.cut(Files.readString(LAB.resolve(file)).split("\n", -1), reference, file, new ArrayList<>(), labStubs()));
         for (Map.Entry<String, String> bug : bugs.entrySet()) {
             assertThat(text).as("%s still holds the line a bug replaces", file).contains(bug.getKey());
             text = text.replace(bug.getKey(), bug.getValue());
         }
         Files.writeString(dest.resolve(file), text);
+    }
+
+    /** The lab's stubs, read afresh: each file's regions take their parts from the first. */
+    private static Stubs labStubs() throws IOException {
+        return Stubs.read(LAB.resolve(Handout.STUBS));
     }
 
     private record Result(int code, String output) {
