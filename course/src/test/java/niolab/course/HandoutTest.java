@@ -25,6 +25,7 @@ import niolab.course.Handout.Region;
 import niolab.course.Handout.Stubs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -237,6 +238,9 @@ class HandoutTest {
         // Scored from the reports of lab-servers and echo-bench, built from the stubs: none missing means every stub compiles.
         assertThat(skeleton.output).as("every stub compiles and every checkpoint ran; Maven said:%n%s", log(dest))
                 .doesNotContain("did the build fail").doesNotContain("did not run");
+        for (String id : ONE_PER_LAB.split(",")) {
+            assertThat(skeleton.output).as("%s fails on the stubs", id).containsPattern("\\n  " + Pattern.quote(id) + " +0/[1-9]\\d* +FAIL ");
+        }
         String every = IntStream.rangeClosed(1, labs).mapToObj(Integer::toString).collect(Collectors.joining(", "));
         assertThat(skeleton.output).as("every lab below full marks").contains("\n0 of " + labs + " labs at full marks (below: lab " + every + ")");
         if (Runtime.version().feature() >= 21) assertThat(skeleton.output).doesNotContain("n/a");
@@ -247,6 +251,63 @@ class HandoutTest {
         Result reference = sh(dest, "make", "grade", "LAB=all", "ONLY=" + ONE_PER_LAB, MVN);
         assertThat(reference.code).as(reference.output).isZero();
         assertThat(reference.output).contains("\n" + labs + " of " + labs + " labs at full marks\n").doesNotContain("FAIL");
+    }
+
+    /**
+     * The whole of every lab, on demand ({@code -Dniolab.course.everyCheckpoint=true}: many CPU
+     * minutes, too many for every {@code make test}): on the fresh handout every checkpoint fails
+     * or is given (0 points, and the stubs pass it, else it would grade the student's work), so
+     * that the handout scores nothing; and each region's stub alone, the other regions being the
+     * reference, fails at least one checkpoint of its lab, so that no region goes ungraded. The
+     * second part runs a region of each lab at a time: labs do not share regions.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "niolab.course.everyCheckpoint", matches = "true")
+    @Timeout(value = 60, unit = TimeUnit.MINUTES)
+    void everyCheckpointFailsOnTheStubsOrIsGivenAndEachRegionsStubAloneFailsOneOfItsLabs() throws Exception {
+        Path dest = handout();
+        List<Grader.Checkpoint> table = Grader.read(LAB.resolve(Grader.TABLE));
+        for (Region r : regions) write(dest, r.file(), false, Map.of());
+        Result stubs = sh(dest, "make", "grade", "LAB=all", MVN);
+        for (Grader.Checkpoint c : table) {
+            if (Pattern.compile("\\n  " + Pattern.quote(c.id()) + " +- +n/a ").matcher(stubs.output).find()) continue;
+            assertThat(stubs.output).as("%s on the stubs: %s", c.id(), c.given() ? "given, and the stubs pass it" : "fails")
+                    .containsPattern("\\n  " + Pattern.quote(c.id()) + (c.given() ? " +0/0 +given " : " +0/" + c.points() + " +FAIL "));
+        }
+
+        Map<String, String> regionOf = new TreeMap<>();
+        for (Grader.Hint h : Grader.readHints(LAB.resolve(Grader.HINTS))) regionOf.putIfAbsent(h.id(), h.region());
+        Stubs stubFiles = labStubs();
+        Map<String, List<String>> regionsByLab = new TreeMap<>();
+        Map<String, Path> fileOf = new TreeMap<>();
+        for (Region r : regions) {
+            Path before = fileOf.put(r.id(), r.file());
+            assertThat(before == null || before.equals(r.file())).as("region %s in one file", r.id()).isTrue();
+            List<String> ofLab = regionsByLab.computeIfAbsent(stubFiles.lab(r.id()), l -> new ArrayList<>());
+            if (!ofLab.contains(r.id())) ofLab.add(r.id());
+        }
+        for (int k = 0; regionsByLab.values().stream().anyMatch(ofLab -> ofLab.size() > 0); k++) {
+            List<String> stubbed = new ArrayList<>();
+            for (List<String> ofLab : regionsByLab.values()) {
+                if (!ofLab.isEmpty()) stubbed.add(ofLab.remove(0));
+            }
+            List<String> only = new ArrayList<>();
+            for (Grader.Checkpoint c : table) {
+                if (!c.given() && stubbed.contains(regionOf.get(c.id()))) only.add(c.id());
+            }
+            for (Region r : regions) write(dest, r.file(), !stubbed.contains(r.id()), Map.of());
+            Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + String.join(",", only), MVN);
+            for (String region : stubbed) {
+                List<String> ofRegion = only.stream().filter(id -> region.equals(regionOf.get(id))).toList();
+                assertThat(ofRegion).as("checkpoints keyed to region %s in labs/hints.tsv", region).isNotEmpty();
+                boolean allNotApplicable = ofRegion.stream()
+                        .allMatch(id -> Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(graded.output).find());
+                if (allNotApplicable) continue; // an older JDK, or no io_uring here
+                assertThat(ofRegion).as("with only region %s a stub (round %d), one of its checkpoints fails:%n%s", region, k, graded.output)
+                        .anySatisfy(id -> assertThat(graded.output).containsPattern("\\n  " + Pattern.quote(id) + " +0/\\d+ +FAIL "));
+            }
+        }
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
     }
 
     /**
