@@ -32,15 +32,18 @@ import org.w3c.dom.NodeList;
  *
  * <pre>
  *   make grade LAB=3                   # java .../Grader.java --lab 3
+ *   grading 7 checkpoints: Maven builds first, then a line per checkpoint as its test class ends
+ *     [1/7] et-burst                   pass (21 s)
+ *     ...
  *   lab 3: ET through JNA: drain to EAGAIN
- *     et-burst          3/3  pass  a burst of 1000 connections is accepted and served
- *     et-large          0/3  FAIL  payloads of 1 B to 1 MiB come back exactly
- *                                  hint [et-read]: one read per edge leaves bytes no edge announces again: read until drained
- *                                  randomPayloads...Exactly failed: Read timed out
- *                                  (see lab-servers/target/surefire-reports/TEST-...xml)
- *     et-read-once      0/2  FAIL  --mistake read-once stalls an echo; your loop does not
- *                                  hint [et-read]: the correct server (no --mistake) stalled too: your read loop stops early (fix et-large first)
- *                                  ...
+ *     et-burst          3/3  pass   a burst of 1000 connections is accepted and served
+ *     et-large          0/3  FAIL   payloads of 1 B to 1 MiB come back exactly
+ *                                   hint [et-read]: one read per edge leaves bytes no edge announces again: read until drained
+ *                                   randomPayloads...Exactly failed: [bytes echoed]
+ *                                       expected: 1048576
+ *                                       but was: 65536
+ *                                   run it alone: make grade LAB=3 ONLY=et-large (the report: lab-servers/target/...xml)
+ *     ...
  *     total            11/16
  *     several failures may share one cause: start with et-large (region et-read)
  *
@@ -50,8 +53,12 @@ import org.w3c.dom.NodeList;
  * The hint under a failure comes from {@code labs/hints.tsv} when a row of that checkpoint
  * matches the first line of the failed assertion (its description says which part failed, and
  * which of a correct and a broken twin), else from the table; each lab's rows are in dependency
- * order, so its first failure is the one to fix first. Each lab's table is also kept in
- * {@code runs/labN/grade.txt} for {@code make handin}.
+ * order, so its first failure is the one to fix first. A checkpoint that runs an earlier lab's
+ * server ({@code labs/needs.tsv}) while that lab's region is still its stub says so instead
+ * ({@code loops-et needs lab 3's et-accept and et-read: still stubs}), and is not the one to
+ * start with. A build that fails prints the compiler's first error and no hint. A checkpoint of
+ * 0 points is given: the stubs pass it too, so it shows, and scores nothing. Each lab's table
+ * is also kept in {@code runs/labN/grade.txt} for {@code make handin}.
  *
  * {@code LAB=1,2,7} or {@code LAB=all} grades several labs in one Maven run: a table per lab,
  * then how many are at full marks.
@@ -66,7 +73,8 @@ import org.w3c.dom.NodeList;
  * <p>The table's columns: lab, id, points, module, test, what it checks, hint (one line, shown
  * when the checkpoint fails); tab-separated, {@code #} starts a comment line. JDK only and in
  * one file, so that make runs it from source (java's source-file mode) with no build; Maven is
- * run as {@code $MVN} ({@code mvn -q -B} if unset).
+ * run as {@code $MVN} ({@code mvn -q -B} if unset). {@code --summary} prints the line that ends
+ * {@code make test} ({@link #summary}): Surefire's XML is read here only.
  */
 public final class Grader {
     static final String TABLE = "labs/checkpoints.tsv";
@@ -77,7 +85,8 @@ public final class Grader {
     static final String STUBS = "labs/stubs";
     /** Where Maven's and the servers' output goes unless VERBOSE=1, relative to the root. */
     static final String LOG = "target/grade.log";
-    private static final String USAGE = "usage: Grader --lab N|N,N...|all [--only ID,ID...] [--score-only] [--root DIR]";
+    private static final String USAGE = "usage: Grader --lab N|N,N...|all [--only ID,ID...] [--score-only] [--root DIR]\n"
+            + "       Grader --summary [--root DIR]";
 
     /** One row of the table. */
     public record Checkpoint(int lab, String id, int points, String module, String test, String checks, String hint) {
@@ -156,15 +165,26 @@ public final class Grader {
         Set<String> only = new LinkedHashSet<>();
         boolean runTests = true;
         Path root = Paths.get("");
+        boolean summary = false;
         List<Integer> labs;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
+                    case "--summary" -> summary = true;
                     case "--lab" -> labArg = args[++i];
                     case "--only" -> only.addAll(List.of(args[++i].split(",")));
                     case "--score-only" -> runTests = false;
                     case "--root" -> root = Paths.get(args[++i]);
                     default -> throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
+                }
+            }
+            if (summary) {
+                try {
+                    out.print(summary(root));
+                    return 0;
+                } catch (IOException | UncheckedIOException e) {
+                    err.println("error: " + e.getMessage());
+                    return 1;
                 }
             }
             if (labArg == null) throw new IllegalArgumentException("which lab? --lab N (make grade LAB=N)");
@@ -532,6 +552,75 @@ public final class Grader {
             return sb.toString();
         }
         return null;
+    }
+
+    /**
+     * The line {@code make test} ends with, summing the Surefire reports of every module (one or
+     * two folders deep): {@code tests: N passed, N failed, N skipped}, and, when some were
+     * skipped, what for, grouped by the capability a skip names (test-kit's Capability writes
+     * {@code [label] why}) or by its whole reason when it names none:
+     * {@code (3 for io_uring: the kernel refuses it; 1 for needs root)}. This and the grading
+     * read Surefire's XML here and nowhere else; {@code scripts/test-summary.sh} runs it.
+     */
+    static String summary(Path root) throws IOException {
+        List<Path> reports = new ArrayList<>();
+        try (Stream<Path> all = Files.walk(root, 5)) {
+            for (Path p : all.filter(f -> f.getFileName().toString().startsWith("TEST-") && f.toString().endsWith(".xml")).sorted().toList()) {
+                Path dir = root.relativize(p).getParent();
+                // module/target/surefire-reports or group/module/target/surefire-reports
+                if (dir != null && dir.endsWith(Paths.get("target", "surefire-reports")) && dir.getNameCount() <= 4) reports.add(p);
+            }
+        }
+        long run = 0, failed = 0, skipped = 0;
+        Map<String, int[]> count = new LinkedHashMap<>();
+        Map<String, String> first = new HashMap<>();
+        for (Path report : reports) {
+            Element suite;
+            try {
+                suite = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getDocumentElement();
+            } catch (Exception e) {
+                throw new IOException("unreadable test report " + report + ": " + e.getMessage());
+            }
+            run += number(suite, "tests");
+            failed += number(suite, "failures") + number(suite, "errors");
+            skipped += number(suite, "skipped");
+            NodeList skips = suite.getElementsByTagName("skipped");
+            for (int i = 0; i < skips.getLength(); i++) {
+                String why = skipReason((Element) skips.item(i));
+                if (why.isEmpty()) continue;
+                String key = why;
+                Matcher label = Pattern.compile("^\\[([^]]*)\\] ").matcher(why);
+                if (label.find()) {
+                    key = label.group(1);
+                    why = why.substring(label.end());
+                }
+                count.computeIfAbsent(key, k -> new int[1])[0]++;
+                first.putIfAbsent(key, why);
+            }
+        }
+        StringJoiner detail = new StringJoiner("; ", " (", ")").setEmptyValue("");
+        for (Map.Entry<String, int[]> e : count.entrySet()) {
+            String why = first.get(e.getKey());
+            detail.add(e.getValue()[0] + " for " + (e.getKey().equals(why) ? "" : e.getKey() + ": ") + why);
+        }
+        return String.format(Locale.ROOT, "%ntests: %d passed, %d failed, %d skipped%s%n", run - failed - skipped, failed, skipped, detail);
+    }
+
+    private static long number(Element suite, String attribute) {
+        String v = suite.getAttribute(attribute);
+        return v.isEmpty() ? 0 : Long.parseLong(v.strip());
+    }
+
+    /** Why a case was skipped: the message, or the first line of the exception in the body; "Assumption failed: " dropped. */
+    private static String skipReason(Element skipped) {
+        String why = skipped.getAttribute("message");
+        if (why.isBlank()) {
+            String body = skipped.getTextContent().strip();
+            String line = body.isEmpty() ? "" : body.split("\n", 2)[0];
+            int colon = line.indexOf(": ");
+            why = colon < 0 ? "" : line.substring(colon + 2);
+        }
+        return why.replaceFirst("^Assumption failed: ", "").strip();
     }
 
     /** Scores each checkpoint from the Surefire reports in its module. */

@@ -243,6 +243,27 @@ class GraderTest {
         assertThat(out).contains("not run: the build failed (above)").doesNotContain("hint").endsWith("  start with the compiler's error above\n");
     }
 
+    @Test
+    void theSummarySumsEveryModulesReportsAndGroupsTheSkipsByTheCapabilityTheyName() throws IOException {
+        writeReport("a/target/surefire-reports/TEST-x.A.xml", "<testsuite name=\"x.A\" tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\">"
+                + "<testcase name=\"u1\"><skipped message=\"[io_uring] the kernel refuses it\"/></testcase>"
+                + "<testcase name=\"u2\"><skipped message=\"Assumption failed: [io_uring] not on this kernel\"/></testcase>"
+                + "<testcase name=\"f\"><failure message=\"boom\"/></testcase><testcase name=\"p\"/></testsuite>");
+        writeReport("g/b/target/surefire-reports/TEST-x.B.xml", "<testsuite name=\"x.B\" tests=\"3\" failures=\"0\" errors=\"1\" skipped=\"1\">"
+                + "<testcase name=\"r\"><skipped type=\"org.opentest4j.TestAbortedException\"><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: needs root\n\tat x]]></skipped></testcase>"
+                + "<testcase name=\"e\"><error type=\"java.io.IOException\"/></testcase><testcase name=\"p\"/></testsuite>");
+        writeReport("a/src/test/resources/TEST-not-a-report.xml", "<testsuite tests=\"99\"/>");
+        assertThat(Grader.summary(root)).isEqualTo("\ntests: 2 passed, 2 failed, 3 skipped (2 for io_uring: the kernel refuses it; 1 for needs root)\n");
+        assertThat(run("--summary", "--root", root.toString())).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("tests: 2 passed, 2 failed, 3 skipped");
+    }
+
+    private void writeReport(String path, String xml) throws IOException {
+        Path p = root.resolve(path);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + xml);
+    }
+
     /** The course's own tables: every hint that names a test says how to run it alone, and every dependency names a checkpoint and a stub. */
     @Test
     void theLabsHintsGiveTheirCommandsAndItsDependenciesNameRealCheckpointsAndStubs() throws IOException {
