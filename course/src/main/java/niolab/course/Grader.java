@@ -14,12 +14,18 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -32,15 +38,18 @@ import org.w3c.dom.NodeList;
  *
  * <pre>
  *   make grade LAB=3                   # java .../Grader.java --lab 3
+ *   grading 7 checkpoints: Maven builds first, then a line per checkpoint as its test class ends
+ *     [1/7] et-burst                   pass (21 s)
+ *     ...
  *   lab 3: ET through JNA: drain to EAGAIN
- *     et-burst          3/3  pass  a burst of 1000 connections is accepted and served
- *     et-large          0/3  FAIL  payloads of 1 B to 1 MiB come back exactly
- *                                  hint [et-read]: one read per edge leaves bytes no edge announces again: read until drained
- *                                  randomPayloads...Exactly failed: Read timed out
- *                                  (see lab-servers/target/surefire-reports/TEST-...xml)
- *     et-read-once      0/2  FAIL  --mistake read-once stalls an echo; your loop does not
- *                                  hint [et-read]: the correct server (no --mistake) stalled too: your read loop stops early (fix et-large first)
- *                                  ...
+ *     et-burst          3/3  pass   a burst of 1000 connections is accepted and served
+ *     et-large          0/3  FAIL   payloads of 1 B to 1 MiB come back exactly
+ *                                   hint [et-read]: one read per edge leaves bytes no edge announces again: read until drained
+ *                                   randomPayloads...Exactly failed: [bytes echoed]
+ *                                       expected: 1048576
+ *                                       but was: 65536
+ *                                   run it alone: make grade LAB=3 ONLY=et-large (the report: lab-servers/target/...xml)
+ *     ...
  *     total            11/16
  *     several failures may share one cause: start with et-large (region et-read)
  *
@@ -50,8 +59,12 @@ import org.w3c.dom.NodeList;
  * The hint under a failure comes from {@code labs/hints.tsv} when a row of that checkpoint
  * matches the first line of the failed assertion (its description says which part failed, and
  * which of a correct and a broken twin), else from the table; each lab's rows are in dependency
- * order, so its first failure is the one to fix first. Each lab's table is also kept in
- * {@code runs/labN/grade.txt} for {@code make handin}.
+ * order, so its first failure is the one to fix first. A checkpoint that runs an earlier lab's
+ * server ({@code labs/needs.tsv}) while that lab's region is still its stub says so instead
+ * ({@code loops-et needs lab 3's et-accept and et-read: still stubs}), and is not the one to
+ * start with. A build that fails prints the compiler's first error and no hint. A checkpoint of
+ * 0 points is given: the stubs pass it too, so it shows, and scores nothing. Each lab's table
+ * is also kept in {@code runs/labN/grade.txt} for {@code make handin}.
  *
  * {@code LAB=1,2,7} or {@code LAB=all} grades several labs in one Maven run: a table per lab,
  * then how many are at full marks.
@@ -66,14 +79,20 @@ import org.w3c.dom.NodeList;
  * <p>The table's columns: lab, id, points, module, test, what it checks, hint (one line, shown
  * when the checkpoint fails); tab-separated, {@code #} starts a comment line. JDK only and in
  * one file, so that make runs it from source (java's source-file mode) with no build; Maven is
- * run as {@code $MVN} ({@code mvn -q -B} if unset).
+ * run as {@code $MVN} ({@code mvn -q -B} if unset). {@code --summary} prints the line that ends
+ * {@code make test} ({@link #summary}): Surefire's XML is read here only.
  */
 public final class Grader {
     static final String TABLE = "labs/checkpoints.tsv";
     static final String HINTS = "labs/hints.tsv";
+    /** Which checkpoints run an earlier lab's regions: id, then the regions, comma-separated. */
+    static final String NEEDS = "labs/needs.tsv";
+    /** The regions' stubs (Handout's): how the grader tells a region still to write. */
+    static final String STUBS = "labs/stubs";
     /** Where Maven's and the servers' output goes unless VERBOSE=1, relative to the root. */
     static final String LOG = "target/grade.log";
-    private static final String USAGE = "usage: Grader --lab N|N,N...|all [--only ID,ID...] [--score-only] [--root DIR]";
+    private static final String USAGE = "usage: Grader --lab N|N,N...|all [--only ID,ID...] [--score-only] [--root DIR]\n"
+            + "       Grader --summary [--root DIR]";
 
     /** One row of the table. */
     public record Checkpoint(int lab, String id, int points, String module, String test, String checks, String hint) {
@@ -87,6 +106,16 @@ public final class Grader {
         public String method() {
             int hash = test.indexOf('#');
             return hash < 0 ? null : test.substring(hash + 1);
+        }
+
+        /** A checkpoint of 0 points is given: it runs and shows, and scores nothing, since the stub passes it too. */
+        public boolean given() {
+            return points == 0;
+        }
+
+        /** The command that runs this checkpoint alone. */
+        String alone() {
+            return "make grade LAB=" + lab + " ONLY=" + id;
         }
 
         /** As Surefire's {@code -Dtest} takes it: the simple class name, and the method if any. */
@@ -142,15 +171,26 @@ public final class Grader {
         Set<String> only = new LinkedHashSet<>();
         boolean runTests = true;
         Path root = Paths.get("");
+        boolean summary = false;
         List<Integer> labs;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
+                    case "--summary" -> summary = true;
                     case "--lab" -> labArg = args[++i];
                     case "--only" -> only.addAll(List.of(args[++i].split(",")));
                     case "--score-only" -> runTests = false;
                     case "--root" -> root = Paths.get(args[++i]);
                     default -> throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
+                }
+            }
+            if (summary) {
+                try {
+                    out.print(summary(root));
+                    return 0;
+                } catch (IOException | UncheckedIOException e) {
+                    err.println("error: " + e.getMessage());
+                    return 1;
                 }
             }
             if (labArg == null) throw new IllegalArgumentException("which lab? --lab N (make grade LAB=N)");
@@ -173,10 +213,17 @@ public final class Grader {
                 return 2;
             }
             boolean verbose = "1".equals(System.getenv("VERBOSE"));
-            if (runTests) g.runMaven(chosen, verbose, err);
+            if (runTests) g.runMaven(chosen, verbose, out, err);
             // One Maven run for every lab asked; then a table per lab, and whether each is at full marks.
             List<Score> scores = g.score(chosen);
             List<Hint> hints = readHints(root.resolve(HINTS));
+            String buildError = runTests && !verbose ? firstCompileError(root, root.resolve(LOG)) : null;
+            if (buildError != null) {
+                out.println("\nthe build failed, so no test ran; the compiler's first error:\n  " + buildError.replace("\n", "\n  ")
+                        + "\n(the whole of Maven's output: " + LOG + ")");
+                hints = List.of();
+            }
+            Map<String, Blocked> blocked = g.blocked(scores);
             StringJoiner notFull = new StringJoiner(", ", " (below: lab ", ")").setEmptyValue("");
             int graded = 0, full = 0;
             for (int lab : labs) {
@@ -187,7 +234,8 @@ public final class Grader {
                 if (ofLab.isEmpty()) continue; // --only named none of this lab's
                 graded++;
                 ByteArrayOutputStream printed = new ByteArrayOutputStream();
-                if (print(new PrintStream(printed, true, StandardCharsets.UTF_8), lab, title(root, lab), ofLab, hints)) full++;
+                if (print(new PrintStream(printed, true, StandardCharsets.UTF_8), lab, title(root, lab), ofLab, hints, blocked,
+                        buildError != null)) full++;
                 else notFull.add(Integer.toString(lab));
                 out.print(printed.toString(StandardCharsets.UTF_8));
                 if (runTests) keep(root, lab, only, printed.toString(StandardCharsets.UTF_8));
@@ -288,6 +336,128 @@ public final class Grader {
         return rows;
     }
 
+    /**
+     * For each failed checkpoint that runs an earlier lab's regions (labs/needs.tsv) while one
+     * of them is still its stub: what to say instead of blaming the checkpoint's own region,
+     * as {@code needs lab 3's et-accept and et-read: still stubs}.
+     */
+    Map<String, Blocked> blocked(List<Score> scores) throws IOException {
+        Map<String, Blocked> blocked = new LinkedHashMap<>();
+        Map<String, List<String>> needs = readNeeds(root.resolve(NEEDS));
+        Map<String, Boolean> stubbed = new HashMap<>();
+        List<String> sources = null;
+        for (Score s : scores) {
+            List<String> regions = needs.get(s.checkpoint().id());
+            if (!s.failed() || regions == null) continue;
+            if (sources == null) sources = sources();
+            Map<String, List<String>> byLab = new TreeMap<>();
+            for (String region : regions) {
+                Path stub = stubFile(region);
+                if (stub == null) continue;
+                final List<String> all = sources;
+                if (stubbed.computeIfAbsent(region, r -> stillStub(stub, all))) {
+                    byLab.computeIfAbsent(labOf(stub), l -> new ArrayList<>()).add(region);
+                }
+            }
+            if (!byLab.isEmpty()) blocked.put(s.checkpoint().id(), new Blocked(s.checkpoint().id(), byLab));
+        }
+        return blocked;
+    }
+
+    /** A failed checkpoint and the regions of earlier labs, by lab, that are still stubs. */
+    record Blocked(String id, Map<String, List<String>> byLab) {
+        /** {@code loops-et needs lab 3's et-accept and et-read: still stubs (make grade LAB=3)}. */
+        String hint() {
+            return id + " needs " + said(byLab) + " (make grade LAB=" + String.join(",", byLab.keySet()) + ")";
+        }
+
+        static String said(Map<String, ? extends java.util.Collection<String>> byLab) {
+            StringJoiner say = new StringJoiner("; ");
+            for (Map.Entry<String, ? extends java.util.Collection<String>> e : byLab.entrySet()) {
+                List<String> r = new ArrayList<>(e.getValue());
+                String names = r.size() == 1 ? r.get(0) : String.join(", ", r.subList(0, r.size() - 1)) + " and " + r.get(r.size() - 1);
+                say.add("lab " + e.getKey() + "'s " + names + (r.size() == 1 ? ": still a stub" : ": still stubs"));
+            }
+            return say.toString();
+        }
+    }
+
+    /** labs/needs.tsv: checkpoint id to the regions of earlier labs it runs (none if the file is absent). */
+    static Map<String, List<String>> readNeeds(Path file) throws IOException {
+        Map<String, List<String>> needs = new HashMap<>();
+        if (!Files.isRegularFile(file)) return needs;
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] f = line.split("\t");
+            if (f.length != 2) throw new IllegalStateException(file + ":" + (i + 1) + ": 2 tab-separated fields expected, found " + f.length);
+            needs.put(f[0].strip(), List.of(f[1].strip().split("\\s*,\\s*")));
+        }
+        return needs;
+    }
+
+    private Path stubFile(String region) throws IOException {
+        Path dir = root.resolve(STUBS);
+        if (!Files.isDirectory(dir)) return null;
+        try (Stream<Path> stubs = Files.list(dir)) {
+            return stubs.filter(p -> p.getFileName().toString().startsWith(region + ".")).findFirst().orElse(null);
+        }
+    }
+
+    /** The lab whose TODO a stub names ({@code TODO lab 3}), or "?". */
+    private static String labOf(Path stub) {
+        try {
+            Matcher m = Pattern.compile("TODO lab (\\d+)").matcher(Files.readString(stub, StandardCharsets.UTF_8));
+            return m.find() ? m.group(1) : "?";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every main source of the tree, each as its lines stripped of indentation, blank lines dropped, joined by newlines. */
+    private List<String> sources() throws IOException {
+        List<String> texts = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> all = Files.walk(root)) {
+            files = all.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/") && !p.toString().contains("/target/")).toList();
+        }
+        for (Path f : files) texts.add("\n" + normalized(Files.readString(f, StandardCharsets.UTF_8)) + "\n");
+        return texts;
+    }
+
+    /**
+     * A region is still its stub when some source holds each part of the stub (Handout's
+     * {@code ---- part N ----} lines part it) line for line, indentation and blank lines aside.
+     */
+    private static boolean stillStub(Path stub, List<String> sources) {
+        try {
+            for (String part : Files.readString(stub, StandardCharsets.UTF_8).split("(?m)^---- part \\d+ ----$")) {
+                String lines = normalized(part);
+                if (lines.isEmpty()) continue;
+                boolean found = false;
+                for (String source : sources) {
+                    if (source.contains("\n" + lines + "\n")) {
+                        found = true;
+                        break;
+                    }
+                }
+                if (!found) return false;
+            }
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String normalized(String text) {
+        StringJoiner lines = new StringJoiner("\n");
+        for (String line : text.split("\n")) {
+            if (!line.isBlank()) lines.add(line.strip());
+        }
+        return lines.toString();
+    }
+
     /** The rows of {@code labs/hints.tsv} (none if it is absent), in their order: the first that matches wins. */
     static List<Hint> readHints(Path file) throws IOException {
         List<Hint> hints = new ArrayList<>();
@@ -338,7 +508,7 @@ public final class Grader {
      * {@link #LOG}, or to the terminal when {@code verbose}. Failing tests do not stop it; a build
      * that fails leaves reports missing, scored as not run.
      */
-    void runMaven(List<Checkpoint> chosen, boolean verbose, PrintStream err) throws IOException {
+    void runMaven(List<Checkpoint> chosen, boolean verbose, PrintStream out, PrintStream err) throws IOException {
         Set<String> modules = new LinkedHashSet<>();
         Set<String> selectors = new LinkedHashSet<>();
         for (Checkpoint c : chosen) {
@@ -368,12 +538,139 @@ public final class Grader {
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         }
+        List<Checkpoint> pending = new ArrayList<>();
+        for (Checkpoint c : chosen) {
+            if (unavailable(c) == null) pending.add(c);
+        }
+        int total = pending.size();
+        if (!verbose) {
+            out.println("grading " + total + " checkpoint" + (total == 1 ? "" : "s") + ": Maven builds first, then a line per checkpoint as its test class ends");
+        }
+        long started = System.nanoTime();
         try {
-            pb.start().waitFor();
+            Process maven = pb.start();
+            // Surefire writes a class's report when the class ends: each new report scores its checkpoints at once.
+            while (!maven.waitFor(1, TimeUnit.SECONDS)) {
+                if (!verbose) progress(pending, total, started, out);
+            }
+            if (!verbose) progress(pending, total, started, out);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while the tests ran");
         }
+    }
+
+    /** Prints {@code [k/n] id pass (12 s)} for each pending checkpoint whose report is now complete, and drops it. */
+    private void progress(List<Checkpoint> pending, int total, long started, PrintStream out) {
+        for (java.util.Iterator<Checkpoint> it = pending.iterator(); it.hasNext(); ) {
+            Checkpoint c = it.next();
+            Path report = reportOf(c);
+            if (!Files.isRegularFile(report)) continue;
+            Score s = fromReport(c);
+            if (s.why() != null && s.why().startsWith("unreadable test report")) continue; // still being written
+            it.remove();
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+            out.printf(Locale.ROOT, "  [%d/%d] %-26s %-4s (%d s)%n", total - pending.size(), total, c.id(),
+                    s.outcome() == Outcome.PASS ? "pass" : s.outcome() == Outcome.NOT_APPLICABLE ? "n/a" : "FAIL", seconds);
+        }
+    }
+
+    private Path reportOf(Checkpoint c) {
+        return root.resolve(c.module()).resolve("target/surefire-reports/TEST-" + c.testClass() + ".xml");
+    }
+
+    /**
+     * The compiler's first error in Maven's log ({@code file:line: message}, the file relative
+     * to the root, with the symbol and location lines under it), or null when nothing failed to compile.
+     */
+    static String firstCompileError(Path root, Path log) throws IOException {
+        if (!Files.isRegularFile(log)) return null;
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        Pattern error = Pattern.compile("^\\[ERROR\\] (\\S+\\.java):\\[(\\d+),\\d+\\] (.*)$");
+        Path abs = root.toAbsolutePath().normalize();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = error.matcher(lines.get(i));
+            if (!m.matches()) continue;
+            Path file = Paths.get(m.group(1));
+            String where = file.isAbsolute() && file.startsWith(abs) ? abs.relativize(file).toString() : m.group(1);
+            StringBuilder sb = new StringBuilder(where + ":" + m.group(2) + ": " + m.group(3));
+            for (int j = i + 1; j < lines.size() && j <= i + 2; j++) {
+                String more = lines.get(j).replaceFirst("^\\[ERROR\\]", "").strip();
+                if (!more.startsWith("symbol:") && !more.startsWith("location:") && !more.startsWith("required:") && !more.startsWith("found:")) break;
+                sb.append('\n').append("  ").append(more);
+            }
+            return sb.toString();
+        }
+        return null;
+    }
+
+    /**
+     * The line {@code make test} ends with, summing the Surefire reports of every module (one or
+     * two folders deep): {@code tests: N passed, N failed, N skipped}, and, when some were
+     * skipped, what for, grouped by the capability a skip names (test-kit's Capability writes
+     * {@code [label] why}) or by its whole reason when it names none:
+     * {@code (3 for io_uring: the kernel refuses it; 1 for needs root)}. This and the grading
+     * read Surefire's XML here and nowhere else; {@code scripts/test-summary.sh} runs it.
+     */
+    static String summary(Path root) throws IOException {
+        List<Path> reports = new ArrayList<>();
+        try (Stream<Path> all = Files.walk(root, 5)) {
+            for (Path p : all.filter(f -> f.getFileName().toString().startsWith("TEST-") && f.toString().endsWith(".xml")).sorted().toList()) {
+                Path dir = root.relativize(p).getParent();
+                // module/target/surefire-reports or group/module/target/surefire-reports
+                if (dir != null && dir.endsWith(Paths.get("target", "surefire-reports")) && dir.getNameCount() <= 4) reports.add(p);
+            }
+        }
+        long run = 0, failed = 0, skipped = 0;
+        Map<String, int[]> count = new LinkedHashMap<>();
+        Map<String, String> first = new HashMap<>();
+        for (Path report : reports) {
+            Element suite;
+            try {
+                suite = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getDocumentElement();
+            } catch (Exception e) {
+                throw new IOException("unreadable test report " + report + ": " + e.getMessage());
+            }
+            run += number(suite, "tests");
+            failed += number(suite, "failures") + number(suite, "errors");
+            skipped += number(suite, "skipped");
+            NodeList skips = suite.getElementsByTagName("skipped");
+            for (int i = 0; i < skips.getLength(); i++) {
+                String why = skipReason((Element) skips.item(i));
+                if (why.isEmpty()) continue;
+                String key = why;
+                Matcher label = Pattern.compile("^\\[([^]]*)\\] ").matcher(why);
+                if (label.find()) {
+                    key = label.group(1);
+                    why = why.substring(label.end());
+                }
+                count.computeIfAbsent(key, k -> new int[1])[0]++;
+                first.putIfAbsent(key, why);
+            }
+        }
+        StringJoiner detail = new StringJoiner("; ", " (", ")").setEmptyValue("");
+        for (Map.Entry<String, int[]> e : count.entrySet()) {
+            String why = first.get(e.getKey());
+            detail.add(e.getValue()[0] + " for " + (e.getKey().equals(why) ? "" : e.getKey() + ": ") + why);
+        }
+        return String.format(Locale.ROOT, "%ntests: %d passed, %d failed, %d skipped%s%n", run - failed - skipped, failed, skipped, detail);
+    }
+
+    private static long number(Element suite, String attribute) {
+        String v = suite.getAttribute(attribute);
+        return v.isEmpty() ? 0 : Long.parseLong(v.strip());
+    }
+
+    /** Why a case was skipped: the message, or the first line of the exception in the body; "Assumption failed: " dropped. */
+    private static String skipReason(Element skipped) {
+        String why = skipped.getAttribute("message");
+        if (why.isBlank()) {
+            String body = skipped.getTextContent().strip();
+            String line = body.isEmpty() ? "" : body.split("\n", 2)[0];
+            int colon = line.indexOf(": ");
+            why = colon < 0 ? "" : line.substring(colon + 2);
+        }
+        return why.replaceFirst("^Assumption failed: ", "").strip();
     }
 
     /** Scores each checkpoint from the Surefire reports in its module. */
@@ -400,7 +697,7 @@ public final class Grader {
     }
 
     private Score fromReport(Checkpoint c) {
-        Path report = root.resolve(c.module()).resolve("target/surefire-reports/TEST-" + c.testClass() + ".xml");
+        Path report = reportOf(c);
         if (!Files.isRegularFile(report)) return new Score(c, Outcome.NOT_RUN, "no test report: did the build fail? (see Maven's output in " + LOG + ")");
         NodeList cases;
         try {
@@ -424,7 +721,8 @@ public final class Grader {
         if (ran == 0) return new Score(c, Outcome.NOT_RUN, "the test did not run: is " + c.test() + " spelled as in its class?");
         if (failed != null) {
             String line = message.strip().split("\n", 2)[0].strip();
-            return new Score(c, Outcome.FAIL, failed + " failed: " + shortened(line) + "\n(see " + root.relativize(report) + ")", line);
+            return new Score(c, Outcome.FAIL, failed + " failed: " + summary(message) + "\nrun it alone: " + c.alone()
+                    + " (the report: " + root.relativize(report) + ")", line);
         }
         if (skipped == ran) return new Score(c, Outcome.NOT_APPLICABLE, "skipped on this machine (an assumption did not hold)");
         return new Score(c, Outcome.PASS, null);
@@ -436,16 +734,45 @@ public final class Grader {
         return m == null || caseName.equals(m) || caseName.startsWith(m + "(") || caseName.startsWith(m + "[");
     }
 
-    /** What the failed assertion said: the failure's (or error's) message, then its type and trace. */
+    /**
+     * What the failed assertion said: the failure's (or error's) message; without one (an
+     * exception with no message), its type and the first line of its trace.
+     */
     private static String failureText(Element testcase) {
         NodeList f = testcase.getElementsByTagName(has(testcase, "failure") ? "failure" : "error");
         Element e = (Element) f.item(0);
-        return e.getAttribute("message") + "\n" + e.getAttribute("type") + "\n" + e.getTextContent();
+        String message = e.getAttribute("message");
+        if (!message.isBlank()) return message;
+        String trace = e.getTextContent().strip();
+        return e.getAttribute("type") + (trace.isEmpty() ? "" : "\n" + trace.split("\n", 2)[0]);
     }
 
-    /** A line of at most 160 characters. */
-    static String shortened(String line) {
-        return line.length() > 160 ? line.substring(0, 157) + "..." : line;
+    /** Where an assertion's parts start: its description, what was expected, what came instead. */
+    private static final Pattern PART = Pattern.compile(
+            "(?i)(?=\\b(?:expected:|expecting|but was|but found|but could not|but some|but had|to be |to contain|to have|to match|to start|to end|not to |when comparing))");
+
+    /**
+     * The failed assertion on a few lines: its description, then what was expected and what came
+     * instead, each part cut at 120 characters, five parts at most, so that a large actual
+     * value still leaves the expected one in sight.
+     */
+    static String summary(String message) {
+        String flat = message.replaceAll("\\s+", " ").strip();
+        List<String> parts = new ArrayList<>();
+        for (String part : PART.split(flat)) {
+            if (!part.isBlank()) parts.add(shortened(part.strip(), 120));
+        }
+        if (parts.size() > 5) {
+            int more = parts.size() - 5;
+            parts = new ArrayList<>(parts.subList(0, 5));
+            parts.add("(" + more + " more parts)");
+        }
+        return parts.isEmpty() ? "(no message)" : String.join("\n    ", parts);
+    }
+
+    /** A line of at most {@code max} characters. */
+    static String shortened(String line, int max) {
+        return line.length() > max ? line.substring(0, max - 3) + "..." : line;
     }
 
     private static boolean has(Element testcase, String child) {
@@ -459,32 +786,49 @@ public final class Grader {
         }
     }
 
+    static boolean print(PrintStream out, int lab, String title, List<Score> scores, List<Hint> hints) {
+        return print(out, lab, title, scores, hints, Map.of(), false);
+    }
+
     /**
      * Prints a line per checkpoint, a hint under each failure (keyed by hints.tsv to what failed,
-     * with the region it points to), the total, and the first failure to fix; true at full marks.
+     * with the region it points to; or the earlier lab's regions still to write, from
+     * {@code blocked}; none when the build failed), the total, and the first failure to fix; true at full marks.
      */
-    static boolean print(PrintStream out, int lab, String title, List<Score> scores, List<Hint> hints) {
+    static boolean print(PrintStream out, int lab, String title, List<Score> scores, List<Hint> hints, Map<String, Blocked> blocked,
+            boolean buildFailed) {
         int width = "total".length();
         for (Score s : scores) width = Math.max(width, s.checkpoint().id().length());
-        String row = "  %-" + width + "s %6s  %-4s  %s%n";
-        String indent = " ".repeat(width + 17);
+        String row = "  %-" + width + "s %6s  %-5s  %s%n";
+        String indent = " ".repeat(width + 18);
         out.printf(Locale.ROOT, "%nlab %d: %s%n", lab, title.replaceFirst("(?i)^lab \\d+:\\s*", ""));
         int earned = 0, possible = 0, failures = 0;
         Score first = null;
+        Map<String, Set<String>> blockers = new TreeMap<>();
         for (Score s : scores) {
             Checkpoint c = s.checkpoint();
             switch (s.outcome()) {
-                case PASS -> out.printf(Locale.ROOT, row, c.id(), c.points() + "/" + c.points(), "pass", c.checks());
+                case PASS -> out.printf(Locale.ROOT, row, c.id(), c.points() + "/" + c.points(), c.given() ? "given" : "pass", c.checks());
                 case NOT_APPLICABLE -> out.printf(Locale.ROOT, row, c.id(), "-", "n/a", c.checks() + " (" + s.why() + ")");
                 default -> {
                     out.printf(Locale.ROOT, row, c.id(), "0/" + c.points(), "FAIL", c.checks());
-                    Hint h = hintFor(s, hints);
-                    String region = h == null || h.region().equals("-") ? "" : " [" + h.region() + "]";
-                    out.println(indent + "hint" + region + ": " + (h == null || h.text().equals("-") ? c.hint() : h.text()));
+                    if (buildFailed) {
+                        out.println(indent + "not run: the build failed (above)");
+                        break;
+                    }
+                    Blocked needs = blocked.get(c.id());
+                    if (needs != null) {
+                        out.println(indent + "hint: " + needs.hint());
+                        needs.byLab().forEach((l, regions) -> blockers.computeIfAbsent(l, k -> new LinkedHashSet<>()).addAll(regions));
+                    } else {
+                        Hint h = hintFor(s, hints);
+                        String region = h == null || h.region().equals("-") ? "" : " [" + h.region() + "]";
+                        out.println(indent + "hint" + region + ": " + (h == null || h.text().equals("-") ? c.hint() : h.text()));
+                    }
                     for (String line : s.why().split("\n")) out.println(indent + line);
                 }
             }
-            if (s.failed()) {
+            if (s.failed() && !blocked.containsKey(c.id())) {
                 failures++;
                 if (first == null) first = s;
             }
@@ -493,12 +837,17 @@ public final class Grader {
         }
         boolean full = possible > 0 && earned == possible;
         out.printf(Locale.ROOT, row, "total", earned + "/" + possible, full ? "full" : "", "");
-        if (first != null) {
+        if (buildFailed && (failures > 0 || !blocked.isEmpty())) {
+            out.println("  start with the compiler's error above");
+        } else if (first != null) {
             // The table lists each lab's checkpoints in dependency order: what the first failure breaks, later ones need.
             Hint h = hintFor(first, hints);
             String region = h == null || h.region().equals("-") ? "" : " (region " + h.region() + ")";
             out.println(failures > 1 ? "  several failures may share one cause: start with " + first.checkpoint().id() + region
                     : "  start with " + first.checkpoint().id() + region);
+        }
+        if (!blockers.isEmpty() && !buildFailed) {
+            out.println("  " + (first == null ? "start with the earlier labs: " : "then the earlier labs: ") + Blocked.said(blockers));
         }
         return full;
     }

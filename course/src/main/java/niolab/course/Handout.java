@@ -14,8 +14,11 @@ import java.nio.file.PathMatcher;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -23,21 +26,25 @@ import java.util.stream.Stream;
 /**
  * Writes the student handout: a copy of the lab in which each solution region of the reference
  * sources is replaced by its stub. The reference code stays the code the lab runs and tests,
- * because a region is marked with comment lines only:
+ * and reads as reference code: a region is marked with two comment lines only, and its stub
+ * lives apart, in {@code labs/stubs/<region>.java.txt}:
  *
  * <pre>
  *   // BEGIN SOLUTION et-accept
- *   // STUB: int fd = LibC.accept4(...);    the handout's line instead: "// STUB: " dropped, indent kept
  *   ...the reference code, cut from the handout...
  *   // END SOLUTION
  * </pre>
  *
  * ({@code #} instead of {@code //} for shell and make files; Markdown pages are copied as they
- * are, since they may show the markers.) The copy keeps everything else,
- * tests, Makefile, scripts and the lab sheets included, and leaves out build output and the
+ * are, since they may show the markers.) A stub file holds the handout's lines, indented as if
+ * the marker stood at column 0 (the copy indents them as the marker is); a region marked in
+ * several places (two methods of one class) takes its parts in the order of the files and lines,
+ * each after a line {@code ---- part N ----}. The copy keeps everything else,
+ * tests, Makefile, scripts, the stubs and the lab sheets included, and leaves out build output and the
  * paths {@code labs/teacher-only.txt} lists (instructor notes, this tool's own test). Every
- * marker is checked (a region opened twice, never closed or closed twice is an error naming its
- * line), and the finished copy is scanned again: no marker line may be left in it.
+ * marker and stub is checked (a region opened twice, never closed or closed twice, a region
+ * without a stub, a stub or part no region uses, is an error naming its line or file), and the
+ * finished copy is scanned again: no marker line may be left in it.
  *
  * <pre>
  *   make handout DEST=../handout                 # java .../Handout.java ../handout
@@ -49,16 +56,108 @@ import java.util.stream.Stream;
  */
 public final class Handout {
     static final Pattern BEGIN = Pattern.compile("^\\s*(?://|#)\\s*BEGIN SOLUTION\\s+(\\S+)\\s*$");
+    /** The inline stub lines of earlier editions: an error now, naming where the text belongs. */
     static final Pattern STUB = Pattern.compile("^(\\s*)(?://|#) STUB:(?: (.*))?$");
     static final Pattern END = Pattern.compile("^\\s*(?://|#)\\s*END SOLUTION\\s*$");
     /** Globs, relative to the lab's root, of what a student must not get; one a line, # comments. */
     static final String TEACHER_ONLY = "labs/teacher-only.txt";
+    /** The stubs, one file a region: {@code <region>.java.txt}. */
+    static final String STUBS = "labs/stubs";
+    static final Pattern TODO_LAB = Pattern.compile("TODO lab (\\d+)");
+    private static final Pattern PART = Pattern.compile("^---- part (\\d+) ----$");
     /** Build output and version control, wherever they are. */
     private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", "build");
     private static final String USAGE = "usage: Handout [--with-solutions] [--source DIR] DEST";
 
     /** One region: its name, and where its stub starts in the copy. */
     record Region(String id, Path file, int line) {
+    }
+
+    /**
+     * The stubs of {@link #STUBS}, by region, each a list of parts handed out in order: the
+     * first region marked {@code lt-interest-ops} takes part 1, the second part 2.
+     */
+    static final class Stubs {
+        private final Map<String, List<List<String>>> parts;
+        private final Map<String, Path> files;
+        private final Map<String, Integer> used = new HashMap<>();
+
+        Stubs(Map<String, List<List<String>>> parts, Map<String, Path> files) {
+            this.parts = parts;
+            this.files = files;
+        }
+
+        /** One region's stub, for tests: a single part. */
+        static Stubs of(String region, String... lines) {
+            return new Stubs(Map.of(region, List.of(List.of(lines))), Map.of(region, Paths.get(STUBS, region + ".java.txt")));
+        }
+
+        /** Every stub of {@code dir} (none if it is absent). */
+        static Stubs read(Path dir) throws IOException {
+            Map<String, List<List<String>>> parts = new TreeMap<>();
+            Map<String, Path> files = new TreeMap<>();
+            if (!Files.isDirectory(dir)) return new Stubs(parts, files);
+            List<Path> stubs;
+            try (Stream<Path> all = Files.list(dir)) {
+                stubs = all.filter(p -> p.getFileName().toString().endsWith(".txt")).sorted().toList();
+            }
+            for (Path f : stubs) {
+                String name = f.getFileName().toString();
+                String region = name.substring(0, name.indexOf('.'));
+                List<String> lines = new ArrayList<>(List.of(Files.readString(f, StandardCharsets.UTF_8).split("\n", -1)));
+                if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) lines.remove(lines.size() - 1); // the final newline
+                List<List<String>> ofRegion = new ArrayList<>();
+                for (int i = 0; i < lines.size(); i++) {
+                    Matcher part = PART.matcher(lines.get(i));
+                    if (part.matches()) {
+                        if (Integer.parseInt(part.group(1)) != ofRegion.size() + 1) {
+                            throw new MarkerException(f, i + 1, "part " + part.group(1) + " where part " + (ofRegion.size() + 1) + " was due");
+                        }
+                        ofRegion.add(new ArrayList<>());
+                    } else {
+                        if (ofRegion.isEmpty()) ofRegion.add(new ArrayList<>()); // a stub of one part needs no header
+                        ofRegion.get(ofRegion.size() - 1).add(lines.get(i));
+                    }
+                }
+                if (files.put(region, f) != null) throw new MarkerException(f, 1, "a second stub file for region " + region);
+                parts.put(region, ofRegion);
+            }
+            return new Stubs(parts, files);
+        }
+
+        /** The next part of {@code region}'s stub, for a region opened at {@code file:line}. */
+        List<String> next(String region, Path file, int line) {
+            List<List<String>> ofRegion = parts.get(region);
+            if (ofRegion == null) throw new MarkerException(file, line, "region " + region + " has no stub: write it in " + STUBS + "/" + region + ".java.txt");
+            int n = used.merge(region, 1, Integer::sum);
+            if (n > ofRegion.size()) {
+                throw new MarkerException(file, line, "region " + region + " is marked " + n + " times, its stub " + files.get(region) + " has " + ofRegion.size() + " part(s)");
+            }
+            return ofRegion.get(n - 1);
+        }
+
+        /** The lab whose TODO the region's stub names ({@code TODO lab 3}), or "?" if none does. */
+        String lab(String region) {
+            for (List<String> part : parts.getOrDefault(region, List.of())) {
+                for (String line : part) {
+                    Matcher m = TODO_LAB.matcher(line);
+                    if (m.find()) return m.group(1);
+                }
+            }
+            return "?";
+        }
+
+        /** The parts no region took, as {@code file: what}; empty when every stub was used. */
+        List<String> unused() {
+            List<String> left = new ArrayList<>();
+            for (Map.Entry<String, List<List<String>>> e : parts.entrySet()) {
+                int n = used.getOrDefault(e.getKey(), 0);
+                if (n < e.getValue().size()) {
+                    left.add(files.get(e.getKey()) + ": " + (n == 0 ? "no region " + e.getKey() + " in the sources" : "part " + (n + 1) + " unused"));
+                }
+            }
+            return left;
+        }
     }
 
     /** A marker out of place, told as {@code file:line: what}. */
@@ -119,6 +218,7 @@ public final class Handout {
         List<PathMatcher> teacherOnly = teacherOnly(source);
         Path destAbs = dest.toAbsolutePath().normalize();
         List<Region> regions = new ArrayList<>();
+        Stubs stubs = Stubs.read(source.resolve(STUBS));
         List<Path> files;
         try (Stream<Path> all = Files.walk(source)) {
             files = all.filter(p -> Files.isRegularFile(p) && !skipped(source, p, destAbs)).sorted().toList();
@@ -133,10 +233,12 @@ public final class Handout {
                 Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
                 continue;
             }
-            Files.writeString(to, String.join("\n", cut(text.split("\n", -1), withSolutions, rel, regions)));
+            Files.writeString(to, String.join("\n", cut(text.split("\n", -1), withSolutions, rel, regions, stubs)));
             to.toFile().setExecutable(Files.isExecutable(from));
         }
-        Files.writeString(dest.resolve("HANDOUT.md"), manifest(regions, withSolutions));
+        List<String> unused = stubs.unused();
+        if (!unused.isEmpty()) throw new IOException("stubs no region takes: " + String.join(", ", unused));
+        Files.writeString(dest.resolve("HANDOUT.md"), manifest(regions, withSolutions, stubs));
         List<String> left = markersLeft(dest);
         if (!left.isEmpty()) throw new IOException("marker lines left in the copy: " + String.join(", ", left));
         return regions;
@@ -146,11 +248,12 @@ public final class Handout {
      * The lines of one file with each region replaced by its stub ({@code withSolutions}: by its
      * reference lines), every marker line gone; adds the regions to {@code regions}.
      */
-    static List<String> cut(String[] lines, boolean withSolutions, Path file, List<Region> regions) {
+    static List<String> cut(String[] lines, boolean withSolutions, Path file, List<Region> regions, Stubs stubs) {
         List<String> out = new ArrayList<>();
         List<String> stub = new ArrayList<>();
         List<String> reference = new ArrayList<>();
         String open = null;
+        String indent = "";
         int openedAt = 0;
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
@@ -159,16 +262,17 @@ public final class Handout {
                 if (open != null) throw new MarkerException(file, i + 1, "region " + begin.group(1) + " opens inside region " + open);
                 open = begin.group(1);
                 openedAt = i + 1;
+                indent = line.substring(0, line.length() - line.stripLeading().length());
                 stub.clear();
                 reference.clear();
+                for (String s : stubs.next(open, file, i + 1)) stub.add(s.isBlank() ? "" : indent + s);
             } else if (END.matcher(line).matches()) {
                 if (open == null) throw new MarkerException(file, i + 1, "END SOLUTION without a region open");
                 regions.add(new Region(open, file, out.size() + 1));
                 out.addAll(withSolutions ? reference : stub);
                 open = null;
             } else if (stubLine.matches()) {
-                if (open == null) throw new MarkerException(file, i + 1, "STUB: outside a region");
-                stub.add(stubLine.group(1) + (stubLine.group(2) == null ? "" : stubLine.group(2)));
+                throw new MarkerException(file, i + 1, "a STUB: line: the stub's text belongs in " + STUBS + "/" + (open == null ? "<region>" : open) + ".java.txt");
             } else if (open != null) {
                 reference.add(line);
             } else {
@@ -256,7 +360,7 @@ public final class Handout {
     }
 
     /** HANDOUT.md: what this tree is, and where each region's stub now stands. */
-    private static String manifest(List<Region> regions, boolean withSolutions) {
+    private static String manifest(List<Region> regions, boolean withSolutions, Stubs stubs) {
         StringBuilder sb = new StringBuilder();
         if (withSolutions) {
             sb.append("# NIO Lab: reference tree\n\nWritten by `Handout --with-solutions`: the student handout's files with the "
@@ -266,9 +370,11 @@ public final class Handout {
                     + "reference sources and replaced by a stub that compiles; its `TODO lab N` comment says what to write. "
                     + "The course is in [labs/README.md](labs/README.md); `make grade LAB=N` runs lab N's checkpoints.\n");
         }
-        sb.append("\n| region | where |\n|---|---|\n");
-        for (Region r : regions) {
-            sb.append("| ").append(r.id()).append(" | `").append(r.file().toString().replace('\\', '/')).append(':').append(r.line()).append("` |\n");
+        sb.append("\n| lab | region | where |\n|---|---|---|\n");
+        List<Region> byLab = new ArrayList<>(regions);
+        byLab.sort(java.util.Comparator.comparing((Region r) -> stubs.lab(r.id())));
+        for (Region r : byLab) {
+            sb.append("| ").append(stubs.lab(r.id())).append(" | ").append(r.id()).append(" | `").append(r.file().toString().replace('\\', '/')).append(':').append(r.line()).append("` |\n");
         }
         return sb.toString();
     }

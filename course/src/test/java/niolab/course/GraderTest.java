@@ -144,7 +144,8 @@ class GraderTest {
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(full).isFalse();
         assertThat(out).contains("lab 3: ET through JNA")
-                .containsPattern("burst +0/3 +FAIL +a burst is served\\n +hint: accept until EAGAIN\\n +aBurstIsServed failed: boom\\n +\\(see ")
+                .containsPattern("burst +0/3 +FAIL +a burst is served\\n +hint: accept until EAGAIN\\n +aBurstIsServed failed: boom\\n"
+                        + " +run it alone: make grade LAB=3 ONLY=burst \\(the report: srv/target/surefire-reports/TEST-niolab.server.BurstTest.xml\\)\\n")
                 .containsPattern("whole +2/2 +pass")
                 .containsPattern("param +1/1 +pass")
                 .containsPattern("later +- +n/a +a part still to come \\(niolab.server.NotYetTest is not in this tree\\)")
@@ -176,9 +177,116 @@ class GraderTest {
                 .endsWith("  start with burst (region acc)\n");
     }
 
+    @Test
+    void aFailureShowsWhatWasExpectedAndWhatCameInsteadEachPartCut() {
+        assertThat(Grader.summary("[bytes echoed] \nExpecting actual:\n  5\nto be greater than:\n  7\n"))
+                .isEqualTo("[bytes echoed]\n    Expecting actual: 5\n    to be greater than: 7");
+        assertThat(Grader.summary("expected: <1000000000000000> but was: <" + "9".repeat(500) + ">"))
+                .startsWith("expected: <1000000000000000>\n    but was: <999").endsWith("...").hasSizeLessThan(260);
+        assertThat(Grader.summary("")).isEqualTo("(no message)");
+    }
+
+    @Test
+    void aCheckpointOfNoPointsIsGivenShownAndScoredZero() throws IOException {
+        Files.writeString(root.resolve(Grader.TABLE), TABLE.replace("3\twhole\t2\t", "3\twhole\t0\t"));
+        report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"});
+        report("WholeTest", new String[] {"a", "pass"});
+        String out = printed(score(17));
+        assertThat(out).containsPattern("whole +0/0 +given +the whole class passes").containsPattern("total +4/4 +full");
+    }
+
+    @Test
+    void aFailureThatRunsAnEarlierLabsStubNamesThatLabInsteadOfItsOwnRegion() throws IOException {
+        Files.writeString(root.resolve(Grader.HINTS), "burst\tacc\t*\t-\nparam\tacc\t*\t-\n");
+        Files.writeString(root.resolve(Grader.NEEDS), "# id, regions\nburst\tlt-ops, et-read\nparam\tet-read\n");
+        Files.createDirectories(root.resolve(Grader.STUBS));
+        Files.writeString(root.resolve(Grader.STUBS + "/lt-ops.java.txt"), "---- part 1 ----\n// TODO lab 2: switch\nthrow new X();\n---- part 2 ----\nback();\n");
+        Files.writeString(root.resolve(Grader.STUBS + "/et-read.java.txt"), "// TODO lab 3: read until drained\nlong n = read(c);\n");
+        Path main = root.resolve("srv/src/main/java/niolab/server/Lt.java");
+        Files.createDirectories(main.getParent());
+        String stubbed = "class Lt {\n  void a() {\n    // TODO lab 2: switch\n\n    throw new X();\n  }\n  void b() {\n      back();\n  }\n}\n";
+        Files.writeString(main, stubbed);
+        Files.writeString(root.resolve("srv/src/main/java/niolab/server/Et.java"), "class Et {\n  // TODO lab 3: read until drained\n  long n = read(c);\n}\n");
+        report("BurstTest", new String[] {"aBurstIsServed", "failure"}, new String[] {"eachArch(String)[1]", "failure"});
+        report("WholeTest", new String[] {"a", "failure"});
+
+        String out = printed(score(17));
+        assertThat(out).contains("hint: burst needs lab 2's lt-ops: still a stub; lab 3's et-read: still a stub (make grade LAB=2,3)\n")
+                .contains("hint: param needs lab 3's et-read: still a stub (make grade LAB=3)\n")
+                .doesNotContain("[acc]")
+                .contains("  start with whole\n  then the earlier labs: lab 2's lt-ops: still a stub; lab 3's et-read: still a stub\n");
+
+        Files.writeString(main, stubbed.replace("back();", "key.interestOps(OP_READ);")); // part 2 written: lt-ops is done
+        Files.writeString(root.resolve("srv/src/main/java/niolab/server/Et.java"), "class Et {\n  // TODO lab 3: read until drained\n  long n;\n}\n");
+        out = printed(score(17));
+        assertThat(out).contains("hint [acc]: accept until EAGAIN").doesNotContain("needs lab")
+                .endsWith("  several failures may share one cause: start with burst (region acc)\n");
+    }
+
+    @Test
+    void aBuildFailureShowsTheCompilersFirstErrorAndNoHints() throws IOException {
+        Path log = root.resolve(Grader.LOG);
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, String.join("\n", "grading: mvn ...", "[ERROR] COMPILATION ERROR : ",
+                "[ERROR] " + root.toAbsolutePath().normalize() + "/srv/src/main/java/niolab/server/Et.java:[12,9] cannot find symbol",
+                "  symbol:   variable n", "  location: class niolab.server.Et",
+                "[ERROR] " + root.toAbsolutePath().normalize() + "/srv/src/main/java/niolab/server/Et.java:[14,1] class, interface expected", ""));
+        assertThat(Grader.firstCompileError(root, log)).isEqualTo(
+                "srv/src/main/java/niolab/server/Et.java:12: cannot find symbol\n  symbol:   variable n\n  location: class niolab.server.Et");
+        Files.writeString(log, "[INFO] all fine\n");
+        assertThat(Grader.firstCompileError(root, log)).isNull();
+
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", score(17),
+                List.of(new Grader.Hint("burst", "acc", null, "-")), java.util.Map.of(), true);
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("not run: the build failed (above)").doesNotContain("hint").endsWith("  start with the compiler's error above\n");
+    }
+
+    @Test
+    void theSummarySumsEveryModulesReportsAndGroupsTheSkipsByTheCapabilityTheyName() throws IOException {
+        writeReport("a/target/surefire-reports/TEST-x.A.xml", "<testsuite name=\"x.A\" tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\">"
+                + "<testcase name=\"u1\"><skipped message=\"[io_uring] the kernel refuses it\"/></testcase>"
+                + "<testcase name=\"u2\"><skipped message=\"Assumption failed: [io_uring] not on this kernel\"/></testcase>"
+                + "<testcase name=\"f\"><failure message=\"boom\"/></testcase><testcase name=\"p\"/></testsuite>");
+        writeReport("g/b/target/surefire-reports/TEST-x.B.xml", "<testsuite name=\"x.B\" tests=\"3\" failures=\"0\" errors=\"1\" skipped=\"1\">"
+                + "<testcase name=\"r\"><skipped type=\"org.opentest4j.TestAbortedException\"><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: needs root\n\tat x]]></skipped></testcase>"
+                + "<testcase name=\"e\"><error type=\"java.io.IOException\"/></testcase><testcase name=\"p\"/></testsuite>");
+        writeReport("a/src/test/resources/TEST-not-a-report.xml", "<testsuite tests=\"99\"/>");
+        assertThat(Grader.summary(root)).isEqualTo("\ntests: 2 passed, 2 failed, 3 skipped (2 for io_uring: the kernel refuses it; 1 for needs root)\n");
+        assertThat(run("--summary", "--root", root.toString())).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("tests: 2 passed, 2 failed, 3 skipped");
+    }
+
+    private void writeReport(String path, String xml) throws IOException {
+        Path p = root.resolve(path);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + xml);
+    }
+
+    /** The course's own tables: every hint that names a test says how to run it alone, and every dependency names a checkpoint and a stub. */
+    @Test
+    void theLabsHintsGiveTheirCommandsAndItsDependenciesNameRealCheckpointsAndStubs() throws IOException {
+        Path lab = Path.of("..").toAbsolutePath().normalize();
+        List<Checkpoint> table = Grader.read(lab.resolve(Grader.TABLE));
+        List<String> hints = new java.util.ArrayList<>();
+        for (Checkpoint c : table) hints.add(c.id() + ": " + c.hint());
+        for (Grader.Hint h : Grader.readHints(lab.resolve(Grader.HINTS))) hints.add(h.id() + ": " + h.text());
+        for (String h : hints) {
+            if (h.matches(".*\\b[A-Z]\\w*Test\\b.*")) assertThat(h).as("a hint naming a test gives its command").containsPattern("make grade LAB=\\d ONLY=|mvn ");
+        }
+        java.util.Map<String, List<String>> needs = Grader.readNeeds(lab.resolve(Grader.NEEDS));
+        assertThat(needs).isNotEmpty();
+        for (var e : needs.entrySet()) {
+            assertThat(table).extracting(Checkpoint::id).as("labs/needs.tsv names a checkpoint").contains(e.getKey());
+            for (String region : e.getValue()) assertThat(lab.resolve(Grader.STUBS + "/" + region + ".java.txt")).exists();
+        }
+    }
+
     private String printed(List<Score> scores) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", scores, Grader.readHints(root.resolve(Grader.HINTS)));
+        Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", scores, Grader.readHints(root.resolve(Grader.HINTS)),
+                new Grader(root, 17).blocked(scores), false);
         return bytes.toString(StandardCharsets.UTF_8);
     }
 

@@ -22,8 +22,10 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import niolab.course.Handout.MarkerException;
 import niolab.course.Handout.Region;
+import niolab.course.Handout.Stubs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -38,45 +40,73 @@ class HandoutTest {
     private static final Path LAB = Paths.get("..").toAbsolutePath().normalize();
     private static final Pattern TODO_LAB = Pattern.compile("TODO lab (\\d+)");
 
-    private static List<String> cut(boolean withSolutions, String... lines) {
-        return Handout.cut(lines, withSolutions, Paths.get("A.java"), new ArrayList<>());
+    private static List<String> cut(boolean withSolutions, Stubs stubs, String... lines) {
+        return Handout.cut(lines, withSolutions, Paths.get("A.java"), new ArrayList<>(), stubs);
+    }
+
+    private static Stubs stubs(Path dir, String... fileAndText) throws IOException {
+        for (int i = 0; i < fileAndText.length; i += 2) write(dir.resolve(fileAndText[i]), fileAndText[i + 1]);
+        return Stubs.read(dir);
     }
 
     @Test
-    void aRegionIsReplacedByItsStubWithTheMarkersGone() {
+    void aRegionIsReplacedByItsStubIndentedAsItsMarkerWithTheMarkersGone() {
         String[] file = {
                 "class A {",
                 "    int f() {",
                 "        // BEGIN SOLUTION answer",
-                "        // STUB: // TODO lab 1: compute it",
-                "        // STUB: return 0;",
                 "        int x = 6 * 7;",
                 "        return x;",
                 "        // END SOLUTION",
                 "    }",
                 "}"};
-        assertThat(cut(false, file)).containsExactly("class A {", "    int f() {", "        // TODO lab 1: compute it",
-                "        return 0;", "    }", "}");
-        assertThat(cut(true, file)).containsExactly("class A {", "    int f() {", "        int x = 6 * 7;",
+        Stubs stub = Stubs.of("answer", "// TODO lab 1: compute it", "if (true) {", "    return 0;", "}");
+        assertThat(cut(false, stub, file)).containsExactly("class A {", "    int f() {", "        // TODO lab 1: compute it",
+                "        if (true) {", "            return 0;", "        }", "    }", "}");
+        assertThat(cut(true, Stubs.of("answer", "x"), file)).containsExactly("class A {", "    int f() {", "        int x = 6 * 7;",
                 "        return x;", "    }", "}");
     }
 
     @Test
-    void shellCommentsMarkRegionsTooAndAStubMayIndentFurtherOrBeBlank() {
-        assertThat(cut(false, "# BEGIN SOLUTION s", "# STUB: if true; then", "# STUB:   echo todo", "# STUB:", "# STUB: fi",
-                "echo done", "# END SOLUTION")).containsExactly("if true; then", "  echo todo", "", "fi");
+    void shellCommentsMarkRegionsTooAndAStubMayHaveBlankLines() {
+        assertThat(cut(false, Stubs.of("s", "if true; then", "  echo todo", "", "fi"), "  # BEGIN SOLUTION s", "  echo done", "  # END SOLUTION"))
+                .containsExactly("  if true; then", "    echo todo", "", "  fi");
     }
 
     @Test
-    void misplacedMarkersAreErrorsNamingTheirLine() {
-        assertThatThrownBy(() -> cut(false, "// BEGIN SOLUTION a", "// BEGIN SOLUTION b"))
+    void aRegionMarkedTwiceTakesItsStubsPartsInOrder(@TempDir Path tmp) throws IOException {
+        Stubs stubs = stubs(tmp, "two.java.txt", "---- part 1 ----\nfirst();\n---- part 2 ----\n// TODO lab 2: second\nsecond();\n");
+        assertThat(cut(false, stubs, "// BEGIN SOLUTION two", "a();", "// END SOLUTION", "mid();", "// BEGIN SOLUTION two", "b();", "// END SOLUTION"))
+                .containsExactly("first();", "mid();", "// TODO lab 2: second", "second();");
+        assertThat(stubs.unused()).isEmpty();
+        assertThat(stubs.lab("two")).isEqualTo("2");
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION two", "// END SOLUTION"))
+                .hasMessage("A.java:1: region two is marked 3 times, its stub " + tmp.resolve("two.java.txt") + " has 2 part(s)");
+    }
+
+    @Test
+    void aStubNoRegionTakesIsReported(@TempDir Path tmp) throws IOException {
+        Stubs stubs = stubs(tmp, "two.java.txt", "---- part 1 ----\nfirst();\n---- part 2 ----\nsecond();\n", "orphan.java.txt", "x();\n");
+        cut(false, stubs, "// BEGIN SOLUTION two", "a();", "// END SOLUTION");
+        assertThat(stubs.unused()).containsExactly(tmp.resolve("orphan.java.txt") + ": no region orphan in the sources",
+                tmp.resolve("two.java.txt") + ": part 2 unused");
+        assertThatThrownBy(() -> stubs(tmp.resolve("bad"), "p.java.txt", "---- part 2 ----\nx();\n"))
+                .hasMessage(tmp.resolve("bad/p.java.txt") + ":1: part 2 where part 1 was due");
+    }
+
+    @Test
+    void misplacedMarkersAndInlineStubsAreErrorsNamingTheirLine() {
+        Stubs stubs = new Stubs(Map.of("a", List.of(List.of("x")), "b", List.of(List.of("y")), "never", List.of(List.of("z"))), Map.of());
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION a", "// BEGIN SOLUTION b"))
                 .isInstanceOf(MarkerException.class).hasMessage("A.java:2: region b opens inside region a");
-        assertThatThrownBy(() -> cut(false, "x", "// END SOLUTION"))
+        assertThatThrownBy(() -> cut(false, stubs, "x", "// END SOLUTION"))
                 .hasMessage("A.java:2: END SOLUTION without a region open");
-        assertThatThrownBy(() -> cut(false, "// STUB: x"))
-                .hasMessage("A.java:1: STUB: outside a region");
-        assertThatThrownBy(() -> cut(false, "a", "// BEGIN SOLUTION never", "b"))
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION b", "// STUB: x"))
+                .hasMessage("A.java:2: a STUB: line: the stub's text belongs in labs/stubs/b.java.txt");
+        assertThatThrownBy(() -> cut(false, stubs, "a", "// BEGIN SOLUTION never", "b"))
                 .hasMessage("A.java:2: region never is never closed");
+        assertThatThrownBy(() -> cut(false, stubs, "// BEGIN SOLUTION nostub", "// END SOLUTION"))
+                .hasMessage("A.java:1: region nostub has no stub: write it in labs/stubs/nostub.java.txt");
     }
 
     @Test
@@ -88,7 +118,8 @@ class HandoutTest {
         write(src.resolve("secret/deep/key.txt"), "k");
         write(src.resolve("mod/target/classes/A.class"), "bytes");
         write(src.resolve(".git"), "gitdir: elsewhere");
-        write(src.resolve("mod/src/A.java"), "class A {\n  // BEGIN SOLUTION r\n  // STUB: int x;\n  int y;\n  // END SOLUTION\n}\n");
+        write(src.resolve("mod/src/A.java"), "class A {\n  // BEGIN SOLUTION r\n  int y;\n  // END SOLUTION\n}\n");
+        write(src.resolve(Handout.STUBS + "/r.java.txt"), "// TODO lab 1: declare it\nint x;\n");
         Path script = write(src.resolve("bin/run"), "#!/bin/sh\necho hi\n");
         script.toFile().setExecutable(true);
         Files.write(src.resolve("logo.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
@@ -99,7 +130,7 @@ class HandoutTest {
 
         Path out = tmp.resolve("out");
         assertThat(regions).containsExactly(new Region("r", Paths.get("mod/src/A.java"), 2));
-        assertThat(Files.readString(out.resolve("mod/src/A.java"))).isEqualTo("class A {\n  int x;\n}\n");
+        assertThat(Files.readString(out.resolve("mod/src/A.java"))).isEqualTo("class A {\n  // TODO lab 1: declare it\n  int x;\n}\n");
         assertThat(out.resolve("labs/01-x.md")).hasContent("# Lab 1");
         assertThat(out.resolve("bin/run")).isExecutable();
         assertThat(Files.readAllBytes(out.resolve("logo.bin"))).containsExactly((byte) 0xff, (byte) 0xfe, 0, 1);
@@ -109,7 +140,7 @@ class HandoutTest {
         assertThat(out.resolve("secret")).doesNotExist();
         assertThat(out.resolve("mod/target")).doesNotExist();
         assertThat(out.resolve(".git")).doesNotExist();
-        assertThat(out.resolve("HANDOUT.md")).content().contains("| r | `mod/src/A.java:2` |");
+        assertThat(out.resolve("HANDOUT.md")).content().contains("| 1 | r | `mod/src/A.java:2` |");
         assertThat(Handout.markersLeft(out)).isEmpty();
     }
 
@@ -134,7 +165,7 @@ class HandoutTest {
                 String text = Files.readString(p);
                 if (!text.contains("BEGIN SOLUTION")) continue;
                 List<Region> regions = new ArrayList<>();
-                String stubs = String.join("\n", Handout.cut(text.split("\n", -1), false, LAB.relativize(p), regions));
+                String stubs = String.join("\n", Handout.cut(text.split("\n", -1), false, LAB.relativize(p), regions, labStubs()));
                 Matcher m = TODO_LAB.matcher(stubs);
                 List<String> labs = new ArrayList<>();
                 while (m.find()) labs.add(m.group(1));
@@ -207,6 +238,9 @@ class HandoutTest {
         // Scored from the reports of lab-servers and echo-bench, built from the stubs: none missing means every stub compiles.
         assertThat(skeleton.output).as("every stub compiles and every checkpoint ran; Maven said:%n%s", log(dest))
                 .doesNotContain("did the build fail").doesNotContain("did not run");
+        for (String id : ONE_PER_LAB.split(",")) {
+            assertThat(skeleton.output).as("%s fails on the stubs", id).containsPattern("\\n  " + Pattern.quote(id) + " +0/[1-9]\\d* +FAIL ");
+        }
         String every = IntStream.rangeClosed(1, labs).mapToObj(Integer::toString).collect(Collectors.joining(", "));
         assertThat(skeleton.output).as("every lab below full marks").contains("\n0 of " + labs + " labs at full marks (below: lab " + every + ")");
         if (Runtime.version().feature() >= 21) assertThat(skeleton.output).doesNotContain("n/a");
@@ -217,6 +251,64 @@ class HandoutTest {
         Result reference = sh(dest, "make", "grade", "LAB=all", "ONLY=" + ONE_PER_LAB, MVN);
         assertThat(reference.code).as(reference.output).isZero();
         assertThat(reference.output).contains("\n" + labs + " of " + labs + " labs at full marks\n").doesNotContain("FAIL");
+    }
+
+    /**
+     * The whole of every lab, on demand ({@code -Dniolab.course.everyCheckpoint=true}: many CPU
+     * minutes, too many for every {@code make test}): on the fresh handout every checkpoint fails
+     * or is given (0 points, and the stubs pass it, else it would grade the student's work), so
+     * that the handout scores nothing; and each region's stub alone, the other regions being the
+     * reference, fails at least one checkpoint of its lab, so that no region goes ungraded. The
+     * second part runs a region of each lab at a time: labs do not share regions.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "niolab.course.everyCheckpoint", matches = "true",
+            disabledReason = "the whole of every lab is graded on demand: -Dniolab.course.everyCheckpoint=true")
+    @Timeout(value = 60, unit = TimeUnit.MINUTES)
+    void everyCheckpointFailsOnTheStubsOrIsGivenAndEachRegionsStubAloneFailsOneOfItsLabs() throws Exception {
+        Path dest = handout();
+        List<Grader.Checkpoint> table = Grader.read(LAB.resolve(Grader.TABLE));
+        for (Region r : regions) write(dest, r.file(), false, Map.of());
+        Result stubs = sh(dest, "make", "grade", "LAB=all", MVN);
+        for (Grader.Checkpoint c : table) {
+            if (Pattern.compile("\\n  " + Pattern.quote(c.id()) + " +- +n/a ").matcher(stubs.output).find()) continue;
+            assertThat(stubs.output).as("%s on the stubs: %s", c.id(), c.given() ? "given, and the stubs pass it" : "fails")
+                    .containsPattern("\\n  " + Pattern.quote(c.id()) + (c.given() ? " +0/0 +given " : " +0/" + c.points() + " +FAIL "));
+        }
+
+        Map<String, String> regionOf = new TreeMap<>();
+        for (Grader.Hint h : Grader.readHints(LAB.resolve(Grader.HINTS))) regionOf.putIfAbsent(h.id(), h.region());
+        Stubs stubFiles = labStubs();
+        Map<String, List<String>> regionsByLab = new TreeMap<>();
+        Map<String, Path> fileOf = new TreeMap<>();
+        for (Region r : regions) {
+            Path before = fileOf.put(r.id(), r.file());
+            assertThat(before == null || before.equals(r.file())).as("region %s in one file", r.id()).isTrue();
+            List<String> ofLab = regionsByLab.computeIfAbsent(stubFiles.lab(r.id()), l -> new ArrayList<>());
+            if (!ofLab.contains(r.id())) ofLab.add(r.id());
+        }
+        for (int k = 0; regionsByLab.values().stream().anyMatch(ofLab -> ofLab.size() > 0); k++) {
+            List<String> stubbed = new ArrayList<>();
+            for (List<String> ofLab : regionsByLab.values()) {
+                if (!ofLab.isEmpty()) stubbed.add(ofLab.remove(0));
+            }
+            List<String> only = new ArrayList<>();
+            for (Grader.Checkpoint c : table) {
+                if (!c.given() && stubbed.contains(regionOf.get(c.id()))) only.add(c.id());
+            }
+            for (Region r : regions) write(dest, r.file(), !stubbed.contains(r.id()), Map.of());
+            Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + String.join(",", only), MVN);
+            for (String region : stubbed) {
+                List<String> ofRegion = only.stream().filter(id -> region.equals(regionOf.get(id))).toList();
+                assertThat(ofRegion).as("checkpoints keyed to region %s in labs/hints.tsv", region).isNotEmpty();
+                boolean allNotApplicable = ofRegion.stream()
+                        .allMatch(id -> Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(graded.output).find());
+                if (allNotApplicable) continue; // an older JDK, or no io_uring here
+                assertThat(ofRegion).as("with only region %s a stub (round %d), one of its checkpoints fails:%n%s", region, k, graded.output)
+                        .anySatisfy(id -> assertThat(graded.output).containsPattern("\\n  " + Pattern.quote(id) + " +0/\\d+ +FAIL "));
+            }
+        }
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
     }
 
     /**
@@ -325,12 +417,17 @@ class HandoutTest {
      * {@code bugs}' lines (reference line to broken line) replaced.
      */
     private static void write(Path dest, Path file, boolean reference, Map<String, String> bugs) throws IOException {
-        String text = String.join("\n", Handout.cut(Files.readString(LAB.resolve(file)).split("\n", -1), reference, file, new ArrayList<>()));
+        String text = String.join("\n", Handout.cut(Files.readString(LAB.resolve(file)).split("\n", -1), reference, file, new ArrayList<>(), labStubs()));
         for (Map.Entry<String, String> bug : bugs.entrySet()) {
             assertThat(text).as("%s still holds the line a bug replaces", file).contains(bug.getKey());
             text = text.replace(bug.getKey(), bug.getValue());
         }
         Files.writeString(dest.resolve(file), text);
+    }
+
+    /** The lab's stubs, read afresh: each file's regions take their parts from the first. */
+    private static Stubs labStubs() throws IOException {
+        return Stubs.read(LAB.resolve(Handout.STUBS));
     }
 
     private record Result(int code, String output) {

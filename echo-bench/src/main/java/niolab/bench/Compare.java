@@ -319,8 +319,6 @@ final class Compare implements Callable<Integer> {
     static void shuffle(int[] visit, SplittableRandom random) {
         for (int i = 0; i < visit.length; i++) visit[i] = i;
         // BEGIN SOLUTION round-order
-        // STUB: // TODO lab 5: visit the servers in a fresh random order, every order equally likely, drawn
-        // STUB: // from `random` (so that --seed repeats a run). As here, every round keeps the order 0, 1, 2 ...
         // each slot swaps with one at or below it, drawn uniformly: every one of the n! orders equally likely
         for (int i = visit.length - 1; i > 0; i--) {
             int j = random.nextInt(i + 1);

@@ -31,10 +31,6 @@ public final class RateSchedule {
     /** Intended start of this connection's next request. */
     public long peek() {
         // BEGIN SOLUTION rate-schedule
-        // STUB: // TODO lab 5: request j of connection `index` (of `connections`) is due at
-        // STUB: // start + (index + j * connections) / rate, whatever happened to the requests before it. As here,
-        // STUB: // every request is due at once: the client sends as fast as the server answers, a closed loop.
-        // STUB: return startNanos;
         // computed from j rather than accumulated, so rounding never drifts over a long run
         return startNanos + (long) ((index + (double) j * connections) * nanosPerRequest);
         // END SOLUTION

@@ -13,6 +13,7 @@ import static niolab.server.testing.Symptoms.resetsSeen;
 import static niolab.server.testing.Symptoms.responsesInTwoReads;
 import static niolab.server.testing.Symptoms.roundRobinEchoes;
 import static niolab.server.testing.Symptoms.rssGrowthWhileAClientSendsWithoutReading;
+import static niolab.server.testing.Symptoms.echoedAfterBackingUp;
 import static niolab.server.testing.Symptoms.wakeupsWhileIdle;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,6 +48,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MistakesTest {
     private static final long MIB = 1 << 20;
+    /** More than a client's receive buffer and a server's send buffer hold on loopback: the server's output backs up. */
+    private static final long BACKED_UP = 32 * MIB;
 
     @Test
     void acceptOnceStrandsTheRestOfABurstInTheBacklog() throws Exception {
@@ -80,12 +83,19 @@ class MistakesTest {
 
     @Test
     void standingWriteWakesTheLoopWhileEveryConnectionIsIdle() throws Exception {
+        List<Socket> held = new ArrayList<>();
         try (Twins t = Twins.start(List.of(), List.of("lt", "--stats-interval", "100ms"), "--mistake", "standing-write")) {
-            long correct = wakeupsWhileIdle(t.correct(), 50);
+            // One connection first has its output back up and drain, so that the idle loop below
+            // shows whether resumeReading gave OP_WRITE back.
+            assertThat(echoedAfterBackingUp(t.correct(), BACKED_UP, held))
+                    .as("bytes the correct server echoed to a client that read nothing until its output backed up").isEqualTo(BACKED_UP);
+            long correct = wakeupsWhileIdle(t.correct(), 50, BACKED_UP);
             long broken = wakeupsWhileIdle(t.broken(), 50);
             System.out.printf("standing-write: selects in a second with 50 idle connections: %d (correct %d)%n", broken, correct);
-            assertThat(correct).as("selects of the correct server while its 50 connections idle").isLessThan(50);
+            assertThat(correct).as("selects of the correct server while its 51 connections idle, one of them backed up before").isLessThan(50);
             assertThat(broken).as("selects with OP_WRITE standing on 50 idle connections").isGreaterThan(1000);
+        } finally {
+            closeAll(held);
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import niolab.course.Grader;
 
 /**
  * The grading times {@code make grade-times} measured ({@code labs/grade-times.tsv}), as the
@@ -26,6 +27,15 @@ final class GradeTimes {
 
     /** The block's text for the file under {@code root}, or the sentence saying there is none. */
     static String block(Path root) throws IOException {
+        return block(root, null);
+    }
+
+    /**
+     * As {@link #block(Path)}; a lab whose points in the file differ from its points in
+     * {@code checkpoints} (the current table) was scored on an older table: its time is kept,
+     * its scores are not quoted.
+     */
+    static String block(Path root, List<Grader.Checkpoint> checkpoints) throws IOException {
         Path file = root.resolve(FILE);
         if (!Files.isRegularFile(file)) {
             return "No grading times are committed (`" + FILE + "` is missing): `make grade-times` measures them "
@@ -68,7 +78,9 @@ final class GradeTimes {
                     row.add("not timed");
                     continue;
                 }
-                row.add(f[2] + " s, " + f[3] + " of " + f[4] + " points");
+                int now = pointsOf(lab.getKey(), checkpoints);
+                row.add(now < 0 || now == Integer.parseInt(f[4]) ? f[2] + " s, " + f[3] + " of " + f[4] + " points"
+                        : f[2] + " s (scored on an older checkpoint table: rerun `make grade-times`)");
                 int seconds = Integer.parseInt(f[2]);
                 if (seconds > slowestSeconds) {
                     slowestSeconds = seconds;
@@ -84,5 +96,15 @@ final class GradeTimes {
                 + timed + "; the slowest, " + slowest + ", took " + slowestSeconds + " s; the whole run, builds included, "
                 + about.get("wall_seconds") + " s.\n\n"
                 + Md.table(List.of("lab", "reference (`make handout SOLUTIONS=1`)", "fresh handout (the stubs)"), table, "lrr");
+    }
+
+    /** Lab {@code lab}'s points in the current table, or -1 without one. */
+    private static int pointsOf(int lab, List<Grader.Checkpoint> checkpoints) {
+        if (checkpoints == null) return -1;
+        int points = 0;
+        for (Grader.Checkpoint c : checkpoints) {
+            if (c.lab() == lab) points += c.points();
+        }
+        return points;
     }
 }

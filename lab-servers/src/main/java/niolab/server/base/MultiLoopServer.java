@@ -35,11 +35,6 @@ public final class MultiLoopServer implements Server {
         this.out = out;
         // Every loop's listener joins the port's group. MISTAKE herd: one listener, no group of our own.
         // BEGIN SOLUTION loops-reuseport
-        // STUB: // TODO lab 7: bind() gives every loop a listening socket of its own on one port. As here, the
-        // STUB: // second bind fails (address already in use). Which socket option lets several sockets listen on
-        // STUB: // one port, and how does the kernel then pick the one a new connection goes to? ServerOptions has it.
-        // STUB: // Leave it off under the mistake: the loops-herd checkpoint expects this line to decide.
-        // STUB: ServerOptions each = options; // MISTAKE herd: the loops share loop 1's listener, no option needed
         ServerConfig each = config.mistakes().herd ? config : config.withReusePort();
         // END SOLUTION
         loopConfig = each;

@@ -102,10 +102,6 @@ public final class BlockingServer implements Server {
             acceptBackoff.drained();
             opened(s);
             // BEGIN SOLUTION bio-thread-per-connection
-            // STUB: // TODO lab 1: serve each connection on a thread of its own, so that a client that keeps
-            // STUB: // its connection open holds up nobody else. Served inline, as here, the server is iterative:
-            // STUB: // every other client waits in the backlog until this one has finished.
-            // STUB: serve(s);
             Thread t = new Thread(() -> serve(s), ARCH + "-conn-" + ++started);
             t.start();
             // END SOLUTION

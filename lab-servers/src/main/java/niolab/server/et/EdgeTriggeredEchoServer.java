@@ -41,19 +41,6 @@ public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
     private void readAndEcho(EtConnection c) {
         c.mayHaveInput = false;
         // BEGIN SOLUTION et-read
-        // STUB: // TODO lab 3: one read per edge, as here, leaves bytes in the socket that no edge will announce
-        // STUB: // again. Read and echo until read(c) returns 0 or less (drained, or the connection closed), or
-        // STUB: // echo() says output backed up; a short read (n < bufferSize) may count as drained, except after
-        // STUB: // a half-close (c.peerShutdown). Keep both MISTAKE lines in your loop, where they stand here: the
-        // STUB: // et-read-once checkpoint starts your server with --mistake read-once and expects it to break there.
-        // STUB: long n = read(c);
-        // STUB: if (n <= 0) return;
-        // STUB: if (mistakes.unboundedOutput) {
-        // STUB:     if (!echoOrQueue(c, n)) return; // MISTAKE unbounded-output: reads on while output is pending
-        // STUB: } else if (!echo(c, n)) {
-        // STUB:     return; // output backed up (rest kept) or the connection failed
-        // STUB: }
-        // STUB: if (mistakes.readOnce) return; // MISTAKE read-once: what is left in the socket raises no new edge
         long n;
         while ((n = read(c)) > 0) {
             if (mistakes.unboundedOutput) {

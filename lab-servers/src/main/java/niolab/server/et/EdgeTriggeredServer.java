@@ -161,17 +161,6 @@ public abstract class EdgeTriggeredServer extends EventLoop implements SharedLis
     /** Accepts until EAGAIN: one edge announces a whole burst, and what stays in the backlog raises no new one. */
     private void acceptAll() {
         // BEGIN SOLUTION et-accept
-        // STUB: // TODO lab 3: one accept per edge, as here, strands the rest of a burst in the backlog, and no
-        // STUB: // new edge will announce it. Accept until EAGAIN (sys.errno() == Errno.EAGAIN: then
-        // STUB: // acceptBackoff.drained(), and counters.inc(EMPTY_ACCEPTS) if this edge found nothing at all);
-        // STUB: // accept again after Errno.EINTR and Errno.ECONNABORTED; on any other error (EMFILE...)
-        // STUB: // pauseAccepting(err) and return. Keep the MISTAKE line right after each open(fd): the
-        // STUB: // et-accept-once checkpoint starts your server with --mistake accept-once and expects it to break there.
-        // STUB: int fd = sys.accept4(listenFd, Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC);
-        // STUB: if (fd < 0) return;
-        // STUB: open(fd);
-        // STUB: // MISTAKE accept-once: one per edge; the rest of a burst stays in the backlog, and no new edge says so.
-        // STUB: if (mistakes.acceptOnce) return;
         for (int accepted = 0; ; ) {
             int fd = sys.accept4(listenFd, Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC);
             if (fd >= 0) {

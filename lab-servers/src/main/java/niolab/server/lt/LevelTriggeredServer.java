@@ -272,9 +272,6 @@ public abstract class LevelTriggeredServer extends EventLoop implements SharedLi
     /** Swaps OP_READ for OP_WRITE while output is pending; not reading meanwhile is the backpressure. */
     protected static void awaitWritable(SelectionKey key) {
         // BEGIN SOLUTION lt-interest-ops
-        // STUB: // TODO lab 2: stop reading this connection and wait until it can take the rest: which interest
-        // STUB: // ops, and why not OP_READ | OP_WRITE? (See the class comment and LevelTriggeredEchoServer.stash.)
-        // STUB: throw new UnsupportedOperationException("lab 2: awaitWritable: switch the key's interest ops");
         // OP_WRITE only while a write is pending: a socket with room in its send buffer is
         // always writable, so a standing OP_WRITE would wake a level-triggered loop forever.
         key.interestOps(SelectionKey.OP_WRITE);
@@ -284,10 +281,6 @@ public abstract class LevelTriggeredServer extends EventLoop implements SharedLi
     /** The pending output is gone: back to reading. */
     protected final void resumeReading(SelectionKey key) {
         // BEGIN SOLUTION lt-interest-ops
-        // STUB: // TODO lab 2: the pending output has gone: back to the ops a connection starts with (accept()
-        // STUB: // registers it with readingOps: OP_READ, or OP_READ | OP_WRITE under MISTAKE standing-write, which
-        // STUB: // mistakes.standingWrite turns on: the lt-idle-loop checkpoint expects that mistake to show).
-        // STUB: throw new UnsupportedOperationException("lab 2: resumeReading: switch the key's interest ops back");
         key.interestOps(readingOps); // OP_READ (MISTAKE standing-write: OP_READ | OP_WRITE)
         // END SOLUTION
     }

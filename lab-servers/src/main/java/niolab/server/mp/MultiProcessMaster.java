@@ -173,16 +173,6 @@ public final class MultiProcessMaster implements Server {
         long now = System.nanoTime();
         String how = "exited with status " + describeStatus(status) + (life.ready ? "" : " before it was ready");
         // BEGIN SOLUTION mp-restart
-        // STUB: // TODO lab 4: supervise. As here, any exit ends the pool. Restart a worker that exits: at once if
-        // STUB: // it was serving, after 100, 200, 400... ms (up to MAX_RETRY_DELAY_MS) if it died before it was ready.
-        // STUB: // Give up (throw an IOException saying why) on a start rejected with BAD_FLAGS_STATUS, on
-        // STUB: // FAILED_STARTS_LIMIT failed starts in a row, or on EXITS_LIMIT exits within EXITS_WINDOW_NANOS.
-        // STUB: // A restart is w.restartPending and w.restartAt (System.nanoTime() based, as `now`); fireTimers()
-        // STUB: // launches it when it is due. What you count with: life.ready (it had said it was serving),
-        // STUB: // w.failedStartsInARow (onReady resets it), w.recentExits (a deque of exit times) and
-        // STUB: // life.firstError (the worker's first error line, for your message); FIRST_RETRY_DELAY_MS.
-        // STUB: err.println(w.tag + how + "; giving up");
-        // STUB: throw new IOException("gave up on worker w" + w.id + ": it " + how + " (lab 4: no supervision yet)");
         if (!life.ready) w.failedStartsInARow++;
         w.recentExits.addLast(now);
         while (now - w.recentExits.peekFirst() > EXITS_WINDOW_NANOS) w.recentExits.removeFirst();

@@ -97,19 +97,6 @@ public final class HttpPing {
         if (conn.healthz != Healthz.NONE) return BACKEND;
         HttpRequestParser p = conn.parser;
         // BEGIN SOLUTION http-pipelining
-        // STUB: // TODO lab 6: answer every complete request in `in`, in order, into `out`, so that a pipelined
-        // STUB: // batch leaves in one write. As here, only the first is answered and the rest of the batch is lost.
-        // STUB: // When `out` cannot take a response, owe it (conn.owed, conn.owedClose) and return OUT_FULL.
-        // STUB: // After a response that closes, set in.position(in.limit()): nothing after it will be read.
-        // STUB: // With a backend, a GET or HEAD /healthz (p.isHealthz(), p.method() != OTHER_METHOD) is not
-        // STUB: // answered here: set conn.healthz = Healthz.style(p.method() == HEAD, connectionStyle(p, close))
-        // STUB: // and return BACKEND (response(p, close, true) answers it otherwise).
-        // STUB: int r = p.parse(in);
-        // STUB: if (r == HttpRequestParser.NEED_MORE) return 0;
-        // STUB: boolean close = r != HttpRequestParser.REQUEST || !p.keepAlive();
-        // STUB: out.put(r == HttpRequestParser.REQUEST ? response(p, close, false) : r == HttpRequestParser.BAD_REQUEST ? BAD_REQUEST : HEAD_TOO_LARGE);
-        // STUB: in.position(in.limit());
-        // STUB: return close ? CLOSE : 0;
         while (true) {
             int r = p.parse(in);
             if (r == HttpRequestParser.NEED_MORE) return 0;

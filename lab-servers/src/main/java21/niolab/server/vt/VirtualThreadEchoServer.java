@@ -15,9 +15,6 @@ final class VirtualThreadEchoServer extends VirtualThreadServer {
     @Override
     protected void serve(VtConnection c) throws IOException {
         // BEGIN SOLUTION vt-serve
-        // STUB: // TODO lab 7: echo this connection top to bottom, as BlockingServer.serve does in lab 1:
-        // STUB: // read(c) parks this virtual thread until bytes come into c.in (-1 once the peer has finished
-        // STUB: // sending); writeFully(c, c.in) parks until the peer has taken them all. As here, it hangs up at once.
         while (read(c) >= 0) {
             writeFully(c, c.in); // parks while the peer does not read: nothing more is read meanwhile
         }

@@ -202,11 +202,6 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
 
     private void received(UringConnection c, int res, int flags) {
         // BEGIN SOLUTION uring-more
-        // STUB: // TODO lab 7: is this the recv's last completion? A basic recv completes once; a multishot one
-        // STUB: // until a completion comes without IORING_CQE_F_MORE (CompletionQueue.hasMore(flags)). After the
-        // STUB: // last, nothing is armed (c.recvArmed, and c.recvCancelled for a cancel that has now ended it),
-        // STUB: // and settle() arms the next. As here, a recv is taken for armed for ever: after its first
-        // STUB: // completion the connection hears nothing again.
         if (!CompletionQueue.hasMore(flags)) {
             c.recvArmed = false;
             c.recvCancelled = false;

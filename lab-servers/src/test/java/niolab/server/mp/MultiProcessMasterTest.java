@@ -168,6 +168,36 @@ class MultiProcessMasterTest {
     }
 
     @Test
+    void aWorkerKilledEachTimeItServesIsRestartedAtOnceUntilTheMasterGivesUpWithExitOne() throws Exception {
+        // Each life of w1 is killed once it says it is serving: a serving worker is restarted at
+        // once, so the fifth exit comes well within the 10 s window, and the crash-loop rule ends the pool.
+        try (ServerProcess p = ServerProcess.start("mp", "--workers", "1")) {
+            List<ProcessHandle> lives = new ArrayList<>();
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                for (int life = 1; life <= 2 * MultiProcessMaster.EXITS_LIMIT && p.process.isAlive(); life++) {
+                    while (p.linesContaining("[w1] listening on") < life && p.process.isAlive() && System.nanoTime() < deadline) {
+                        Thread.sleep(20);
+                    }
+                    if (!p.process.isAlive() || System.nanoTime() >= deadline) break;
+                    ProcessHandle w = workers(p, 1).get(0);
+                    lives.add(w);
+                    w.destroyForcibly();
+                    w.onExit().get(30, TimeUnit.SECONDS);
+                }
+                assertThat(p.awaitExit(60)).as(p.output()).isEqualTo(1);
+                assertThat(lives).as("lives killed before the master gave up").hasSize(MultiProcessMaster.EXITS_LIMIT);
+                assertThat(p.output())
+                        .contains("[w1] exited with status 137 (SIGKILL); restarting\n")
+                        .contains("[w1] exited with status 137 (SIGKILL); giving up\n")
+                        .containsPattern("(?m)^error: .*gave up on worker w1: it exited 5 times within 10 s");
+            } finally {
+                stopPool(p, lives);
+            }
+        }
+    }
+
+    @Test
     void aBadWorkerCountIsAFlagError() throws Exception {
         // In-process: refused before any worker starts (CliContractTest sees a usage error's exit in a real process).
         ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("mp", "--workers", "0", "--port", "0"));

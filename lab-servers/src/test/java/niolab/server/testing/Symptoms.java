@@ -138,6 +138,11 @@ public final class Symptoms {
      * one after the line that shows every echo sent (a select is counted after its dispatch).
      */
     public static long wakeupsWhileIdle(ServerProcess p, int n) throws Exception {
+        return wakeupsWhileIdle(p, n, 0);
+    }
+
+    /** As {@link #wakeupsWhileIdle(ServerProcess, int)}, on a server that has already sent {@code bytesBefore}. */
+    public static long wakeupsWhileIdle(ServerProcess p, int n, long bytesBefore) throws Exception {
         List<Socket> idle = new ArrayList<>();
         try {
             for (int i = 0; i < n; i++) {
@@ -146,11 +151,36 @@ public final class Symptoms {
                 roundTrip(s, i); // accepted and served once: from now on it is idle
             }
             int echoed = 0;
-            while (statsLine(p, echoed).get("bytes_out") < 64L * n) echoed++;
+            while (statsLine(p, echoed).get("bytes_out") < bytesBefore + 64L * n) echoed++;
             return statsLine(p, echoed + 11).get("selects") - statsLine(p, echoed + 1).get("selects");
         } finally {
             closeAll(idle);
         }
+    }
+
+    /**
+     * A connection whose echo backs up: it sends {@code bytes} (a multiple of 64 KiB) and reads
+     * nothing until its writes are held back, so that the server, its output pending, waits for
+     * the socket to take it and stops reading; then it reads the whole echo. The connection is
+     * added to {@code held}, open and idle from then on; returns the bytes echoed (all of them
+     * unless the server stalled or failed).
+     */
+    public static long echoedAfterBackingUp(ServerProcess p, long bytes, List<Socket> held) throws Exception {
+        Socket s = Echo.connect(p.address());
+        held.add(s);
+        AtomicLong written = new AtomicLong();
+        Thread writer = Echo.writeWithoutReading(s, bytes, written);
+        Echo.awaitDoneOrHeldBack(written, bytes);
+        byte[] buf = new byte[64 * 1024];
+        long echoed = 0;
+        try {
+            InputStream in = s.getInputStream();
+            for (int r; echoed < bytes && (r = in.read(buf)) >= 0; ) echoed += r;
+        } catch (IOException stalledOrReset) {
+            // what came back is the answer
+        }
+        writer.join(TimeUnit.SECONDS.toMillis(30));
+        return echoed;
     }
 
     /** The server's {@code index}th {@code stats:} line (0 is the first), waiting for it (bounded), parsed. */
