@@ -3,9 +3,11 @@ package niolab.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -36,7 +38,9 @@ import org.commonmark.parser.Parser;
  * when it points into a Markdown file, must name a heading there by GitHub's rules. The links are
  * found by commonmark-java, so a link in a code span or a fenced block is text, as on GitHub. A
  * template (a file in a {@code templates/} directory) is read from the directory it renders into,
- * its {@code templates/}'s parent, since its links are written for the page it becomes.
+ * its {@code templates/}'s parent, since its links are written for the page it becomes. A file
+ * that {@code labs/teacher-only.txt} keeps out of the student handout may be linked only from
+ * another such file: the handout must have no dead link either.
  *
  * <pre>{@code
  * Path root = MarkdownLinks.repositoryRoot();
@@ -49,11 +53,15 @@ final class MarkdownLinks {
     /** Anchors written as HTML ({@code <a id="x">}, {@code <a name="x">}) count as headings do on GitHub. */
     private static final Pattern HTML_ANCHOR = Pattern.compile("<a\\s[^>]*\\b(?:id|name)\\s*=\\s*\"([^\"]+)\"", Pattern.CASE_INSENSITIVE);
 
+    /** The globs, relative to the root, of what {@code make handout} leaves out. */
+    static final String TEACHER_ONLY = "labs/teacher-only.txt";
+
     private final Path root;
     private final List<Path> files;
     private final Set<Path> committed;
     private final Parser parser = Parser.builder().includeSourceSpans(IncludeSourceSpans.BLOCKS_AND_INLINES).build();
     private final Map<Path, Set<String>> anchors = new HashMap<>();
+    private final List<PathMatcher> teacherOnly = new ArrayList<>();
     private int linksChecked;
 
     /** {@code files}: the Markdown files to read, relative to {@code root}; their targets may be any file there. */
@@ -61,6 +69,13 @@ final class MarkdownLinks {
         this.root = root.toAbsolutePath().normalize();
         this.files = files;
         this.committed = gitFiles(this.root, "--", ".");
+        Path list = this.root.resolve(TEACHER_ONLY);
+        if (Files.isRegularFile(list)) {
+            for (String line : read(list).split("\n")) {
+                String glob = line.strip();
+                if (!glob.isEmpty() && !glob.startsWith("#")) teacherOnly.add(FileSystems.getDefault().getPathMatcher("glob:" + glob));
+            }
+        }
     }
 
     /** One line per dead link: {@code file:line: target: why}. */
@@ -108,7 +123,17 @@ final class MarkdownLinks {
             dead.add(where + "not a file git would commit");
         } else if (!fragment.isEmpty() && target.toString().endsWith(".md") && !anchorsOf(target).contains(fragment)) {
             dead.add(where + "no heading with that anchor in " + root.relativize(target).toString().replace('\\', '/'));
+        } else if (isTeacherOnly(target) && !isTeacherOnly(abs)) {
+            dead.add(where + "left out of the student handout (" + TEACHER_ONLY + "), so dead there");
         }
+    }
+
+    private boolean isTeacherOnly(Path file) {
+        Path relative = root.relativize(file);
+        for (PathMatcher m : teacherOnly) {
+            if (m.matches(relative)) return true;
+        }
+        return false;
     }
 
     private static Path baseOf(Path mdFile) {

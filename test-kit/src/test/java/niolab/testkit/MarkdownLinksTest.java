@@ -71,6 +71,17 @@ class MarkdownLinksTest {
     }
 
     @Test
+    void aPageTheHandoutKeepsMustNotLinkToATeachersFile(@TempDir Path tree) throws IOException {
+        Files.createDirectories(tree.resolve("labs"));
+        Files.writeString(tree.resolve("labs/teacher-only.txt"), "# left out\nlabs/notes.md\n");
+        Files.writeString(tree.resolve("labs/notes.md"), "# Notes\n\n[the course](README.md)\n");
+        Files.writeString(tree.resolve("labs/README.md"), "# Course\n\n[notes](notes.md)\n");
+        MarkdownLinks links = new MarkdownLinks(tree, List.of(Path.of("labs/README.md"), Path.of("labs/notes.md")));
+        assertThat(links.dead()).containsExactly(
+                "labs/README.md:3: notes.md: left out of the student handout (labs/teacher-only.txt), so dead there");
+    }
+
+    @Test
     void anchorsFollowGitHubsRules() {
         assertThat(MarkdownLinks.slug("`lt`: level-triggered, on a java.nio Selector")).isEqualTo("lt-level-triggered-on-a-javanio-selector");
         assertThat(MarkdownLinks.slug("HTTP: `--protocol http`")).isEqualTo("http---protocol-http");
