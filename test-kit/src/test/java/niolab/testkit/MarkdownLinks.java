@@ -68,7 +68,7 @@ final class MarkdownLinks {
     MarkdownLinks(Path root, List<Path> files) {
         this.root = root.toAbsolutePath().normalize();
         this.files = files;
-        this.committed = gitFiles(this.root, "--", ".");
+        this.committed = gitFiles(this.root, "--others", "--exclude-standard", "--", ".");
         Path list = this.root.resolve(TEACHER_ONLY);
         if (Files.isRegularFile(list)) {
             for (String line : read(list).split("\n")) {
@@ -244,8 +244,9 @@ final class MarkdownLinks {
     }
 
     /**
-     * The Markdown files of {@code root} that git would commit, relative to it; where git or the
-     * checkout is missing (a copied tree), every .md file outside build output and dot directories.
+     * The Markdown files of {@code root} that git has (tracked: a scratch file of one's own is not
+     * checked), relative to it; where git or the checkout is missing (a copied tree, a handout),
+     * every .md file outside build output and dot directories.
      */
     static List<Path> committedMarkdown(Path root) {
         Set<Path> git = gitFiles(root, "--", "*.md");
@@ -283,13 +284,13 @@ final class MarkdownLinks {
     }
 
     /**
-     * The files git tracks or would add (untracked, not ignored) under {@code root}, absolute; null
-     * when {@code root} is no git checkout or git cannot say within 30 s.
+     * The files git tracks under {@code root} (and with {@code --others --exclude-standard} those
+     * it would add), absolute; null when {@code root} is no git checkout or git cannot say within 30 s.
      */
-    private static Set<Path> gitFiles(Path root, String... pathspec) {
+    private static Set<Path> gitFiles(Path root, String... options) {
         if (!Files.exists(root.resolve(".git"))) return null;
-        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString(), "ls-files", "-z", "--cached", "--others", "--exclude-standard"));
-        command.addAll(List.of(pathspec));
+        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString(), "ls-files", "-z", "--cached"));
+        command.addAll(List.of(options));
         try {
             Path out = Files.createTempFile("niolab-ls-files", ".txt");
             try {
