@@ -91,6 +91,29 @@ class MarkdownLinksTest {
     }
 
     @Test
+    void inAGitCheckoutOnlyTrackedPagesAreReadAndAnIgnoredTargetIsDead(@TempDir Path tree) throws Exception {
+        Files.writeString(tree.resolve(".gitignore"), "out/\n");
+        Files.createDirectories(tree.resolve("out"));
+        Files.writeString(tree.resolve("out/built.md"), "# Built\n");
+        Files.writeString(tree.resolve("new.md"), "# New, not added yet\n");
+        Files.writeString(tree.resolve("README.md"), "[built](out/built.md) [new](new.md)\n");
+        Files.writeString(tree.resolve("scratch.md"), "[gone](gone.md)\n");
+        git(tree, "init", "-q");
+        git(tree, "add", "README.md", ".gitignore");
+        List<Path> pages = MarkdownLinks.committedMarkdown(tree);
+        assertThat(pages).containsExactly(Path.of("README.md"));
+        assertThat(new MarkdownLinks(tree, pages).dead()).containsExactly("README.md:1: out/built.md: not a file git would commit");
+    }
+
+    private static void git(Path dir, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("git %s ends", args[0]).isTrue();
+        assertThat(p.exitValue()).as("git %s", String.join(" ", args)).isZero();
+    }
+
+    @Test
     void aTreeWithoutGitIsWalkedSkippingBuildOutput(@TempDir Path tree) throws IOException {
         Files.createDirectories(tree.resolve("a/target"));
         Files.createDirectories(tree.resolve(".hidden"));
