@@ -44,7 +44,7 @@ stop_servers() {
 
 # report: records the machine's state over the run (conditions.json: load average before and
 # after, steal time; with NOISE=1, the default, the noise floor measured now by scripts/noise.sh,
-# about 45 s, in noise.json), then regenerates experiments/exp-$NAME.md from the results.
+# in noise.json), then regenerates experiments/exp-$NAME.md from the results.
 report() {
   if [ "${NOISE:-1}" = 1 ]; then
     stop_server quiet

@@ -15,10 +15,10 @@
 # Loops, workers and pinning scale with the cores found: on 4 or more, the server gets the first
 # half of them and the client the rest (CLIENT_THREADS threads), and --loops / mp's workers
 # one per server core, at least 2 (LOOPS); on 2 cores, server on CPU 0, client on CPU 1.
-# The budget with the defaults on 2 cores (11 servers, 10 of them echo): slices of
+# The load with the defaults on 2 cores (11 servers, 10 of them echo): slices of
 # (3 levels + short) x 10 servers x 10 rounds x 1 s + 2 /ping measures x 11 x 10 x 1 s
-# + 10 x 8 rounds x 4 s at 10,000 connections = 940 s, warm-ups 62 x 1 s, 55 ready starts,
-# 11 idle runs of 10,000 connects, 21 server JVMs and the noise floor (45 s): about 21 minutes.
+# + 10 x 8 rounds x 4 s at 10,000 connections = 940 s, warm-ups 62 x 1 s; besides, 55 ready
+# starts, 11 idle runs of 10,000 connects, 21 server JVMs and the noise floor.
 # compare gives an interval from 6 rounds on: ROUNDS and C10K_ROUNDS at least 6. A smoke run:
 # ROUNDS=8 C10K_ROUNDS=8 C10K_SLICE=3s LEVELS="1 50 10000" IDLE_CONNECTIONS=2000 SERVERS="lt et c".
 # EXP_PORT (29600) and the ports after it must lie below the ephemeral port range.

@@ -16,9 +16,8 @@
 #      rounds go through every server and path in turn. CPU per request: the server's from
 #      echo-bench (--server-pid: /proc ticks of its process), Redis's from /proc ticks around
 #      each run, which part 1 cannot split between servers; and the servers' counters.
-# About 8 minutes with the defaults (part 1 about 3.5, part 2 about 3, the noise floor 1);
 # CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s ROUNDS=1 DURATION=0.5s WARMUP=0.5s NOISE=0 tries
-# every step (about 5 minutes on a machine loaded by other work).
+# every step in a shorter run.
 #
 # Environment: CMP_ROUNDS (10), CMP_SLICE (1s), CMP_WARMUP (2s), DURATION (2s), WARMUP (1s),
 # ROUNDS (3), CONNECTIONS (50), DEPTH (16).

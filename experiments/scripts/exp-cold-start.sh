@@ -11,7 +11,7 @@
 # then the time from exec (of bin/lab-server) to the ready line, and the CPU spent by then, for
 # lt, and for mp with each worker count of MP_WORKERS on the server CPU and on every CPU, on
 # JDK 17, JDK 25 and JDK 25 + AOT; then which classes lab-server (until ready) and echo-bench
-# (one request) load, and from where. Server on CPU 0, clients on CPU 1. About 8 minutes.
+# (one request) load, and from where. Server on CPU 0, clients on CPU 1.
 # A short run that still exercises every step: ROUNDS=1 WARMUP=2000 MP_WORKERS=4.
 #
 # Writes to experiments/results/cold-start/:

@@ -6,10 +6,10 @@
 # so the servers are paired per round; a WARMUP per server before each compare's first round
 # (explicit, not counted); server CPU per request from each server's pid. Server on CPU 0, client
 # (one event-loop thread) on CPU 1.
-# The budget with the defaults: 5 levels x 2 modes x 10 rounds x 3 servers x 1 s = 300 s of
-# slices, 10 compares x 3 servers x 1 s = 30 s of warm-up, 6 server starts and the noise floor
-# (45 s): about 7 minutes. compare gives an interval from 6 rounds on: ROUNDS at least 6.
-# A smoke run: ROUNDS=8 SLICE=0.25s WARMUP=0.25s LEVELS="1 16" NOISE=0 (about 1 minute).
+# The load with the defaults: 5 levels x 2 modes x 10 rounds x 3 servers x 1 s = 300 s of
+# slices, 10 compares x 3 servers x 1 s = 30 s of warm-up; besides, 6 server starts and the
+# noise floor. compare gives an interval from 6 rounds on: ROUNDS at least 6.
+# A smoke run: ROUNDS=8 SLICE=0.25s WARMUP=0.25s LEVELS="1 16" NOISE=0.
 # Env knobs: LEVELS ("1 4 16 64 256"), ROUNDS (10), SLICE (1s), WARMUP (1s), WORKERS (2).
 #
 # Writes to experiments/results/concurrency/:

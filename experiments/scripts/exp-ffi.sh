@@ -15,12 +15,10 @@
 #      counters, whose calls per request times bench-ffi's cost per call predict what the
 #      binding costs each request.
 # Without `et --binding` in this build (et is JNA only), the FFM rows are left out.
-# Server on CPU 0, client on CPU 1, bench-ffi on CPU 1. About 7 minutes with the defaults
-# (bench-ffi about 1.5, strace 1, the compares 3: per workload four starts, 2 s of warm-up each
-# and 10 rounds of four 1 s slices; the counters' runs 1, the noise floor 1).
+# Server on CPU 0, client on CPU 1, bench-ffi on CPU 1. The compares: per workload four starts,
+# 2 s of warm-up each and 10 rounds of four 1 s slices.
 # A smoke run of every step: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s ROUNDS=1 DURATION=0.5s
-# WARMUP=0.5s NOISE=0 C_ROUNDS=5 JMH_ARGS="-f 1 -wi 1 -w 100ms -i 3 -r 10ms" (about 5 minutes on
-# a machine loaded by other work).
+# WARMUP=0.5s NOISE=0 C_ROUNDS=5 JMH_ARGS="-f 1 -wi 1 -w 100ms -i 3 -r 10ms".
 #
 # Writes to experiments/results/ffi/:
 #   bindings.txt                    the bindings et offers here (jna, and ffm)

@@ -7,11 +7,11 @@
 # server CPU per request from each server's pid (mp: master and workers). Then redis-benchmark
 # PING against redis-server on the same pinned core, as the per-core ceiling of a mature
 # single-threaded event loop: its own sequential runs, not paired with the compares.
-# The budget with the defaults: 3 modes x 2 load generators x 7 servers x 10 rounds x 1 s =
-# 420 s of slices, 42 x 1 s of warm-up, 7 server starts, redis about 20 s and the noise floor
-# (45 s): about 10 minutes. compare gives an interval from 6 rounds on: ROUNDS at least 6.
+# The load with the defaults: 3 modes x 2 load generators x 7 servers x 10 rounds x 1 s =
+# 420 s of slices, 42 x 1 s of warm-up; besides, 7 server starts, redis and the noise floor.
+# compare gives an interval from 6 rounds on: ROUNDS at least 6.
 # A smoke run: ROUNDS=8 SLICE=1s WARMUP=0 SERVERS="lt et netty-nio" REDIS_ROUNDS=1 NOISE=0
-# (wrk takes whole seconds; about 3 minutes).
+# (wrk takes whole seconds).
 # Env knobs: SERVERS, ROUNDS (10), SLICE (1s), WARMUP (1s),
 # CONNECTIONS (50), DEPTH (16), WORKERS (2), REDIS_ROUNDS (3).
 #

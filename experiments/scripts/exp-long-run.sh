@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # exp-long-run: serial short connections, a cold 100-request run and a long run of N (60,000)
 # requests per architecture, each on a fresh server, with throughput and p99 per INTERVAL
-# (500 ms) to show the JVM warming up. Server on CPU 0, client on CPU 1. About 1-2 minutes.
+# (500 ms) to show the JVM warming up. Server on CPU 0, client on CPU 1.
 set -euo pipefail
 NAME=long-run
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -8,11 +8,10 @@
 # each round in a fresh random order, paired by round), with the scenario's set-up on both; and
 # the lab's target: lt against `lt --mistake keys-not-removed` at 50 keep-alive connections,
 # TARGET_ROUNDS rounds.
-# About 8 minutes with the defaults: the counts 4 (no-linger 1, unbounded-output 1, the rest 2),
-# the compares 3.5 (six of 2 x (2 s warm-up + 10 x 1 s) and the target's 2 x (2 s + 20 x 1 s),
-# 188 s, and two server starts each), the noise floor 0.75. Ten rounds, not the 8 an interval
+# The compares' load with the defaults: six of 2 x (2 s warm-up + 10 x 1 s) and the target's
+# 2 x (2 s + 20 x 1 s), 188 s, and two server starts each. Ten rounds, not the 8 an interval
 # needs: a slice lost to the machine still leaves one.
-# A smoke run: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s TARGET_ROUNDS=8 NOISE=0 (about 5 minutes).
+# A smoke run: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s TARGET_ROUNDS=8 NOISE=0.
 #
 # Writes to experiments/results/mistakes/ (VARIANT is correct or broken):
 #   accept-once-VARIANT.json, read-once-VARIANT.json, keys-not-removed-VARIANT.json,

@@ -16,12 +16,12 @@
 # slice opens its connections and fills its window anew, about two round trips, and 400 keep
 # that under 0.5% of the slice.
 #
-# Default duration, about 8 minutes: per protocol 10 rounds of 6 slices of 1 s (direct and
-# relay0), 3 of 1 s (rtt0.2), 3 of 1 s (rtt1) and 3 of 2 s (rtt5) = 180 s, twice = 360 s;
-# 1 s of warm-up per target and compare (30 s); six server starts (about 20 s); the two
-# generators (about 20 s); the noise floor (about 45 s); the build and the namespaces.
+# The load with the defaults: per protocol 10 rounds of 6 slices of 1 s (direct and relay0),
+# 3 of 1 s (rtt0.2), 3 of 1 s (rtt1) and 3 of 2 s (rtt5) = 180 s, twice = 360 s; 1 s of
+# warm-up per target and compare (30 s); besides, six server starts, the two generators, the
+# noise floor, the build and the namespaces.
 # A smoke run: NET_ROUNDS=8 NET_SLICE=0.25s NET_WARMUP=0.25s NET_PATHS="direct:0 relay0:0 rtt5:2.5"
-# NET_DURATION=1s NOISE=0 (about 5 minutes on a machine loaded by other work).
+# NET_DURATION=1s NOISE=0.
 #
 # Writes to experiments/results/network/:
 #   settings.csv        key,value: rounds, slice, warm-up, connections, archs

@@ -13,8 +13,8 @@
 #                                                  AB_GAP_WORK="CMD1;;CMD2;;...", gap I runs CMDI
 #                                                  (other experiments, say) and sleeps the rest
 # The generator computes every interval from the slices (paired per round; fixed order read off
-# the random-order rounds by which server went first). About 70 minutes with the defaults;
-# BUDGET_S=16 AB_RUNS=5 AB_GAP_S=0 make exp-noise takes about 8.
+# the random-order rounds by which server went first). The A/B runs' gaps make the default
+# run long; BUDGET_S=16 AB_RUNS=5 AB_GAP_S=0 make exp-noise is a short one.
 set -euo pipefail
 NAME=noise
 NOISE=0 # the whole experiment is the noise: no separate floor after it

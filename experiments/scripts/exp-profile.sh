@@ -3,7 +3,7 @@
 # keep-alive echo, and SHORT_SERVERS (lt et c) under short connections (echo, a fresh connection
 # per request: lt's accept-to-close path against et's and C's); keeps the collapsed stacks (gzip) and the profiled echo-bench run per server
 # and mode, and regenerates exp-profile.md. DURATION (10s) per profiled run after WARMUP (5s);
-# SERVERS and MODES narrow it. Server on CPU 0, client on CPU 1. About 27 runs x 25 s: 11 minutes.
+# SERVERS and MODES narrow it. Server on CPU 0, client on CPU 1. About 27 runs of WARMUP + DURATION each.
 set -euo pipefail
 NAME=profile
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -4,7 +4,7 @@
 # rounds of one 100-request run per architecture and client (warmed, cold) on fresh servers in random
 # order; then bash bench.sh with 100 nc clients (ROUNDS rounds) and the 10..60 concurrency sweep
 # (ROUNDS rounds). Server on CPU 0, clients on CPU 1. Then the serial ruler alone for the course's other servers (EXTRA_ARCHS,
-# default bio vt uring: lab 1's and lab 7's), for the instructor notes. About 7 minutes.
+# default bio vt uring: lab 1's and lab 7's), for the instructor notes.
 set -euo pipefail
 NAME=short-run
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -14,10 +14,9 @@
 #      (/proc/PID/task/*/status), and the loop thread's CPU, user and system (the JIT's
 #      compiler threads share the core and are still busy for seconds after a start). These
 #      are counts, not the comparison: the claims come from part 1.
-# Needs JDK 22+ (JAVA_HOME). About 9 minutes with the defaults (part 1 about 6.5: per workload
-# seven starts, 2 s of warm-up each and 10 rounds of seven 1 s slices; part 2 about 2; the noise
-# floor 1). A smoke run of every step: CMP_ROUNDS=8 CMP_SLICE=0.25s CMP_WARMUP=0.5s WARMUP=0.3s
-# DURATION=0.3s NOISE=0 (about 8 minutes on a machine loaded by other work: the starts dominate).
+# Needs JDK 22+ (JAVA_HOME). Part 1, per workload: seven starts, 2 s of warm-up each and 10
+# rounds of seven 1 s slices. A smoke run of every step: CMP_ROUNDS=8 CMP_SLICE=0.25s
+# CMP_WARMUP=0.5s WARMUP=0.3s DURATION=0.3s NOISE=0 (the server starts dominate it).
 # The /proc samples and the list of runs that `summarize runs` computes samples.csv from go to
 # tmp/ (not kept by git); summary.csv holds part 2's medians (`summarize medians`).
 set -euo pipefail

@@ -13,7 +13,7 @@
 # Environment: ROUNDS (15) and SLICE (1s) of each compare; C_ROUNDS (8), C_SLICE (4); VT_KNOBS
 # (NAME=JVM-OPTIONS;... as below); MEASURES ("ping ping-wrk echo echo-c short", ping-wrk where
 # wrk is installed); EXP_PORT (29988: this run takes the ports from there up, one per server).
-# About 10 minutes with the defaults (5 vt variants); --load wrk needs whole seconds for SLICE.
+# --load wrk needs whole seconds for SLICE.
 set -euo pipefail
 NAME=vt
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

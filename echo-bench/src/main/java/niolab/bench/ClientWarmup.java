@@ -14,8 +14,9 @@ import java.nio.charset.StandardCharsets;
  * server, as the original write-up's native client did, not a cold client too.
  *
  * <p>Cold, a fresh JVM spends its first hundred requests interpreting and compiling the client
- * (connect, write, read, check, close through FFM or a channel): 100 requests came out about 4x
- * slower than warm ones. The warm-up runs the very {@link SerialClient} code, with the run's
+ * (connect, write, read, check, close through FFM or a channel), so a short cold run measures the
+ * client's JIT as much as the server (experiments/exp-short-run.md compares warmed and cold
+ * clients). The warm-up runs the very {@link SerialClient} code, with the run's
  * codec and socket kind, for {@link #REQUESTS} requests or {@link #MAX_NANOS}, whichever ends
  * first; its latencies are thrown away. {@code --cold-client} skips it.
  */

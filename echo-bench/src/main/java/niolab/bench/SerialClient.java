@@ -12,9 +12,9 @@ import java.nio.ByteBuffer;
  *
  * <p>It makes the syscalls of a minimal C client (reference/serial-client.c): socket,
  * setsockopt TCP_NODELAY, connect, write, read, close, and no others per request: with one
- * request in flight the client's own calls are part of every latency it reports. On the lab's
- * 2-core VM a cheap syscall (poll, fcntl, getsockname, setsockopt) costs 0.35 to 0.5 µs and a
- * serial request about 80 µs, so each extra call per request is about half a percent. How:
+ * request in flight the client's own calls are part of every latency it reports, so each extra
+ * cheap call (poll, fcntl, getsockname, setsockopt) per request adds to every latency
+ * (experiments/exp-syscalls.md counts the calls, experiments/exp-ffi.md their cost). How:
  * <ul>
  *   <li>Blocking calls, no multiplexing: with one connection there is nothing to wait for but
  *       it, so a blocked read is the whole wait. A selector would add epoll_ctl and

@@ -63,9 +63,8 @@ interface SerialSocket {
         /**
          * FFM where this JVM and this build have it and the run warms up first, else the channel;
          * the property ({@code channel} or {@code ffm}) overrides. A cold run takes the channel
-         * because FFM's call paths are slow until compiled: about 300 ms of a fresh JVM on the
-         * client's CPU (JDK 25, 100 serial requests against the C server: 260/s through FFM,
-         * 2,000/s through the channel, 4,200/s through FFM after 20 warm-up requests).
+         * because FFM's call paths are slow until compiled, slower then than the channel's, and
+         * faster once warm (experiments/exp-ffi.md measures the bindings' cost per call).
          */
         static Kind forRun(boolean warmsUp) {
             String asked = System.getProperty(PROPERTY);

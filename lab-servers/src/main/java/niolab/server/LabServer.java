@@ -63,7 +63,8 @@ public final class LabServer implements Runnable {
      * The command line for {@code args}, with each architecture's {@code --help} ending in the
      * mistakes it can make, one line each. When {@code args} start with an architecture, only
      * that one's command is built: picocli reads every command's annotations by reflection, and
-     * the five others would cost a start about 100 ms of CPU for nothing. Anything else
+     * the five others would cost every start (each of an mp pool's workers too) CPU for nothing
+     * (experiments/exp-cold-start.md counts the classes a start loads). Anything else
      * ({@code --help}, a typo) gets them all, to list or suggest.
      */
     public static CommandLine commandLine(String... args) {

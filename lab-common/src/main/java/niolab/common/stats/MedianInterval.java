@@ -11,8 +11,9 @@ import java.util.Arrays;
  * that k or more values lie on one side of it. The interval therefore covers the median at least
  * 95% of the time by construction (about 96-98%, since ranks are whole), from {@value #MIN_ROUNDS}
  * values on; with fewer it is the range, which covers {@link #coverage(int)}. A percentile
- * bootstrap, used here before, covered 92-95% in simulation from 5 to 40 rounds: too narrow to
- * keep twenty A/A comparisons under a CPU hog to the one false difference in twenty it promised.
+ * bootstrap, used here before, covers less than its nominal 95% with few rounds: too narrow to
+ * keep twenty A/A comparisons under a CPU hog to the one false difference in twenty it promised
+ * (experiments/exp-noise.md counts them).
  *
  * <p>A comparison of A against B runs in rounds; each round measures both, so a ratio taken
  * within a round cancels whatever the machine did to both during it (a build next door, a
