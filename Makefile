@@ -96,6 +96,10 @@ noise: all ## This machine's noise floor now: A/A, lt against lt, 50 keep-alive 
 noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts are not "no difference" (about 15 min; REPEATS ROUNDS; RESULTS_DIR=experiments/results/noise/hog-repeats for exp-noise 3.6)
 	@PORT=$(PORT) bash scripts/noise-hog.sh
 
+.PHONY: noise-forks
+noise-forks: all ## One run's interval against the next run's median, 1 fork against FORKS; calibrated slowdowns (--work-ns) called or not; for exp-noise 3.7-3.8 (CYCLES=6 GAP_S=600: an hour; RESULTS_DIR)
+	@bash scripts/noise-forks.sh
+
 .PHONY: profile
 profile: all ## A flame graph of one server under load: make profile ARCH=lt|et|vt|uring|mp|bio|netty-*|c MODE=keepalive|pipelined|echo|short [DURATION=10s OPTS='--binding ffm'] (target/profile/)
 	@$(if $(filter c,$(ARCH)),$(MAKE) -s reference &&) bash scripts/profile.sh
