@@ -4,8 +4,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 
 /**
- * What every {@code lab-server <arch>} command does once its options are parsed: its own checks,
- * the mistakes check, {@code --loops N} into a {@link MultiLoopServer}, then {@link ServerRunner}.
+ * What every {@code lab-server <arch>} command does once its options are parsed: the mistakes
+ * check, its own checks, {@code --loops N} into a {@link MultiLoopServer}, then {@link ServerRunner}.
  * A command writes only how it builds its server ({@link #newServer}) and what it alone checks
  * ({@link #unusable}).
  */
@@ -21,9 +21,9 @@ public abstract class ServerCommand implements Callable<Integer>, ServerFactory 
     @Override
     public final Integer call() {
         ServerConfig config = options.config();
+        if (Mistakes.refused(config, mistakesArch(config))) return 2; // a flag's problem before the machine's
         int unusable = unusable(config);
         if (unusable != 0) return unusable;
-        if (Mistakes.refused(config, mistakesArch(config))) return 2;
         return ServerRunner.run(server(config), config);
     }
 

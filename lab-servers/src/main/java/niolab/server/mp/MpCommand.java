@@ -44,8 +44,14 @@ public final class MpCommand extends ServerCommand {
     @Spec
     CommandSpec spec;
 
+    /** The workers make the mistakes: checked against their architecture, then passed on with the other options. */
     @Override
-    protected int unusable(ServerConfig config) {
+    protected Arch mistakesArch(ServerConfig config) {
+        return workerArch();
+    }
+
+    /** {@code --workers} and {@code --worker-arch}, checked: the architecture the workers run. */
+    private Arch workerArch() {
         if (workers < 1 || workers > 256) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, not " + workers);
         }
@@ -53,6 +59,12 @@ public final class MpCommand extends ServerCommand {
         if (WorkerMain.command(arch) == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt, et, vt or uring, not '" + workerArch + "'");
         }
+        return arch;
+    }
+
+    @Override
+    protected int unusable(ServerConfig config) {
+        Arch arch = workerArch();
         // The workers run this very JVM: say now, once, if it cannot run them.
         if (arch == Arch.URING) {
             int unusable = UringCommand.checkPlatform(System.err);
@@ -72,12 +84,6 @@ public final class MpCommand extends ServerCommand {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown binding '" + binding + "' (expected jna or ffm)");
         }
         return 0;
-    }
-
-    /** The workers make the mistakes: checked against their architecture, then passed on with the other options. */
-    @Override
-    protected Arch mistakesArch(ServerConfig config) {
-        return Arch.of(workerArch);
     }
 
     /** Each worker makes the loops of {@code --loops N}. */
