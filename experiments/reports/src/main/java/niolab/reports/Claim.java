@@ -40,8 +40,13 @@ record Claim(String statement, Interval measured, int rounds, double low, double
         return MedianInterval.median(values);
     }
 
+    /** Rounds too few for a 95% interval: their range is all there is, so the claim takes no direction. */
+    boolean tooFewRounds() {
+        return rounds > 0 && rounds < MedianInterval.MIN_ROUNDS;
+    }
+
     ClaimVerdict verdict() {
-        if (rounds == 1) return ClaimVerdict.UNDECIDED;
+        if (tooFewRounds()) return ClaimVerdict.UNDECIDED;
         ClaimVerdict above = Double.isInfinite(low) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, low, true);
         ClaimVerdict below = Double.isInfinite(high) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, high, false);
         if (above == ClaimVerdict.FAILS || below == ClaimVerdict.FAILS) return ClaimVerdict.FAILS;
@@ -50,7 +55,12 @@ record Claim(String statement, Interval measured, int rounds, double low, double
 
     /** The verdict in the report's words. */
     String words() {
-        return verdict().words();
+        return tooFewRounds() ? tooFew(rounds) : verdict().words();
+    }
+
+    /** Why a figure from fewer than {@link MedianInterval#MIN_ROUNDS} rounds decides nothing, in words. */
+    static String tooFew(int rounds) {
+        return "undecided, with too few rounds for an interval (" + rounds + "; an interval takes " + MedianInterval.MIN_ROUNDS + ")";
     }
 
     String bound() {
@@ -115,8 +125,8 @@ record Claim(String statement, Interval measured, int rounds, double low, double
             double coverage = 100 * MedianInterval.coverage(rounds);
             return base + " With " + rounds + " rounds behind a figure, its interval is the whole range of the rounds,"
                     + " and the range of " + rounds + " rounds holds the true median only " + Md.f0(coverage) + "% of the time:"
-                    + " a claim decided here is decided at about that confidence, not 95%, and an undecided one is this run's"
-                    + " honest answer. More rounds (or a quieter machine) would narrow the intervals.";
+                    + " too few for a 95% interval (that takes " + MedianInterval.MIN_ROUNDS + "), so those claims are undecided,"
+                    + " whatever the figure, until a run with more rounds.";
         }
         return base + " An undecided claim is one whose interval straddles its bound: more rounds (or a quieter machine)"
                 + " would narrow it.";

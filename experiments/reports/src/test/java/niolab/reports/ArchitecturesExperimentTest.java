@@ -53,7 +53,7 @@ class ArchitecturesExperimentTest {
                 + Md.fit(cpu.measured(), cpu.measured().estimate()) + " | " + cpu.interval() + " | 8 | ≤ 1.10 | " + cpu.words() + " |");
         // RSS is measured once: no interval, so no verdict either way
         assertThat(table).contains("| lt holds 2000 idle connections in under 100 MB of RSS (MB) | " + Md.f2(run.rssMb("lt"))
-                + " | none (1 round) | 1 | ≤ 100.00 | undecided at this run's precision |");
+                + " | none (1 round) | 1 | ≤ 100.00 | undecided, with too few rounds for an interval (1; an interval takes 6) |");
     }
 
     @Test
