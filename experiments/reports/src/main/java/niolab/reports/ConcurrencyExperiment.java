@@ -108,6 +108,7 @@ public final class ConcurrencyExperiment implements Experiment {
             ka.append(LABELS[a]).append(' ').append(Md.f1(peak[0][a] / peak[1][a])).append('×');
         }
         out.put("keepalive_over_short", ka.toString());
+        out.put("keepalive_past_peak", pastPeak(peakAt[0], lv));
         shortOverKeepaliveCpu(out, cpuAtTop, lv[lv.length - 1]);
         CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]));
         BenchComparison.Config c = first.json.config();
@@ -144,6 +145,24 @@ public final class ConcurrencyExperiment implements Experiment {
             if (ratio == null || ratio.low() <= 1) ties.append(", ").append(LABELS[a]);
         }
         return ties.toString().contains(",") ? "unresolved: " + ties : LABELS[best];
+    }
+
+    /**
+     * Whether the run shows more connections only queueing: a server whose median peak lies below
+     * the highest level tried; one that peaked at the highest level may peak beyond it.
+     */
+    static String pastPeak(int[] peakAt, String[] lv) {
+        List<String> below = new ArrayList<>(), atTop = new ArrayList<>();
+        for (int a = 0; a < peakAt.length; a++) (peakAt[a] < lv.length - 1 ? below : atTop).add(LABELS[a]);
+        String top = lv[lv.length - 1];
+        if (below.isEmpty()) {
+            return "Every server peaked at the highest level tried, so this run shows no point past which more connections only"
+                    + " queue: each peak lies at or beyond " + top + " connections";
+        }
+        String past = String.join(" and ", below) + " peaked below the highest level tried and gained nothing from more"
+                + " connections past that (medians): those can only queue";
+        return atTop.isEmpty() ? past : past + "; " + String.join(" and ", atTop) + " peaked at the highest level tried, so "
+                + (atTop.size() == 1 ? "its peak lies" : "their peaks lie") + " at or beyond " + top + " connections";
     }
 
     /**

@@ -70,6 +70,18 @@ class ConcurrencyExperimentTest {
         }
     }
 
+    @Test
+    void moreConnectionsOnlyQueueWhereAPeakLiesBelowTheHighestLevel() {
+        String[] levels = {"1", "16", "256"};
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {2, 2, 2}, levels))
+                .isEqualTo("Every server peaked at the highest level tried, so this run shows no point past which more connections only"
+                        + " queue: each peak lies at or beyond 256 connections");
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 1, 1}, levels)).startsWith("LT and ET and MP peaked below the highest level tried")
+                .endsWith("those can only queue");
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 2, 2}, levels)).startsWith("LT peaked below")
+                .endsWith("; ET and MP peaked at the highest level tried, so their peaks lie at or beyond 256 connections");
+    }
+
     /** Sets et's slice rate to lt's and mp's to half of lt's, round by round. */
     private static void rewriteRates(Path file) throws IOException {
         ObjectMapper json = new ObjectMapper();
