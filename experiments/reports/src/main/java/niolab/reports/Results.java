@@ -68,12 +68,21 @@ public final class Results {
 
     /** The environment block every report carries, from {@code env.json}, with the load as the run recorded it. */
     public String environment() {
+        return environment(null);
+    }
+
+    /**
+     * The same, where a run that recorded no separate noise floor measured its own A/A
+     * comparison in {@code ownFloor} (a compare JSON of this run; null: none).
+     */
+    public String environment(String ownFloor) {
         RunEnvironment env = json("env.json", RunEnvironment.class);
-        if (!has("conditions.json")) return environmentTable(env, load(), null, null);
+        String floor = ownFloor != null && has(ownFloor) ? noiseFloor(ownFloor) + " (this run's own A/A, " + ownFloor + ")" : null;
+        if (!has("conditions.json")) return environmentTable(env, load(), null, floor);
         RunConditions c = json("conditions.json", RunConditions.class);
         return environmentTable(env, c.loadavgBefore() + " before, " + c.loadavgAfter() + " after (1, 5, 15 min)",
                 Md.f2(c.stealPercent()) + "% of the CPU time over the run",
-                c.noise() != null && has(c.noise()) ? noiseFloor(c.noise()) : null);
+                c.noise() != null && has(c.noise()) ? noiseFloor(c.noise()) : floor);
     }
 
     /**
