@@ -72,7 +72,7 @@ record Claim(String statement, Interval measured, int rounds, double low, double
     String interval() {
         if (rounds == 0) return "counted";
         if (rounds == 1) return "none (1 round)";
-        return "[" + Md.fit(measured, measured.low()) + ", " + Md.fit(measured, measured.high()) + "]";
+        return "[" + Md.edge(measured, measured.low(), low, high) + ", " + Md.edge(measured, measured.high(), low, high) + "]";
     }
 
     /** A row of a claims table: the claim, the figure, its interval and rounds, the bound, the verdict. */

@@ -205,7 +205,7 @@ public final class NoiseExperiment implements Experiment {
     }
 
     private static String interval(Interval i) {
-        return "[" + Md.f3(i.low()) + ", " + Md.f3(i.high()) + "]";
+        return "[" + Md.edge(3, i.low(), 1) + ", " + Md.edge(3, i.high(), 1) + "]";
     }
 
     /** A ratio's width as a percentage: 0.021 → "2.1%". */

@@ -121,7 +121,7 @@ public final class Results {
         List<BenchComparison.Server> servers = run.json.servers();
         Interval rate = servers.size() < 2 ? null : run.ratio(servers.get(1).name(), servers.get(0).name(), CompareRun.RATE);
         if (rate == null) return "measured, but too few paired rounds for an interval";
-        return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.f3(rate.low()) + ", " + Md.f3(rate.high()) + "] over "
+        return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.edge(3, rate.low(), 1) + ", " + Md.edge(3, rate.high(), 1) + "] over "
                 + run.rounds(servers.get(1).name(), servers.get(0).name()) + " rounds: " + Comparison.describe(rate, Comparison.Quantity.RATE);
     }
 

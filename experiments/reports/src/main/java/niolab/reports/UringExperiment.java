@@ -208,7 +208,7 @@ public final class UringExperiment implements Experiment {
                 + "% of `et`'s. The kernel's time per request moves " + (Math.abs(kernel - 1) < Math.abs(syscalls - 1) ? "less" : "no less")
                 + " (bufring's loop spends " + Md.f2(kernel) + "× `et`'s system time): the TCP work is the same, and the ring does its"
                 + " own bookkeeping where the syscall entries were. Between the modes, " + spender + Md.f2(modes.estimate())
-                + "× basic's CPU per request at 50 connections, 95% interval [" + Md.f2(modes.low()) + ", " + Md.f2(modes.high()) + "]"
+                + "× basic's CPU per request at 50 connections, 95% interval [" + Md.edge(modes, modes.low(), 1) + ", " + Md.edge(modes, modes.high(), 1) + "]"
                 + (modes.low() <= 1 && modes.high() >= 1 ? ", which includes 1: this run cannot tell the two modes apart in CPU"
                         : modes.high() < 1 ? ": less, on this run" : ": more, on this run")
                 + ". With one connection there is no batch, and the ring's loop spends " + Md.f2(single) + "× `et`'s CPU per request.";

@@ -58,8 +58,7 @@ public final class VtExperiment implements Experiment {
             double[][] pairs = pairsC(r.csv("echo-c.csv"));
             echoC = Claim.ratio(pairs[0], pairs[1]);
             out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
-                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + Md.f2(echoC.estimate()) + " [" + Md.f2(echoC.low()) + ", " + Md.f2(echoC.high())
-                    + "]: " + Comparison.describe(echoC, Quantity.RATE));
+                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + Md.interval(echoC) + ": " + Comparison.describe(echoC, Quantity.RATE));
             claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, 0.7));
         } else {
             out.put("echo_c", "Not measured in this run");
