@@ -81,7 +81,7 @@ clean: clean-reference
 clean-reference:
 	@$(MAKE) -s -C reference clean
 
-reports: all ## Regenerate experiments/*.md and the README's findings from the committed results, without running anything
+reports: all ## Regenerate experiments/*.md and experiments/README.md's findings from the committed results, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments
 
 labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from labs/checkpoints.tsv and the committed results

@@ -173,7 +173,7 @@ public final class HttpExperiment implements Experiment {
             rows.add(List.of(m[1], Md.f0(ceiling), Md.f0(Stats.median(redis.numbers("requests_per_s", "mode", m[0], "test", "PING_MBULK"))),
                     bestName + " " + Md.f0(best), Md.f2(best / ceiling)));
             out.put("redis_" + m[0], Md.f0(ceiling));
-            out.put("best_" + m[0], bestName + " (" + Md.f0(best) + " req/s, " + Md.f2(best / ceiling) + "× redis's)"
+            out.put("best_" + m[0], bestName + " (" + Md.f0(best) + " req/s, " + Md.f2(best / ceiling) + "× redis's; medians of separate runs, no interval)"
                     + resolved(runs[mode == 0 ? 0 : 1], bestName, servers));
             out.put("redis_vs_best_" + m[0], best >= ceiling ? "at or below" : "above");
         }
