@@ -264,7 +264,7 @@ public final class ArchitecturesExperiment implements Experiment {
         }
         out.put("syscalls_table", Md.table(List.of("server", "keep-alive echo", "serial short connections"), rows));
         for (String w : new String[] {"keepalive", "serial"}) {
-            out.put("syscalls_" + w, Compare.fewerOrMore("et", perRequest.get("et-" + w), "lt", perRequest.get("lt-" + w), "syscalls per request"));
+            out.put("syscalls_" + w, CountComparison.fewerOrMore("et", perRequest.get("et-" + w), "lt", perRequest.get("lt-" + w), "syscalls per request"));
         }
     }
 
