@@ -47,8 +47,8 @@ public final class ColdStartExperiment implements Experiment {
         jit(pairs, out);
         ratios(qps, out);
         sides(byRound, out);
-        out.put("aot_target", aotClaim(byRound[2], byRound[1]));
-        out.put("aot_client_target", aotClaim(byRound[5], byRound[1]));
+        out.put("aot_target", aotClaim(byRound[2], byRound[1], r.threshold()));
+        out.put("aot_client_target", aotClaim(byRound[5], byRound[1], r.threshold()));
         Interval cached = Claim.ratio(byRound[2], byRound[1]);
         if (!enoughRounds(byRound[2], byRound[1])) {
             out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: " + tooFew(byRound[2], byRound[1]));
@@ -56,7 +56,7 @@ public final class ColdStartExperiment implements Experiment {
             out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: the rounds' ratios put it at "
                     + Md.ratio(cached) + ", an interval that includes 1");
         }
-        ready(r.csv("ready.csv"), out);
+        ready(r.csv("ready.csv"), out, r.threshold());
         classes(r.csv("classes.csv"), out);
         skipped(r.csv("aot-skipped.csv"), out);
         load(pairs, r.csv("ready.csv"), r, out);
@@ -143,8 +143,8 @@ public final class ColdStartExperiment implements Experiment {
      * The lab's claim that the AOT cache makes the run at least 1.5× as fast as JDK 25 without
      * it: "the lab's claim of 1.5×: holds, 1.62× [1.55, 1.70]", from the rounds' paired ratios.
      */
-    static String aotClaim(double[] cached, double[] plain) {
-        Claim c = Claim.atLeast("aot", Claim.ratio(cached, plain), cached.length, AOT_TARGET);
+    static String aotClaim(double[] cached, double[] plain, double threshold) {
+        Claim c = Claim.atLeast("aot", Claim.ratio(cached, plain), cached.length, AOT_TARGET).withThreshold(threshold);
         return "the lab's claim of " + Md.f1(AOT_TARGET) + "× " + is(c) + c.words() + ": " + Md.f2(c.measured().estimate()) + "× " + c.interval()
                 + " over " + cached.length + " paired rounds";
     }
@@ -204,7 +204,7 @@ public final class ColdStartExperiment implements Experiment {
      * Exec to ready line, median (min–max), and the CPU spent by then, per start (lt; mp per
      * worker count, on the server's CPU and on every CPU) and JDK.
      */
-    static void ready(Csv csv, Report out) {
+    static void ready(Csv csv, Report out, double threshold) {
         List<List<String>> rows = new ArrayList<>(), cpuRows = new ArrayList<>();
         for (String[] start : starts(csv)) {
             String s = start[0], n = start[1];
@@ -233,7 +233,7 @@ public final class ColdStartExperiment implements Experiment {
             double aot = Stats.median(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot"));
             out.put("ready_" + s.replace('-', '_') + "_aot", Double.isNaN(aot) ? "(not measured)" : Md.f0(aot) + " ms");
             out.put("mp_target_" + s.replace('-', '_'), Double.isNaN(aot) ? "was not measured"
-                    : mpClaim(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot")));
+                    : mpClaim(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot"), threshold));
         }
         double lt25 = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "jdk25"));
         double ltAot = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "aot"));
@@ -272,8 +272,8 @@ public final class ColdStartExperiment implements Experiment {
     }
 
     /** The lab's claim that a pool of 4 with the cache is ready within 800 ms, on the interval of its ready times' median. */
-    static String mpClaim(double[] readyMs) {
-        Claim c = Claim.atMost("mp", Claim.median(readyMs), readyMs.length, MP_READY_TARGET_MS);
+    static String mpClaim(double[] readyMs, double threshold) {
+        Claim c = Claim.atMost("mp", Claim.median(readyMs), readyMs.length, MP_READY_TARGET_MS).withThreshold(threshold);
         return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + is(c) + c.words() + " (median " + Md.f0(c.measured().estimate())
                 + " ms, 95% interval " + c.interval() + " over " + readyMs.length + " starts)";
     }

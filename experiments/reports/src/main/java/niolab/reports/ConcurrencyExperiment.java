@@ -62,7 +62,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f0(p99[a][i]));
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f1(cpu[a][i]));
                 CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
-                for (int a = 1; a < ARCHS.length; a++) row.add(CompareRun.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
+                for (int a = 1; a < ARCHS.length; a++) row.add(run.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
                 row.add(resolvedBest(run, col));
                 rows.add(row);
             }
@@ -196,7 +196,8 @@ public final class ConcurrencyExperiment implements Experiment {
                 if (a == best) continue;
                 Interval ratio = atPeak[best].ratio(ARCHS[a], ARCHS[best], CompareRun.RATE);
                 sb.append(firstOther ? "" : "; ").append(LABELS[a]).append(" against it: ").append(ratio == null
-                        ? "no interval (too few paired rounds)" : Md.ratio(ratio) + ", " + Comparison.describe(ratio, Comparison.Quantity.RATE));
+                        ? "no interval (too few paired rounds)" : Md.ratio(ratio, atPeak[best].threshold) + ", "
+                        + Comparison.describe(ratio, Comparison.Quantity.RATE, atPeak[best].threshold));
                 firstOther = false;
             }
             out.put(MODES[m] + "_peak_gap", sb.toString());
@@ -209,7 +210,8 @@ public final class ConcurrencyExperiment implements Experiment {
         out.put("mp_throughput", "At " + lv[peakAt[0][loop]] + " keep-alive connections, where " + LABELS[loop] + " peaked, MP serves "
                 + Md.f0(medianRate(run, ARCHS[2])) + " QPS against " + LABELS[loop] + "'s " + Md.f0(medianRate(run, ARCHS[loop]))
                 + " (medians): " + (mp == null
-                ? "too few paired rounds for an interval" : Md.ratio(mp) + ", " + Comparison.describe(mp, Comparison.Quantity.RATE)));
+                ? "too few paired rounds for an interval" : Md.ratio(mp, run.threshold) + ", "
+                + Comparison.describe(mp, Comparison.Quantity.RATE, run.threshold)));
     }
 
     private static double peakRate(Results r, String[] lv, int[][] peakAt, int arch) {

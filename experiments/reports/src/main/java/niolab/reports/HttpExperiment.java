@@ -52,10 +52,10 @@ public final class HttpExperiment implements Experiment {
                 cpu[m][i] = orNaN(w.medianCpuUsPerRequest());
                 String peer = peer(s);
                 rows.add(List.of(s, Md.f0(rate[m][i]), w.minRate() == null ? "–" : Md.f0(w.minRate()) + " – " + Md.f0(w.maxRate()),
-                        s.equals(base) ? "baseline" : CompareRun.words(wrk[m].ratio(s, base, CompareRun.RATE), Comparison.Quantity.RATE),
+                        s.equals(base) ? "baseline" : wrk[m].words(wrk[m].ratio(s, base, CompareRun.RATE), Comparison.Quantity.RATE),
                         Md.f0(orNaN(e.medianRate())), Md.f2(orNaN(e.medianRate()) / rate[m][i]), Md.f2(cpu[m][i]),
-                        peer == null || !wrk[m].has(peer) ? "–" : CompareRun.words(wrk[m].ratio(s, peer, CompareRun.RATE), Comparison.Quantity.RATE),
-                        peer == null || !wrk[m].has(peer) ? "–" : CompareRun.words(wrk[m].ratio(s, peer, CompareRun.CPU), Comparison.Quantity.COST),
+                        peer == null || !wrk[m].has(peer) ? "–" : wrk[m].words(wrk[m].ratio(s, peer, CompareRun.RATE), Comparison.Quantity.RATE),
+                        peer == null || !wrk[m].has(peer) ? "–" : wrk[m].words(wrk[m].ratio(s, peer, CompareRun.CPU), Comparison.Quantity.COST),
                         w.errors() + " / " + e.errors()));
             }
             out.put(MODES[m] + "_table", "**wrk** " + wrk[m].design() + "; **echo-bench** " + eb[m].design() + ":\n\n"
@@ -82,11 +82,11 @@ public final class HttpExperiment implements Experiment {
                 leftOut.add(statement);
                 continue;
             }
-            Claim c = Claim.within(statement, Claim.ratio(ebOverWrk[0], ebOverWrk[1]), n, 0.9, 1.1);
+            Claim c = Claim.within(statement, Claim.ratio(ebOverWrk[0], ebOverWrk[1]), n, 0.9, 1.1).withThreshold(r.threshold());
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
-        Claim.report(claims, "measured ratio", out);
+        Claim.report(claims, "measured ratio", out, r.threshold());
         out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + MedianInterval.MIN_ROUNDS
                 + " rounds in which both sides served (no interval): " + String.join("; ", leftOut) + ".");
         out.put("ruler_held", rulerHeld + " of " + servers.length);
@@ -116,7 +116,8 @@ public final class HttpExperiment implements Experiment {
             return;
         }
         int n = run.rounds(pair[0], pair[1]);
-        claims.add(quantity == CompareRun.RATE ? Claim.atLeast(statement, ratio, n, 1.0) : Claim.atMost(statement, ratio, n, 1.0));
+        claims.add((quantity == CompareRun.RATE ? Claim.atLeast(statement, ratio, n, 1.0) : Claim.atMost(statement, ratio, n, 1.0))
+                .withThreshold(run.threshold));
     }
 
     static String compareFile(String load, String mode) {

@@ -58,7 +58,18 @@ public final class Md {
 
     /** An estimate with its interval, "0.97 [0.95, 1.03]", to {@link #ratio}'s decimals, each edge to {@link #edge}'s. */
     public static String interval(Interval i) {
-        return fit(i, i.estimate()) + " [" + edge(i, i.low(), 1) + ", " + edge(i, i.high(), 1) + "]";
+        return interval(i, 1);
+    }
+
+    /** The same, each edge shown against {@code bounds} (1 and the threshold's 1 ± t, say). */
+    public static String interval(Interval i, double... bounds) {
+        return fit(i, i.estimate()) + " [" + edge(i, i.low(), bounds) + ", " + edge(i, i.high(), bounds) + "]";
+    }
+
+    /** A ratio with its interval against 1 and 1 ± {@code threshold}, "1.12× [1.05, 1.20]". */
+    public static String ratio(Interval i, double threshold) {
+        return fit(i, i.estimate()) + "× [" + edge(i, i.low(), 1, 1 - threshold, 1 + threshold) + ", "
+                + edge(i, i.high(), 1, 1 - threshold, 1 + threshold) + "]";
     }
 
     /**

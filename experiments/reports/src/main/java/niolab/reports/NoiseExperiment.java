@@ -29,7 +29,7 @@ public final class NoiseExperiment implements Experiment {
     @Override
     public void generate(Results r, Report out) {
         // the run measures noise itself and takes no separate floor: its own 1 s A/A (table 3.1) is its floor
-        out.put("env", r.environment("slice-1.json"));
+        out.put("env", r.withOwnFloor("slice-1.json").environment());
         Csv settings = r.csv("settings.csv");
         for (String k : List.of("budget_s", "ab_runs", "ab_gap_s", "hog_start_s", "hog_end_s")) out.put(k, settings.row("key", k).get("value"));
         slices(r, out);

@@ -99,7 +99,7 @@ public final class ShortRunExperiment implements Experiment {
             claims.add(Claim.atLeast(LABELS[a] + ": the warmed client's 100-request rate over the cold client's", gain, wc[0].length, 2.0));
             if (a > 0) {
                 double[][] vs = paired(warm.get(a), warm.get(0));
-                arch.add(LABELS[a] + " against LT " + Comparison.describe(Claim.ratio(vs[0], vs[1]), Comparison.Quantity.RATE)
+                arch.add(LABELS[a] + " against LT " + Comparison.describe(Claim.ratio(vs[0], vs[1]), Comparison.Quantity.RATE, r.threshold())
                         + " (" + vs[0].length + " rounds)");
             }
             if (longRun.has("long-" + ARCHS[a] + ".json")) {
@@ -116,7 +116,7 @@ public final class ShortRunExperiment implements Experiment {
                 + " steady / short ratio of " + String.join(", ", longShort) + ", beside the write-up's " + Md.f2(LongRunExperiment.SEED_RATIO)
                 + "× (two separate runs, so no interval).")
                 + " Repeated on fresh servers in random order (table 3.7), the first 100 requests compare as: " + String.join("; ", arch) + ".");
-        Claim.report(claims, "warmed / cold", out);
+        Claim.report(claims, "warmed / cold", out, r.threshold());
     }
 
     /** The rounds both maps hold, in round order: {a's values, b's values}. */

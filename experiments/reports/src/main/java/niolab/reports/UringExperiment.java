@@ -60,10 +60,13 @@ public final class UringExperiment implements Experiment {
         List<Claim> claims = new ArrayList<>();
         boolean compared = r.has("compare-echo-50.json");
         for (String w : new String[] {"echo-50", "echo-1000"}) {
-            for (String mode : MODES) claims.addAll(compared ? claims(CompareRun.of(r, "compare-" + w + ".json"), mode, w) : claims(samples, mode, w));
+            for (String mode : MODES) {
+                claims.addAll(Claim.withThreshold(compared ? claims(CompareRun.of(r, "compare-" + w + ".json"), mode, w) : claims(samples, mode, w),
+                        r.threshold()));
+            }
         }
         comparisons(r, settings, out);
-        Claim.report(claims, "uring / et", out);
+        Claim.report(claims, "uring / et", out, r.threshold());
         out.put("conclusions", conclusions(samples, out.values.get("claims_summary")));
         out.put("answer", answer(samples, compared ? CompareRun.of(r, "compare-echo-50.json") : null, claims));
     }

@@ -35,11 +35,12 @@ public final class VtExperiment implements Experiment {
         List<Claim> claims = new ArrayList<>();
         out.put("servers", servers(r));
         BenchComparison pingWrk = load(r, "ping-wrk.json");
-        out.put("table_ping_wrk", table(pingWrk, "lt"));
+        double t = r.threshold();
+        out.put("table_ping_wrk", table(pingWrk, "lt", t));
         BenchComparison ping = load(r, "ping.json"), echo = load(r, "echo.json"), shortRun = load(r, "short.json");
-        out.put("table_ping", table(ping, "lt"));
-        out.put("table_echo", table(echo, "lt"));
-        out.put("table_short", table(shortRun, "c"));
+        out.put("table_ping", table(ping, "lt", t));
+        out.put("table_echo", table(echo, "lt", t));
+        out.put("table_short", table(shortRun, "c", t));
         if (ping != null) {
             claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
                     ratio(ping, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(ping, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
@@ -58,7 +59,7 @@ public final class VtExperiment implements Experiment {
             double[][] pairs = pairsC(r.csv("echo-c.csv"));
             echoC = Claim.ratio(pairs[0], pairs[1]);
             out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
-                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + Md.interval(echoC) + ": " + Comparison.describe(echoC, Quantity.RATE));
+                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + CompareRun.words(echoC, Quantity.RATE, r.threshold()));
             claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, 0.7));
         } else {
             out.put("echo_c", "Not measured in this run");
@@ -70,10 +71,10 @@ public final class VtExperiment implements Experiment {
                         ratio(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), rounds(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), 1.2));
             }
         }
-        out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request"));
-        out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate"));
+        out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
+        out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate", t));
         out.put("architectures_gap", gap(echoEb, echoC, architecturesEcho(r)));
-        Claim.report(claims, "ratio", out);
+        Claim.report(claims, "ratio", out, t);
     }
 
     private static BenchComparison load(Results r, String file) {
@@ -143,33 +144,33 @@ public final class VtExperiment implements Experiment {
     }
 
     /** Per server: medians, and its rate and CPU ratios to the baseline (and a knob's to plain vt), each with its interval and words. */
-    private static String table(BenchComparison c, String baseline) {
+    private static String table(BenchComparison c, String baseline, double threshold) {
         if (c == null) return "Not measured in this run.";
         List<List<String>> rows = new ArrayList<>();
         for (BenchComparison.ServerSummary s : c.summary().servers()) {
             List<String> row = new ArrayList<>(List.of(s.name(), Integer.toString(s.slices()), s.medianRate() == null ? "–" : Md.f0(s.medianRate()),
                     s.medianCpuUsPerRequest() == null ? "–" : Md.f2(s.medianCpuUsPerRequest())));
-            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::rate, Quantity.RATE));
-            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::serverCpuUsPerRequest, Quantity.COST));
+            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::rate, Quantity.RATE, threshold));
+            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::serverCpuUsPerRequest, Quantity.COST, threshold));
             rows.add(row);
         }
         return Md.table(List.of("server", "slices", "median requests/s", "median server CPU µs/request", "rate / " + baseline,
                 "server CPU per request / " + baseline), rows);
     }
 
-    private static String words(BenchComparison c, String a, String b, Function<Slice, Double> metric, Quantity q) {
+    private static String words(BenchComparison c, String a, String b, Function<Slice, Double> metric, Quantity q, double threshold) {
         Interval i = ratio(c, a, b, metric);
         if (Double.isNaN(i.estimate())) return "no paired rounds";
-        return Md.interval(i) + ": " + Comparison.describe(i, q);
+        return CompareRun.words(i, q, threshold);
     }
 
     /** Each knob against plain vt: "vt-poller1: costlier by 4% [1%, 7%]; ...". */
-    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, String what) {
+    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, String what, double threshold) {
         if (c == null) return "not measured in this run";
         List<String> parts = new ArrayList<>();
         for (BenchComparison.Server s : c.servers()) {
             if (!s.name().startsWith("vt-")) continue;
-            parts.add("`" + s.name() + "` " + what + " / vt " + words(c, s.name(), "vt", metric, q));
+            parts.add("`" + s.name() + "` " + what + " / vt " + words(c, s.name(), "vt", metric, q, threshold));
         }
         return parts.isEmpty() ? "no knob in this run" : String.join("; ", parts);
     }

@@ -53,7 +53,7 @@ class ConcurrencyExperimentTest {
         Report out = generate(new Results(dir));
         assertThat(out.values.get("mp_throughput")).contains("0.50× [0.50, 0.50], slower by 50%");
         String row = out.values.get("keepalive_table").lines().filter(l -> l.startsWith("| 16 |")).findFirst().orElseThrow();
-        assertThat(row).contains("1.00 [1.00, 1.00]: no difference this run can resolve").contains("0.50 [0.50, 0.50]: slower by 50%");
+        assertThat(row).contains("1.00 [1.00, 1.00]: the same within ±2.0%").contains("0.50 [0.50, 0.50]: slower by 50%");
         // lt and et tie: no single winner is named
         assertThat(row).endsWith("| unresolved: LT, ET |");
     }
