@@ -8,8 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,49 +20,90 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import niolab.common.Durations;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.ResultsJson;
+import niolab.common.stats.ForkInterval;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code echo-bench compare A=host:port B=host:port ...}: compares servers the way a shared,
- * drifting machine allows. Many short slices; each round visits every server once, in a fresh
- * random order, so that neither a slot nor a trend favours one; each round's ratio to the first
- * server cancels what the machine did to both in that round; the median of those ratios gets a
- * 95% interval, and the verdict may be "no difference this run can resolve".
+ * {@code echo-bench compare A=... B=...}: compares servers the way a shared, drifting machine
+ * allows. Many short slices; each round visits every server once, in a fresh random order, so
+ * that neither a slot nor a trend favours one; each round's ratio to the first server cancels
+ * what the machine did to both in that round. Servers given as commands are started afresh in
+ * each of {@code --forks} forks, since a fresh process differs from the last by more than a
+ * round from the next ({@link ForkInterval} gives the interval at that level). A verdict needs
+ * its whole interval beyond a threshold: {@code --threshold}, or the larger of 2% and the floor
+ * that an A/A twin of the baseline (a second process of its command) shows in the same forks.
  *
  * <pre>
+ *   echo-bench compare --forks 3 -c 50 -k old='java -jar old.jar --port {port}' new='java -jar new.jar --port {port}'
  *   echo-bench compare -c 50 -k a=127.0.0.1:9988,pid=$A b=127.0.0.1:9989,pid=$B
- *   echo-bench compare --rounds 30 --slice 1s --seed 42 --json cmp.json -c 50 -k lt=:9988 et=:9989
  *   echo-bench compare --load wrk --protocol http -c 50 -k lt=127.0.0.1:8080 netty=127.0.0.1:8081
  * </pre>
  */
 @Command(name = "compare", sortOptions = false,
-        description = "Compare servers in --rounds rounds of --slice slices, each round in a fresh random order; print per server "
-                + "the median rate, its range, CPU per request and p99, and against the first server the median of the per-round "
-                + "ratios with a 95%% interval and a verdict in words.",
+        description = {"Compare servers in rounds of --slice slices, each round in a fresh random order; print per server the median "
+                + "rate, its range, CPU per request and p99, and against the first server each ratio with a 95%% interval and a verdict.",
+                "",
+                "A server given as a command is started afresh in every fork: compare your old and new build in one command, e.g.",
+                "  echo-bench compare --forks 3 -c 50 -k \\",
+                "      old='java -jar old.jar --port {port}' \\",
+                "      new='java -jar new.jar --port {port}'",
+                "Each fork starts a fresh process of every command server (setsid sh -c COMMAND, {port} replaced by a free port), in "
+                + "a fresh random order, waits for it to listen (--start-timeout), warms it up, runs --rounds rounds, and stops it "
+                + "(SIGTERM to its process group and descendants, then SIGKILL; also when compare is interrupted). Its CPU counts the "
+                + "whole process tree (taskset and sh wrappers included).",
+                "",
+                "The interval: per fork the median of its per-round ratios; across F >= 2 forks a Student-t 95%% interval of the mean of "
+                + "the forks' log-medians with F-1 degrees of freedom, exponentiated back; with one fork the order-statistic interval "
+                + "of the rounds' median. The share of the variance between forks is printed: near 1, spend repetitions on forks; near "
+                + "0, on rounds.",
+                "",
+                "The verdict: faster or slower only when the whole interval lies beyond 1 ± threshold; the same when it lies inside; "
+                + "otherwise undecided. The threshold is --threshold, or the larger of 2%% and the A/A floor: when the baseline is a "
+                + "command, a second process of it (NAME~aa) runs in the same forks and its interval's reach from 1 is the floor."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every server served to the end", "1:a server died mid-run (named; its slices are kept), or wrk or a report failed",
-                "2:bad flags or a bad server"})
+                "2:bad flags or a bad server (one that exits or never listens)"})
 final class Compare implements Callable<Integer> {
-    @Parameters(arity = "1..*", paramLabel = "NAME=HOST:PORT[,pid=PID]",
-            description = "The servers, the first the baseline; with pid=PID, the server's CPU per request (/proc: the process, its "
-                    + "threads and its descendants, 10 ms ticks).")
+    /** The A/A twin's name: the baseline's with this suffix, which no given name can hold. */
+    static final String AA_SUFFIX = "~aa";
+
+    @Parameters(arity = "1..*", paramLabel = "NAME=HOST:PORT[,pid=PID]|NAME='COMMAND ... {port}'",
+            description = "The servers, the first the baseline. HOST:PORT: a running server; with pid=PID, its CPU per request (/proc: "
+                    + "the process, its threads and its descendants, 10 ms ticks). Any other value (one with a space or {port}, or no "
+                    + "':') is a command, started afresh in every fork.")
     List<String> servers;
 
-    @Option(names = "--rounds", defaultValue = "20", description = "Rounds; each visits every server once (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--forks", defaultValue = "1", paramLabel = "F",
+            description = "Fresh processes of every command server, each running --rounds rounds (default: ${DEFAULT-VALUE}).")
+    int forks;
+
+    @Option(names = "--rounds", defaultValue = "20", description = "Rounds per fork; each visits every server once (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--slice", defaultValue = "1s", converter = Durations.class, description = "Each server's time per round (default: ${DEFAULT-VALUE}).")
     Duration slice;
 
     @Option(names = "--warmup", defaultValue = "2s", converter = Durations.class,
-            description = "Load on each server before the first round, not measured; 0 for none (default: ${DEFAULT-VALUE}).")
+            description = "Load on each server before the first round of each fork, not measured; 0 for none (default: ${DEFAULT-VALUE}).")
     Duration warmup;
+
+    @Option(names = "--threshold", paramLabel = "X%",
+            description = "The least difference a verdict may call, e.g. 2%%; no A/A twin is run (default: the larger of 2%% and the A/A floor).")
+    String threshold;
+
+    @Option(names = "--no-aa", description = "Run no A/A twin of a command baseline; the threshold is then --threshold or 2%%.")
+    boolean noAa;
+
+    @Option(names = "--start-timeout", defaultValue = "30s", converter = Durations.class,
+            description = "How long a command server may take to listen (default: ${DEFAULT-VALUE}).")
+    Duration startTimeout;
 
     @Option(names = "--seed", description = "Seed of the rounds' order; printed, to repeat a run (default: random).")
     Long seed;
@@ -84,70 +128,172 @@ final class Compare implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** A server as given: a running one ({@code endpoint}) or a command to start in every fork. */
+    record Given(String name, CompareTarget endpoint, String command) {
+        boolean isCommand() {
+            return command != null;
+        }
+
+        /** What the report shows and the JSON keeps: the HOST:PORT or the command. */
+        CompareTarget asGiven() {
+            return endpoint != null ? endpoint : new CompareTarget(name, command, null, 0);
+        }
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<CompareTarget> targets = new ArrayList<>();
-        String problem = problem(targets);
+        List<Given> given = new ArrayList<>();
+        String problem = problem(given);
         if (problem != null) {
             err.println("error: " + problem);
             return 2;
         }
+        Double givenThreshold = threshold == null ? null : parseThreshold(threshold);
+        String aa = twin(given, givenThreshold);
         long orderSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, 1L << 40);
         SliceLoad slices = load.equals("wrk") ? new WrkSliceLoad(wrk, loadOptions, wrkScript) : new SliceLoad.Engine(loadOptions);
-        String header = String.format(Locale.ROOT, "# echo-bench compare: %d servers, %d rounds of %s slices, each round in a fresh random order "
-                + "(seed %d: --seed %d repeats it)%n# load: %s; warm-up %s per server%n", targets.size(), rounds, Durations.format(slice),
-                orderSeed, orderSeed, slices.describe(), Durations.format(warmup));
-        out.print(header);
+        out.print(header(given, aa, givenThreshold, orderSeed, slices));
         out.flush();
         PrintStream progress = System.console() != null ? System.err : null;
         List<Slice> done = new ArrayList<>();
         Map<String, String> deaths = new LinkedHashMap<>();
+        int code = 0;
+        Path logs = null;
         try {
-            for (CompareTarget t : targets) {
-                if (progress != null) progress.printf(Locale.ROOT, "\rwarm-up %-30s", t.name());
-                slices.warm(t, warmup.toNanos());
+            if (given.stream().anyMatch(Given::isCommand)) logs = Files.createTempDirectory("echo-bench-compare-");
+            SplittableRandom order = new SplittableRandom(orderSeed);
+            for (int fork = 1; fork <= forks; fork++) {
+                runFork(fork, given, slices, order, logs, done, deaths, progress);
             }
-            run(targets, slices, orderSeed, done, deaths, progress);
+        } catch (ForkedServer.ServerFailed e) {
+            clear(progress);
+            err.println("error: " + e.getMessage());
+            if (done.isEmpty()) return 2;
+            code = 1;
         } catch (IOException e) {
             clear(progress);
             err.println("error: " + e.getMessage());
             return 1;
+        } finally {
+            deleteLogs(logs);
         }
-        CompareReport report = new CompareReport(targets, done, deaths);
+        List<CompareTarget> targets = new ArrayList<>();
+        Set<String> commands = new HashSet<>();
+        for (Given g : given) {
+            targets.add(g.asGiven());
+            if (g.isCommand()) commands.add(g.name());
+        }
+        CompareReport report = new CompareReport(targets, commands, done, deaths, forks, givenThreshold, aa);
         out.print(report.text());
         out.flush();
         for (Map.Entry<String, String> d : deaths.entrySet()) err.println("error: server " + d.getKey() + " " + d.getValue());
         if (json != null) {
             try {
-                Files.writeString(json, ResultsJson.compact(report.json(config(targets, orderSeed))) + "\n", StandardCharsets.UTF_8);
+                Files.writeString(json, ResultsJson.compact(report.json(config(given, orderSeed, givenThreshold))) + "\n", StandardCharsets.UTF_8);
             } catch (IOException e) {
                 err.println("error: cannot write " + json + ": " + e.getMessage());
                 return 1;
             }
         }
-        return deaths.isEmpty() ? 0 : 1;
+        return code != 0 ? code : deaths.isEmpty() ? 0 : 1;
     }
 
-    /** The rounds: every live server once per round, in a fresh order; a server that dies is named and visited no more. */
-    private void run(List<CompareTarget> targets, SliceLoad slices, long orderSeed, List<Slice> done, Map<String, String> deaths,
-            PrintStream progress) throws IOException {
-        SplittableRandom order = new SplittableRandom(orderSeed);
-        int[] visit = new int[targets.size()];
-        for (int round = 1; round <= rounds; round++) {
+    /**
+     * The A/A twin of a command baseline, added second, or null: with --threshold given (no floor
+     * needed), --no-aa, or a baseline that is a running server (it cannot be started twice).
+     */
+    private String twin(List<Given> given, Double givenThreshold) {
+        Given base = given.get(0);
+        if (givenThreshold != null || noAa || !base.isCommand()) return null;
+        String name = base.name() + AA_SUFFIX;
+        given.add(1, new Given(name, null, base.command()));
+        return name;
+    }
+
+    private String header(List<Given> given, String aa, Double givenThreshold, long orderSeed, SliceLoad slices) {
+        StringBuilder sb = new StringBuilder();
+        String design = forks > 1 ? String.format(Locale.ROOT, "%d forks (fresh server processes) of %d rounds", forks, rounds)
+                : String.format(Locale.ROOT, "%d rounds", rounds);
+        sb.append(String.format(Locale.ROOT, "# echo-bench compare: %d servers, %s of %s slices, each round in a fresh random order "
+                + "(seed %d: --seed %d repeats it)%n# load: %s; warm-up %s per server%s%n", given.size(), design, Durations.format(slice),
+                orderSeed, orderSeed, slices.describe(), Durations.format(warmup), forks > 1 ? " and fork" : ""));
+        for (Given g : given) {
+            if (g.isCommand() && !g.name().equals(aa)) sb.append("# ").append(g.name()).append(": sh -c '").append(g.command()).append("'\n");
+        }
+        if (aa != null) {
+            sb.append("# A/A: ").append(aa).append(" is a second process of ").append(given.get(0).name())
+                    .append("'s command in every fork; its interval's reach from 1 is the floor (--threshold X% or --no-aa skip it)\n");
+        } else if (givenThreshold != null) {
+            sb.append(String.format(Locale.ROOT, "# threshold: ±%s%% (--threshold)%n", niolab.common.stats.Decimals.fixed(givenThreshold * 100, 1)));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * One fork: a fresh process of every live command server, started in a fresh random order
+     * and each waited for; a warm-up of every server; the fork's rounds; then its processes stopped.
+     */
+    private void runFork(int fork, List<Given> given, SliceLoad slices, SplittableRandom order, Path logs, List<Slice> done,
+            Map<String, String> deaths, PrintStream progress) throws IOException {
+        CompareTarget[] targets = new CompareTarget[given.size()];
+        Map<String, ForkedServer> started = new HashMap<>();
+        try {
+            int[] start = new int[given.size()];
+            if (logs != null) shuffle(start, order);
+            else for (int i = 0; i < start.length; i++) start[i] = i;
+            for (int i : start) {
+                Given g = given.get(i);
+                if (deaths.containsKey(g.name())) continue;
+                if (!g.isCommand()) {
+                    targets[i] = g.endpoint();
+                    continue;
+                }
+                if (progress != null) progress.printf(Locale.ROOT, "\rfork %d/%d  starting %-30s", fork, forks, g.name());
+                ForkedServer s = ForkedServer.start(g.name(), g.command(), logs, fork);
+                started.put(g.name(), s);
+                s.awaitListening(startTimeout.toMillis());
+                targets[i] = s.target();
+            }
+            for (CompareTarget t : targets) {
+                if (t == null) continue;
+                if (progress != null) progress.printf(Locale.ROOT, "\rfork %d/%d  warm-up %-30s", fork, forks, t.name());
+                slices.warm(t, warmup.toNanos());
+            }
+            run(fork, targets, started, slices, order, done, deaths, progress);
+        } finally {
+            for (ForkedServer s : started.values()) s.stop();
+        }
+    }
+
+    /** A fork's rounds: every live server once per round, in a fresh order; a server that dies is named and visited no more. */
+    private void run(int fork, CompareTarget[] targets, Map<String, ForkedServer> started, SliceLoad slices, SplittableRandom order,
+            List<Slice> done, Map<String, String> deaths, PrintStream progress) throws IOException {
+        int[] visit = new int[targets.length];
+        int first = (fork - 1) * rounds;
+        for (int round = first + 1; round <= first + rounds; round++) {
             shuffle(visit, order);
             for (int position = 0; position < visit.length; position++) {
-                CompareTarget t = targets.get(visit[position]);
-                if (deaths.containsKey(t.name())) continue;
-                if (progress != null) progress.printf(Locale.ROOT, "\rround %d/%d  %-30s", round, rounds, t.name());
+                CompareTarget t = targets[visit[position]];
+                if (t == null || deaths.containsKey(t.name())) continue;
+                if (progress != null) progress.printf(Locale.ROOT, "\r%sround %d/%d  %-30s", forks > 1 ? "fork " + fork + "/" + forks + "  " : "",
+                        round - first, rounds, t.name());
+                ForkedServer process = started.get(t.name());
+                if (ForkedServer.closing()) throw new ForkedServer.ServerFailed("compare was stopped; so are its servers");
+                if (process != null && !process.alive()) {
+                    deaths.put(t.name(), String.format(Locale.ROOT, "(%s) exited with status %d before round %d%s; its %d slices are kept",
+                            t.hostPort(), process.exitStatus(), round, process.lastLines(), count(done, t)));
+                    continue;
+                }
                 if (!t.pidAlive()) {
                     deaths.put(t.name(), String.format(Locale.ROOT, "(%s) died before round %d: its pid %d is gone; its %d slices are kept",
                             t.hostPort(), round, t.pid(), count(done, t)));
                     continue;
                 }
-                Slice s = slices.run(t, round, position, slice.toNanos());
+                Slice s = slices.run(t, fork, round, position, slice.toNanos());
                 done.add(s);
+                if (s.refused() && ForkedServer.closing()) throw new ForkedServer.ServerFailed("compare was stopped; so are its servers");
                 if (s.refused()) {
                     deaths.put(t.name(), String.format(Locale.ROOT, "(%s) died in round %d: every connect was refused; its %d slices are kept",
                             t.hostPort(), round, count(done, t) - 1));
@@ -191,43 +337,82 @@ final class Compare implements Callable<Integer> {
         progress.flush();
     }
 
-    /** The first thing wrong with the command line, as one line; fills {@code targets} when all is well. */
-    private String problem(List<CompareTarget> targets) {
+    /** The server logs go with the run: whatever a failing server printed last is in its one line. */
+    private static void deleteLogs(Path logs) {
+        if (logs == null) return;
+        try (Stream<Path> files = Files.walk(logs)) {
+            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // a temporary directory left behind is no reason to fail a run
+        }
+    }
+
+    /** "2%" or "2.5%" as a fraction; the caller has checked it with {@link #thresholdProblem}. */
+    static double parseThreshold(String value) {
+        return Double.parseDouble(value.substring(0, value.length() - 1)) / 100;
+    }
+
+    private static String thresholdProblem(String value) {
+        if (!value.matches("[0-9]+(\\.[0-9]+)?%")) return "--threshold must be a percentage such as 2% or 2.5%, not '" + value + "'";
+        if (parseThreshold(value) >= 1) return "--threshold must be below 100%, not " + value;
+        return null;
+    }
+
+    /** The first thing wrong with the command line, as one line; fills {@code given} when all is well. */
+    private String problem(List<Given> given) {
         String options = loadOptions.problem();
         if (options != null) return options;
         if (rounds < 2) return "--rounds must be at least 2 (" + CompareReport.MIN_PAIRED_ROUNDS + " or more give an interval)";
+        if (forks < 1) return "--forks must be at least 1";
         if (slice.toMillis() < 100) return "--slice must be at least 100ms";
         if (warmup.isNegative()) return "--warmup must not be negative";
+        if (startTimeout.toMillis() < 100) return "--start-timeout must be at least 100ms";
+        if (threshold != null && thresholdProblem(threshold) != null) return thresholdProblem(threshold);
         if (!load.equals("echo-bench") && !load.equals("wrk")) return "--load must be echo-bench or wrk, not '" + load + "'";
         if (load.equals("wrk")) {
-            if (loadOptions.protocol != Protocol.HTTP) return "--load wrk drives HTTP: add --protocol http";
+            if (loadOptions.protocol != WireProtocol.HTTP) return "--load wrk drives HTTP: add --protocol http";
             if (slice.toMillis() % 1000 != 0) return "--load wrk takes whole seconds for --slice, not " + Durations.format(slice);
             if (loadOptions.rate > 0) return "--load wrk runs a closed loop: --rate needs --load echo-bench";
             if (loadOptions.pipeline > 1 && wrkScript == null) return "--pipeline with --load wrk needs --wrk-script FILE (scripts/wrk-pipeline.lua)";
         } else if (wrkScript != null) {
             return "--wrk-script needs --load wrk";
         }
-        Set<String> names = new HashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         for (String s : servers) {
-            CompareTarget t;
+            Given g;
             try {
-                t = CompareTarget.parse(s);
+                String name = CompareTarget.name(s);
+                String value = s.substring(name.length() + 1);
+                if (CompareTarget.isCommand(value)) {
+                    if (value.isBlank()) return "server " + name + ": the command is empty";
+                    if (!value.contains(ForkedServer.PORT)) {
+                        return "server " + name + ": the command '" + value + "' has no " + ForkedServer.PORT + ": compare starts it on a free port "
+                                + "and passes the port there (a running server is " + name + "=HOST:PORT)";
+                    }
+                    g = new Given(name, null, value);
+                } else {
+                    g = new Given(name, CompareTarget.parse(s), null);
+                }
             } catch (CompareTarget.BadTarget e) {
                 return e.getMessage();
             }
-            if (!names.add(t.name())) return "server name '" + t.name() + "' is given twice";
-            if (!t.pidAlive()) return "server " + t.name() + ": no process " + t.pid();
-            targets.add(t);
+            if (!names.add(g.name())) return "server name '" + g.name() + "' is given twice";
+            if (!g.isCommand() && !g.endpoint().pidAlive()) return "server " + g.name() + ": no process " + g.endpoint().pid();
+            if (!g.isCommand() && forks > 1) {
+                return "--forks " + forks + " starts fresh server processes: server " + g.name() + " (" + g.endpoint().hostPort()
+                        + ") is running already and cannot be restarted; give it as " + g.name() + "='COMMAND ... {port}'";
+            }
+            given.add(g);
         }
         return null;
     }
 
-    private BenchComparison.Config config(List<CompareTarget> targets, long orderSeed) {
-        List<String> given = new ArrayList<>();
-        for (CompareTarget t : targets) given.add(t.name() + "=" + t.hostPort());
-        return new BenchComparison.Config(String.join(" ", given), load, loadOptions.protocol.toString(),
-                loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null, loadOptions.connections, loadOptions.threads,
+    private BenchComparison.Config config(List<Given> given, long orderSeed, Double givenThreshold) {
+        List<String> named = new ArrayList<>();
+        for (Given g : given) named.add(g.name() + "=" + (g.isCommand() ? "'" + g.command() + "'" : g.endpoint().hostPort()));
+        return new BenchComparison.Config(String.join(" ", named), load, loadOptions.protocol.toString(),
+                loadOptions.protocol == WireProtocol.HTTP ? loadOptions.path : null, loadOptions.connections, loadOptions.threads,
                 loadOptions.keepAliveOrPipelined(), loadOptions.pipeline, loadOptions.rate, loadOptions.size, rounds,
-                slice.toMillis() / 1000.0, warmup.toMillis() / 1000.0, orderSeed);
+                slice.toMillis() / 1000.0, warmup.toMillis() / 1000.0, orderSeed, forks, givenThreshold);
     }
 }

@@ -3,8 +3,9 @@ package niolab.bench;
 import java.net.InetSocketAddress;
 
 /**
- * One server of {@code echo-bench compare}, as given: {@code NAME=HOST:PORT[,pid=PID]}; with a pid
- * its CPU (the process, its threads and its descendants, from /proc) gives CPU per request.
+ * One server of {@code echo-bench compare} as the load reaches it: {@code NAME=HOST:PORT[,pid=PID]}
+ * as given, or the port and pid of a fresh process of a command ({@link ForkedServer#target()});
+ * with a pid its CPU (the process, its threads and its descendants, from /proc) gives CPU per request.
  */
 record CompareTarget(String name, String hostPort, InetSocketAddress address, long pid) {
     /** Thrown with the one line the user sees for a server that cannot be parsed. */
@@ -14,12 +15,27 @@ record CompareTarget(String name, String hostPort, InetSocketAddress address, lo
         }
     }
 
-    static CompareTarget parse(String arg) {
+    /**
+     * Whether the value after {@code NAME=} is a command to start rather than HOST:PORT[,pid=PID]:
+     * one with a space or {@code {port}} in it, or without a ':'. A value with a ':' and no space is
+     * read as HOST:PORT, so that a mistyped one is named instead of run.
+     */
+    static boolean isCommand(String value) {
+        return value.contains(ForkedServer.PORT) || value.chars().anyMatch(Character::isWhitespace) || value.indexOf(':') < 0;
+    }
+
+    /** The name of {@code NAME=VALUE}, checked; a {@link BadTarget} otherwise. */
+    static String name(String arg) {
         int eq = arg.indexOf('=');
-        if (eq <= 0) throw new BadTarget("'" + arg + "' is not NAME=HOST:PORT[,pid=PID]");
+        if (eq <= 0) throw new BadTarget("'" + arg + "' is not NAME=HOST:PORT[,pid=PID] or NAME='COMMAND ... {port}'");
         String name = arg.substring(0, eq);
         if (!name.matches("[A-Za-z0-9._+-]+")) throw new BadTarget("server name '" + name + "' may hold only letters, digits and . _ + -");
-        String rest = arg.substring(eq + 1);
+        return name;
+    }
+
+    static CompareTarget parse(String arg) {
+        String name = name(arg);
+        String rest = arg.substring(name.length() + 1);
         long pid = 0;
         int comma = rest.indexOf(',');
         if (comma >= 0) {

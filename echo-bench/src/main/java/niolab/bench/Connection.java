@@ -5,7 +5,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * One client connection's state, driven by its {@link EventLoop}. Buffers and the in-flight
+ * One client connection's state, driven by its {@link LoadLoop}. Buffers and the in-flight
  * ring are allocated once; a short-connection client reuses them for every new socket.
  */
 final class Connection {

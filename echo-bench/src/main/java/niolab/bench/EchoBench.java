@@ -144,7 +144,7 @@ public final class EchoBench implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "# echo-bench -> %s: %s, %s x %d runs, %s%s%n",
                 target, load.describe(), duration() != null ? Durations.format(duration()) : requests() + " requests", runs,
-                loadOptions.protocol == Protocol.HTTP ? "HTTP GET " + loadOptions.path : loadOptions.size + "-byte payload",
+                loadOptions.protocol == WireProtocol.HTTP ? "HTTP GET " + loadOptions.path : loadOptions.size + "-byte payload",
                 !load.serial() ? "" : clientWarm == null ? "; cold client (--cold-client)"
                         : String.format(Locale.ROOT, "; client warmed by %d requests against its own in-process echo sink (%.2f s), "
                                 + "never the target", clientWarm.requests(), clientWarm.seconds()));
@@ -313,7 +313,7 @@ public final class EchoBench implements Callable<Integer> {
 
     private BenchReport.Config config(LoadSpec load, ClientWarmup.Done clientWarm) {
         Duration duration = duration();
-        return new BenchReport.Config(target, load.codec.name(), loadOptions.protocol == Protocol.HTTP ? loadOptions.path : null,
+        return new BenchReport.Config(target, load.codec.name(), loadOptions.protocol == WireProtocol.HTTP ? loadOptions.path : null,
                 load.serial() ? "serial-short" : load.keepAlive ? (load.pipeline > 1 ? "pipeline" : "keepalive") : "short",
                 load.connections, load.serial() ? 1 : load.threads, load.keepAlive, load.pipeline,
                 duration == null ? (Long) requests() : null, duration == null ? null : duration.toMillis() / 1000.0, warmup.trim(),

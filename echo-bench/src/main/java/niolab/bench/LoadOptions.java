@@ -31,10 +31,10 @@ final class LoadOptions {
             description = "Event-loop threads for concurrent modes (default: the core count, at most --connections).")
     Integer threads;
 
-    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http", converter = Protocol.Converter.class,
+    @Option(names = "--protocol", defaultValue = "echo", paramLabel = "echo|http", converter = WireProtocol.Converter.class,
             description = "echo, or http: GET /ping, each response checked for status 200 and body {\"status\":\"ok\"}; "
                     + "short connections send Connection: close (default: ${DEFAULT-VALUE}).")
-    Protocol protocol;
+    WireProtocol protocol;
 
     @Option(names = "--path", defaultValue = "/ping", paramLabel = "PATH",
             description = "With --protocol http: the path to GET; a path other than /ping counts any 200 response with a body "
@@ -62,7 +62,7 @@ final class LoadOptions {
 
     /** The request/response protocol for {@code target}; the payload is random from {@code payloadSeed}. */
     Codec codec(String target, long payloadSeed) {
-        return protocol == Protocol.HTTP ? new HttpPingCodec(target, keepAliveOrPipelined(), path) : new EchoCodec(Payload.random(size, payloadSeed));
+        return protocol == WireProtocol.HTTP ? new HttpPingCodec(target, keepAliveOrPipelined(), path) : new EchoCodec(Payload.random(size, payloadSeed));
     }
 
     LoadSpec spec(InetSocketAddress address, String target, long payloadSeed, SerialSocket.Kind serialKind) {
@@ -78,7 +78,7 @@ final class LoadOptions {
         if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) return "--rate must be a positive number of requests per second";
         if (size < 1) return "--size must be at least 1 byte";
         if (timeout.isZero() || timeout.isNegative()) return "--timeout must be positive";
-        if (!path.equals("/ping") && protocol != Protocol.HTTP) return "--path needs --protocol http";
+        if (!path.equals("/ping") && protocol != WireProtocol.HTTP) return "--path needs --protocol http";
         if (!path.matches("/[\\x21-\\x7e]*")) return "--path must start with / and hold no spaces or control characters, not '" + path + "'";
         return null;
     }

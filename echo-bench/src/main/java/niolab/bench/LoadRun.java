@@ -8,7 +8,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Runs one measured run: starts the workers (one {@link SerialClient}, or {@code --threads}
- * {@link EventLoop}s), samples their recorders every 250 ms for the progress line and at each
+ * {@link LoadLoop}s), samples their recorders every 250 ms for the progress line and at each
  * {@code --interval} boundary for the series and the {@code --hlog} log, joins them, and folds
  * everything into a {@link RunResult}.
  *
@@ -65,7 +65,7 @@ public final class LoadRun {
                 long b = budget == Long.MAX_VALUE ? budget
                         : mulDiv(budget, assigned + share, spec.connections) - mulDiv(budget, assigned, spec.connections);
                 assigned += share;
-                EventLoop loop = new EventLoop(spec, i, start, b, end);
+                LoadLoop loop = new LoadLoop(spec, i, start, b, end);
                 stats.add(loop.stats);
                 threads.add(new Thread(loop, "echo-bench-loop-" + i));
             }

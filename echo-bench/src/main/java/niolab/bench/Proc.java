@@ -5,20 +5,14 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import niolab.common.ProcStat;
 
 /**
- * What Linux says about processes and sockets: CPU time from {@code /proc/PID/stat}, TIME-WAIT
+ * What Linux says about processes and sockets: CPU time (through lab-common's {@link ProcStat}), TIME-WAIT
  * sockets from {@code /proc/net/sockstat}, the ephemeral port range. Every reader returns -1 (or
  * null) where the file is missing, so a report says "unknown" instead of failing.
  */
 public final class Proc {
-    /**
-     * USER_HZ, the unit of utime and stime in /proc/PID/stat. The kernel fixes it at 100 on every
-     * mainstream architecture whatever CONFIG_HZ is ({@code getconf CLK_TCK} prints it): 10 ms ticks,
-     * so a server CPU figure needs a run of a few seconds to be meaningful.
-     */
-    public static final long CLK_TCK = 100;
-
     private Proc() {
     }
 
@@ -32,32 +26,13 @@ public final class Proc {
     }
 
     /**
-     * CPU time (utime + stime, ns at tick resolution) of {@code pid} and its descendants (the mp
-     * master's workers), or -1 when {@code pid} cannot be read.
+     * CPU time (ns at 10 ms tick resolution) of {@code pid}, its threads and its descendants (an mp
+     * master's workers; the server under a {@code taskset} or {@code sh -c} wrapper), or -1 when
+     * {@code pid} cannot be read: lab-common's {@link ProcStat} reads /proc.
      */
     public static long cpuNanos(long pid) {
-        long ticks = ticks(pid);
-        if (ticks < 0) return -1;
-        var children = ProcessHandle.of(pid).map(ProcessHandle::descendants);
-        if (children.isPresent()) {
-            for (ProcessHandle h : (Iterable<ProcessHandle>) children.get()::iterator) {
-                long t = ticks(h.pid());
-                if (t > 0) ticks += t;
-            }
-        }
-        return ticks * (1_000_000_000L / CLK_TCK);
-    }
-
-    /** utime + stime of one process, in clock ticks, or -1. */
-    static long ticks(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // the command name (field 2) may hold spaces and parentheses: fields restart after the last ')'
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14 and 15
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        long ticks = ProcStat.treeCpuTicks(pid);
+        return ticks < 0 ? -1 : ProcStat.nanos(ticks);
     }
 
     /** Sockets in TIME-WAIT ({@code TCP: inuse .. tw N} in /proc/net/sockstat), or -1. */

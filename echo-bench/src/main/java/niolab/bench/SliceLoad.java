@@ -14,7 +14,7 @@ interface SliceLoad {
     /** Load for {@code nanos}, not measured: the server's and the client's code gets compiled. */
     void warm(CompareTarget target, long nanos) throws IOException;
 
-    Slice run(CompareTarget target, int round, int position, long nanos) throws IOException;
+    Slice run(CompareTarget target, int fork, int round, int position, long nanos) throws IOException;
 
     /** e.g. {@code echo-bench, 50 connections (keep-alive) on 2 threads, 64-byte payload}. */
     String describe();
@@ -37,14 +37,15 @@ interface SliceLoad {
         private static final long PAYLOAD_SEED = 1;
 
         private final LoadOptions options;
-        private final Map<String, LoadSpec> specs = new HashMap<>();
+        /** By target: a server started afresh in each fork has a port of its own in each. */
+        private final Map<CompareTarget, LoadSpec> specs = new HashMap<>();
 
         Engine(LoadOptions options) {
             this.options = options;
         }
 
         private LoadSpec spec(CompareTarget target) {
-            return specs.computeIfAbsent(target.name(), n -> options.spec(target.address(), target.hostPort(), PAYLOAD_SEED,
+            return specs.computeIfAbsent(target, t -> options.spec(target.address(), target.hostPort(), PAYLOAD_SEED,
                     SerialSocket.Kind.forRun(true)));
         }
 
@@ -54,11 +55,11 @@ interface SliceLoad {
         }
 
         @Override
-        public Slice run(CompareTarget target, int round, int position, long nanos) {
-            if (refuses(target, options.timeout.toMillis())) return Slice.refused(round, position, target.name());
+        public Slice run(CompareTarget target, int fork, int round, int position, long nanos) {
+            if (refuses(target, options.timeout.toMillis())) return Slice.refused(fork, round, position, target.name());
             RunResult r = new LoadRun(spec(target), 0, target.pid(), null).run(round, Long.MAX_VALUE, nanos);
             boolean refused = r.ok() == 0 && r.attempted() > 0 && r.errors.get(ErrorClass.REFUSED) == r.attempted();
-            return new Slice(round, position, target.name(), r.ok(), r.errors.total(), r.elapsedSeconds(), rate(r, nanos / 1e9),
+            return new Slice(fork, round, position, target.name(), r.ok(), r.errors.total(), r.elapsedSeconds(), rate(r, nanos / 1e9),
                     r.ok() == 0 ? Double.NaN : r.percentile(50), r.ok() == 0 ? Double.NaN : r.percentile(99), r.serverCpuUsPerRequest(), refused);
         }
 
@@ -75,7 +76,7 @@ interface SliceLoad {
         @Override
         public String describe() {
             LoadSpec any = options.spec(new java.net.InetSocketAddress("127.0.0.1", 1), "127.0.0.1:1", PAYLOAD_SEED, SerialSocket.Kind.forRun(true));
-            return "echo-bench, " + any.describe() + ", " + (options.protocol == Protocol.HTTP ? "HTTP GET " + options.path : options.size + "-byte payload");
+            return "echo-bench, " + any.describe() + ", " + (options.protocol == WireProtocol.HTTP ? "HTTP GET " + options.path : options.size + "-byte payload");
         }
     }
 }

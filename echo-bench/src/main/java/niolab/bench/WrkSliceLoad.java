@@ -41,8 +41,8 @@ final class WrkSliceLoad implements SliceLoad {
     }
 
     @Override
-    public Slice run(CompareTarget target, int round, int position, long nanos) throws IOException {
-        if (SliceLoad.refuses(target, options.timeout.toMillis())) return Slice.refused(round, position, target.name());
+    public Slice run(CompareTarget target, int fork, int round, int position, long nanos) throws IOException {
+        if (SliceLoad.refuses(target, options.timeout.toMillis())) return Slice.refused(fork, round, position, target.name());
         long cpu0 = target.hasPid() ? Proc.cpuNanos(target.pid()) : -1;
         String text = wrk(target, nanos);
         long cpu1 = target.hasPid() ? Proc.cpuNanos(target.pid()) : -1;
@@ -50,11 +50,11 @@ final class WrkSliceLoad implements SliceLoad {
         try {
             w = WrkOutput.parse(text);
         } catch (WrkOutput.NotWrkOutput e) {
-            if (text.contains("Connection refused")) return Slice.refused(round, position, target.name());
+            if (text.contains("Connection refused")) return Slice.refused(fork, round, position, target.name());
             throw new WrkFailed("wrk against " + target.name() + ": " + e.getMessage());
         }
         double cpu = cpu0 < 0 || cpu1 < 0 || w.requests() == 0 ? Double.NaN : (cpu1 - cpu0) / 1000.0 / w.requests();
-        return new Slice(round, position, target.name(), w.requests(), w.errors(), w.seconds(), w.requestsPerSecond(), w.p50Us(), w.p99Us(), cpu, false);
+        return new Slice(fork, round, position, target.name(), w.requests(), w.errors(), w.seconds(), w.requestsPerSecond(), w.p50Us(), w.p99Us(), cpu, false);
     }
 
     private String wrk(CompareTarget target, long nanos) throws IOException {

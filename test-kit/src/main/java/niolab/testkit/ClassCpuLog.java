@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import niolab.common.ProcStat;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -68,14 +69,8 @@ public final class ClassCpuLog implements BeforeAllCallback, AfterAllCallback {
 
     /** User and system ticks (1/100 s) of this JVM and its reaped children. */
     private static long[] ticks() {
-        try {
-            String stat = new String(Files.readAllBytes(Paths.get("/proc/self/stat")), StandardCharsets.US_ASCII);
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // fields 14..17 of stat(5), counted from field 3 after the command's closing parenthesis
-            return new long[] {Long.parseLong(f[11]) + Long.parseLong(f[13]), Long.parseLong(f[12]) + Long.parseLong(f[14])};
-        } catch (IOException | RuntimeException e) {
-            return new long[] {0, 0};
-        }
+        ProcStat self = ProcStat.self();
+        return self == null ? new long[] {0, 0} : new long[] {self.utime() + self.cutime(), self.stime() + self.cstime()};
     }
 
     private static void sample() {

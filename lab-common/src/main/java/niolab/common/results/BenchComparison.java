@@ -13,22 +13,56 @@ public record BenchComparison(String tool, int schema, String command, Config co
                               List<Server> servers, List<Slice> slices, Summary summary) {
     public static final String COMMAND = "compare";
 
-    /** {@code threads} is null when the load tool picks it; {@code seed} repeats the order. */
+    /**
+     * {@code threads} is null when the load tool picks it; {@code seed} repeats the order.
+     * {@code rounds} is per fork; {@code forks} (fresh processes of every command server) and
+     * {@code threshold} (--threshold as a fraction, null for the default) are null in files
+     * written before forks.
+     */
     public record Config(String servers, String load, String protocol, String path, int connections, Integer threads,
                          boolean keepalive, int pipeline, double rate, int size, int rounds, double sliceS, double warmupS,
-                         long seed) {
+                         long seed, Integer forks, Double threshold) {
+        /** A file without forks: one fork, the default threshold. */
+        public Config(String servers, String load, String protocol, String path, int connections, Integer threads, boolean keepalive,
+                      int pipeline, double rate, int size, int rounds, double sliceS, double warmupS, long seed) {
+            this(servers, load, protocol, path, connections, threads, keepalive, pipeline, rate, size, rounds, sliceS, warmupS, seed, null, null);
+        }
     }
 
-    /** {@code died} says why the server was given up, or is null. */
-    public record Server(String name, String target, Long pid, String died) {
+    /**
+     * {@code target} is what was given after {@code NAME=}: a HOST:PORT, or with {@code command}
+     * true the command that compare started afresh in every fork ({@code {port}} in it replaced by
+     * a free port; {@code pid} is then null). {@code died} says why the server was given up, or is null.
+     */
+    public record Server(String name, String target, Long pid, String died, Boolean command) {
+        public Server(String name, String target, Long pid, String died) {
+            this(name, target, pid, died, null);
+        }
     }
 
-    /** One slice, in the order it ran; {@code position} 0 is the first server visited in its round. */
+    /**
+     * One slice, in the order it ran; {@code position} 0 is the first server visited in its round;
+     * {@code round} counts over all forks; {@code fork} (from 1) is null in files written before forks.
+     */
     public record Slice(int round, int position, String server, long requests, long errors, double seconds, Double rate,
-                        Double p50Us, Double p99Us, Double serverCpuUsPerRequest, boolean refused) {
+                        Double p50Us, Double p99Us, Double serverCpuUsPerRequest, boolean refused, Integer fork) {
+        public Slice(int round, int position, String server, long requests, long errors, double seconds, Double rate, Double p50Us,
+                     Double p99Us, Double serverCpuUsPerRequest, boolean refused) {
+            this(round, position, server, requests, errors, seconds, rate, p50Us, p99Us, serverCpuUsPerRequest, refused, null);
+        }
     }
 
-    public record Summary(List<ServerSummary> servers, List<Comparison> comparisons) {
+    /**
+     * {@code intervalMethod} says how every ratio's interval was computed; {@code aaServer} names
+     * the A/A twin of the baseline (null without one), whose rate interval's reach from 1 is the
+     * {@code floor}; {@code threshold} is the rate's, {@code thresholdSource} where it came from
+     * ("--threshold", "a/a floor", "minimum"). All null in files written before forks.
+     */
+    public record Summary(List<ServerSummary> servers, List<Comparison> comparisons, Integer forks, String intervalMethod,
+                          String aaServer, Double floor, Double threshold, String thresholdSource) {
+        public Summary(List<ServerSummary> servers, List<Comparison> comparisons) {
+            this(servers, comparisons, null, null, null, null, null, null);
+        }
     }
 
     /** A server's medians over the slices in which it served; the rates are left out when it never served. */
@@ -44,7 +78,17 @@ public record BenchComparison(String tool, int schema, String command, Config co
     public record Comparison(String server, String baseline, Ratio rate, Ratio cpuPerRequest, Ratio p99) {
     }
 
-    /** The median of the per-round ratios with its 95% interval, where the interval lies against 1, and the verdict in words. */
-    public record Ratio(int rounds, double estimate, double low, double high, String direction, String words) {
+    /**
+     * The ratio with its 95% interval (summary.interval_method), where the interval lies against 1
+     * ({@code direction}), and the verdict against {@code threshold} ({@code verdict}: above, below,
+     * same, undecided; {@code words}, the threshold on the line); {@code floor} is the A/A twin's
+     * reach from 1 for this quantity, {@code betweenForkShare} the share of the variance between
+     * forks. The added fields are null in files written before forks.
+     */
+    public record Ratio(int rounds, double estimate, double low, double high, String direction, String words, String verdict,
+                        Double threshold, Double floor, Integer forks, Double betweenForkShare) {
+        public Ratio(int rounds, double estimate, double low, double high, String direction, String words) {
+            this(rounds, estimate, low, high, direction, words, null, null, null, null, null);
+        }
     }
 }

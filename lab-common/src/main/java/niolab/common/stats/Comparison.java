@@ -118,7 +118,7 @@ public final class Comparison {
     }
 
     private static void checkThreshold(double threshold) {
-        if (!(threshold >= 0 && threshold < 1)) throw new IllegalArgumentException("threshold " + threshold + " is not a fraction in [0, 1)");
+        if (!(threshold >= 0 && Double.isFinite(threshold))) throw new IllegalArgumentException("threshold " + threshold + " is not a non-negative fraction");
     }
 
     public static Direction direction(Interval ratio) {

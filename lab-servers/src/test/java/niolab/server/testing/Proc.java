@@ -1,6 +1,7 @@
 package niolab.server.testing;
 
 import niolab.common.CountersLine;
+import niolab.common.ProcStat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,8 +16,6 @@ import java.util.stream.Stream;
 
 /** What /proc says about a server and its children (mp workers): descriptors held, CPU used. */
 public final class Proc {
-    private static final long CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux ABI we run on
-
     private Proc() {
     }
 
@@ -62,23 +61,14 @@ public final class Proc {
         return n;
     }
 
-    /** CPU time (user + system) used so far by the processes, in seconds, from /proc/PID/stat. */
+    /** CPU time (user + system) used so far by the processes, in seconds; a process that has gone counts nothing. */
     public static double cpuSeconds(List<Long> pids) {
         long ticks = 0;
         for (long pid : pids) {
-            String stat;
-            try {
-                stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            } catch (NoSuchFileException gone) {
-                continue;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            // Fields after the ")" that closes the command name: state is field 3, utime 14, stime 15.
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            ProcStat stat = ProcStat.read(pid);
+            if (stat != null) ticks += stat.cpuTicks();
         }
-        return (double) ticks / CLOCK_TICKS_PER_SECOND;
+        return (double) ticks / ProcStat.CLK_TCK;
     }
 
     /**
@@ -95,36 +85,23 @@ public final class Proc {
     /** {@link #voluntarySwitches}, thread by thread (by thread id): which of the loops woke. */
     public static Map<String, Long> voluntarySwitchesByThread(long pid, String... names) {
         Map<String, Long> byThread = new HashMap<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                String comm = Files.readString(task.resolve("comm")).trim();
-                boolean loop = false;
-                for (String name : names) loop |= comm.equals(name) || comm.startsWith(name + "-");
-                if (!loop) continue;
-                for (String line : Files.readAllLines(task.resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:")) {
-                        byThread.put(task.getFileName().toString(), Long.parseLong(line.replaceAll("[^0-9]", "")));
-                    }
-                }
-            }
-        } catch (NoSuchFileException gone) {
-            return byThread; // a thread ended while we looked
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (long tid : ProcStat.threads(pid)) {
+            String comm = ProcStat.threadName(pid, tid);
+            if (comm == null) continue; // the thread ended while we looked
+            boolean loop = false;
+            for (String name : names) loop |= comm.equals(name) || comm.startsWith(name + "-");
+            if (!loop) continue;
+            long switches = ProcStat.status(pid, tid, "voluntary_ctxt_switches");
+            if (switches >= 0) byThread.put(Long.toString(tid), switches);
         }
         return byThread;
     }
 
     /** Resident memory of one process in bytes, from /proc/PID/status (VmRSS). */
     public static long rssBytes(long pid) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        throw new IllegalStateException("no VmRSS for process " + pid);
+        long rss = ProcStat.rssBytes(pid);
+        if (rss < 0) throw new IllegalStateException("no VmRSS for process " + pid);
+        return rss;
     }
 
     /** The value of {@code name} in the last {@code counters:} line (the sum, for mp). */

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * tens of µs of timer slack) and calls {@link Selector#wakeup()}; sends then start within about
  * 0.1 ms of their intended time, and the corrected latency includes whatever lateness remains.
  */
-final class EventLoop implements Runnable, Consumer<SelectionKey> {
+final class LoadLoop implements Runnable, Consumer<SelectionKey> {
     private static final long SCAN_NANOS = 10_000_000L;
     /** Back-off after a failed connect, so a dead server is not hammered by a tight loop. */
     private static final long RETRY_NANOS = 10_000_000L;
@@ -53,7 +53,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey> {
     private Selector selector;
     private Timer timer;
 
-    EventLoop(LoadSpec spec, int loop, long startNanos, long budget, long endNanos) {
+    LoadLoop(LoadSpec spec, int loop, long startNanos, long budget, long endNanos) {
         this.spec = spec;
         this.codec = spec.codec;
         this.keepAlive = spec.keepAlive;

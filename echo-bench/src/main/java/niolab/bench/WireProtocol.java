@@ -5,7 +5,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code --protocol}: what a request is and how its response is checked. */
-enum Protocol {
+enum WireProtocol {
     /** The payload comes back byte for byte. */
     ECHO,
     /** {@code GET /ping}, answered {@code 200} with {@code {"status":"ok"}}. */
@@ -18,10 +18,10 @@ enum Protocol {
     }
 
     /** Lower-case names, and the lab's own message for anything else. */
-    static final class Converter implements ITypeConverter<Protocol> {
+    static final class Converter implements ITypeConverter<WireProtocol> {
         @Override
-        public Protocol convert(String value) {
-            for (Protocol p : values()) {
+        public WireProtocol convert(String value) {
+            for (WireProtocol p : values()) {
                 if (p.toString().equals(value)) return p;
             }
             throw new TypeConversionException("--protocol must be echo or http, not '" + value + "'");

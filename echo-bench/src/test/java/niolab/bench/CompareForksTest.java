@@ -1,0 +1,190 @@
+package niolab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import niolab.common.results.BenchComparison;
+import niolab.common.results.ResultsJson;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code echo-bench compare} with servers given as commands: fresh processes in every fork, the
+ * A/A twin and the threshold, the failures of a command (one that exits, one that never
+ * listens), and no process left behind, even when compare itself is stopped. The servers are
+ * {@link FakeServer} processes under a modest --rate: what is tested is the design, not speed.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CompareForksTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void everyForkStartsFreshProcessesWithAnAaTwinAndStopsThem(@TempDir Path dir) throws Exception {
+        String tag = tag();
+        Path json = dir.resolve("forks.json");
+        Cli run = Cli.run("compare", "--forks", "2", "--rounds", "4", "--slice", "150ms", "--warmup", "200ms", "--seed", "5", "-c", "1", "-k",
+                "--rate", "200", "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("3 servers, 2 forks (fresh server processes) of 4 rounds")
+                .contains("# A/A: A~aa is a second process of A's command in every fork")
+                .containsPattern("\\nA~aa \\(A/A\\) +rate .*\\(threshold ±[0-9.]+%\\) \\(8 rounds in 2 forks")
+                .contains("floor (the A/A twin's reach from 1): rate ±")
+                .containsPattern("\\nB +rate .*\\(threshold ±[0-9.]+%\\) \\(8 rounds in 2 forks");
+        assertThat(FakeServer.tagged(tag)).as("every server process stopped").isEmpty();
+        JsonNode root = JSON.readTree(json.toFile());
+        assertThat(root.at("/config/forks").asInt()).isEqualTo(2);
+        assertThat(root.at("/config/threshold").isNull()).isTrue();
+        assertThat(root.at("/servers/0/command").asBoolean()).isTrue();
+        assertThat(root.at("/servers/1/name").asText()).isEqualTo("A~aa");
+        Set<String> perFork = new HashSet<>();
+        for (JsonNode s : root.get("slices")) {
+            perFork.add(s.get("fork").asInt() + " " + s.get("server").asText());
+            assertThat(s.get("round").asInt()).isBetween(s.get("fork").asInt() * 4 - 3, s.get("fork").asInt() * 4);
+            assertThat(s.get("requests").asLong()).isPositive();
+        }
+        assertThat(perFork).containsExactlyInAnyOrder("1 A", "1 A~aa", "1 B", "2 A", "2 A~aa", "2 B");
+        JsonNode summary = root.get("summary");
+        assertThat(summary.get("forks").asInt()).isEqualTo(2);
+        assertThat(summary.get("interval_method").asText()).contains("Student-t");
+        assertThat(summary.get("aa_server").asText()).isEqualTo("A~aa");
+        double floor = summary.get("floor").asDouble();
+        assertThat(summary.get("threshold").asDouble()).isEqualTo(Math.max(0.02, floor), org.assertj.core.data.Offset.offset(0.0011));
+        JsonNode rate = summary.at("/comparisons/1/rate");
+        assertThat(summary.at("/comparisons/1/server").asText()).isEqualTo("B");
+        assertThat(rate.get("forks").asInt()).isEqualTo(2);
+        assertThat(rate.get("verdict").asText()).isIn("same", "undecided");
+        assertThat(rate.get("words").asText()).contains("(threshold ±");
+        assertThat(rate.has("between_fork_share")).isTrue();
+        assertThat(summary.at("/comparisons/0/rate/verdict").asText()).as("the twin is the same as its floor").isEqualTo("same");
+        BenchComparison read = ResultsJson.read(Files.readString(json), BenchComparison.class);
+        assertThat(read.slices()).allMatch(s -> s.fork() != null);
+        assertThat(read.summary().aaServer()).isEqualTo("A~aa");
+        assertThat(read.summary().comparisons().get(1).rate().verdict()).isIn("same", "undecided");
+    }
+
+    @Test
+    void aGivenThresholdSkipsTheTwinAndIsOnEveryVerdict(@TempDir Path dir) throws Exception {
+        String tag = tag();
+        Path json = dir.resolve("t.json");
+        Cli run = Cli.run("compare", "--threshold", "5%", "--rounds", "8", "--slice", "100ms", "--warmup", "200ms", "-c", "1", "-k", "--rate", "200",
+                "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).doesNotContain("~aa").contains("# threshold: ±5.0% (--threshold)")
+                .containsPattern("\\nB +rate .*\\(threshold ±5\\.0+%\\) \\([6-8] rounds\\)");
+        JsonNode root = JSON.readTree(json.toFile());
+        assertThat(root.at("/config/threshold").asDouble()).isEqualTo(0.05);
+        assertThat(root.at("/summary/threshold_source").asText()).isEqualTo("--threshold");
+        assertThat(root.at("/summary/aa_server").isNull()).isTrue();
+        assertThat(root.at("/summary/comparisons/0/rate/threshold").asDouble()).isEqualTo(0.05);
+        assertThat(FakeServer.tagged(tag)).isEmpty();
+    }
+
+    @Test
+    void noAaRunsNoTwinAndTheThresholdIsTwoPercent(@TempDir Path dir) throws Exception {
+        String tag = tag();
+        Path json = dir.resolve("n.json");
+        Cli run = Cli.run("compare", "--no-aa", "--rounds", "8", "--slice", "100ms", "--warmup", "200ms", "-c", "1", "-k", "--rate", "200",
+                "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).doesNotContain("~aa").containsPattern("\\nB +rate .*\\(threshold ±2\\.0+%\\)");
+        assertThat(JSON.readTree(json.toFile()).at("/summary/threshold_source").asText()).isEqualTo("minimum");
+        assertThat(FakeServer.tagged(tag)).isEmpty();
+    }
+
+    @Test
+    void aCommandThatExitsIsOneLineWithItsStatusAndLastLines() {
+        String tag = tag();
+        Cli run = Cli.run("compare", "--no-aa", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1", "--rate", "100",
+                "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("exit", tag));
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err()).hasLineCount(1).startsWith("error: server B exited with status " + FakeServer.EXIT_STATUS + " before listening on port ")
+                .contains("; its last lines: fake: starting | fake: cannot start: a bad configuration");
+        assertThat(FakeServer.tagged(tag)).as("A, started first or not, is stopped").isEmpty();
+    }
+
+    @Test
+    void aCommandThatNeverListensIsNamedAfterTheStartTimeout() {
+        String tag = tag();
+        long t0 = System.nanoTime();
+        Cli run = Cli.run("compare", "--no-aa", "--start-timeout", "2s", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1",
+                "--rate", "100", "A=" + FakeServer.command("mute", tag), "B=127.0.0.1:1");
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err()).hasLineCount(1).matches("error: server A did not listen on port \\d+ within 2 s; its last lines: fake: never listening\\n");
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).as("bounded by --start-timeout").isLessThan(30);
+        assertThat(FakeServer.tagged(tag)).isEmpty();
+    }
+
+    @Test
+    void forksNeedCommandsAndCommandsNeedSenseOneLineEach() {
+        String[][] cases = {
+            {"compare", "--forks", "2", "a=sleep 1 {port}", "b=127.0.0.1:9"},
+            {"compare", "--forks", "0", "a=sleep 1 {port}"},
+            {"compare", "--threshold", "2", "a=sleep 1 {port}"},
+            {"compare", "--threshold", "100%", "a=sleep 1 {port}"},
+            {"compare", "--start-timeout", "1ms", "a=sleep 1 {port}"},
+            {"compare", "a= "},
+            {"compare", "a=./myserver --port 9988"},
+        };
+        for (String[] args : cases) {
+            Cli run = Cli.run(args);
+            assertThat(run.code()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.err()).as(String.join(" ", args)).startsWith("error: ").hasLineCount(1);
+            assertThat(run.out()).isEmpty();
+        }
+        assertThat(Cli.run("compare", "--forks", "3", "a=sleep 1 {port}", "b=127.0.0.1:9").err())
+                .isEqualTo("error: --forks 3 starts fresh server processes: server b (127.0.0.1:9) is running already and cannot be restarted; "
+                        + "give it as b='COMMAND ... {port}'\n");
+        assertThat(Cli.run("compare", "a=./myserver").err()).isEqualTo("error: server a: the command './myserver' has no {port}: compare starts "
+                + "it on a free port and passes the port there (a running server is a=HOST:PORT)\n");
+    }
+
+    @Test
+    void valuesAreCommandsUnlessTheyLookLikeHostPort() {
+        assertThat(CompareTarget.isCommand("127.0.0.1:9988")).isFalse();
+        assertThat(CompareTarget.isCommand("127.0.0.1:1,pd=3")).as("a typo is named, not run").isFalse();
+        assertThat(CompareTarget.isCommand("[::1]:9988,pid=12")).isFalse();
+        assertThat(CompareTarget.isCommand("bin/lab-server lt --port {port}")).isTrue();
+        assertThat(CompareTarget.isCommand("nginx -c /etc/nginx.conf")).isTrue();
+        assertThat(CompareTarget.isCommand("./myserver")).isTrue();
+        assertThat(CompareTarget.isCommand("srv:{port}")).isTrue();
+    }
+
+    /**
+     * SIGTERM to compare (Ctrl-C, a kill): its shutdown hook stops the servers it started, including
+     * one whose start is under way: the signal comes as soon as the first process appears.
+     */
+    @Test
+    void stoppingCompareStopsItsServers() throws Exception {
+        String tag = tag();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                "niolab.bench.EchoBench", "compare", "--no-aa", "--rounds", "100", "--slice", "1s", "--warmup", "0", "-c", "1", "--rate", "50",
+                "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag)));
+        Process compare = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            for (int i = 0; i < 600 && FakeServer.tagged(tag).isEmpty(); i++) Thread.sleep(20);
+            assertThat(FakeServer.tagged(tag)).as("a server started").isNotEmpty();
+            compare.destroy();
+            assertThat(compare.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            for (int i = 0; i < 100 && !FakeServer.tagged(tag).isEmpty(); i++) Thread.sleep(50);
+            assertThat(FakeServer.tagged(tag)).as("no server outlives compare").isEmpty();
+        } finally {
+            compare.destroyForcibly();
+            FakeServer.tagged(tag).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static String tag() {
+        return "tag-" + UUID.randomUUID();
+    }
+}
