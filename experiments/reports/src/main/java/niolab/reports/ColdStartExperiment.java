@@ -7,6 +7,7 @@ import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -52,9 +53,10 @@ public final class ColdStartExperiment implements Experiment {
         Interval cached = Claim.ratio(byRound[2], byRound[1]);
         if (!enoughRounds(byRound[2], byRound[1])) {
             out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: " + tooFew(byRound[2], byRound[1]));
-        } else if (cached.contains(1)) {
+        } else if (Comparison.verdict(cached, r.threshold()) == Comparison.Verdict.UNDECIDED
+                || Comparison.verdict(cached, r.threshold()) == Comparison.Verdict.SAME) {
             out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: the rounds' ratios put it at "
-                    + Md.ratio(cached) + ", an interval that includes 1");
+                    + Md.ratio(cached, r.threshold()) + ", " + Comparison.describe(cached, Comparison.Quantity.RATE, r.threshold()));
         }
         ready(r.csv("ready.csv"), out, r.threshold());
         classes(r.csv("classes.csv"), out);

@@ -135,14 +135,14 @@ public final class ConcurrencyExperiment implements Experiment {
         return v == null ? Double.NaN : v;
     }
 
-    /** The server with the highest median rate when its interval against every other excludes 1, else which ones tie. */
+    /** The server with the highest median rate when its interval against every other lies beyond the run's threshold, else which ones tie. */
     private static String resolvedBest(CompareRun run, double[] qps) {
         int best = Stats.best(qps, true);
         StringBuilder ties = new StringBuilder(LABELS[best]);
         for (int a = 0; a < ARCHS.length; a++) {
             if (a == best) continue;
             Interval ratio = run.ratio(ARCHS[best], ARCHS[a], CompareRun.RATE);
-            if (ratio == null || ratio.low() <= 1) ties.append(", ").append(LABELS[a]);
+            if (ratio == null || Comparison.verdict(ratio, run.threshold) != Comparison.Verdict.ABOVE) ties.append(", ").append(LABELS[a]);
         }
         return ties.toString().contains(",") ? "unresolved: " + ties : LABELS[best];
     }
@@ -175,7 +175,8 @@ public final class ConcurrencyExperiment implements Experiment {
                 + Md.f0(medianSpread[1] * 100) + "% (short), median over the points; ratios paired by round, with intervals");
         out.put("trust", "Each point is one compare: in every round the three servers run one after the other in a fresh random"
                 + " order, so the machine's drift and the slot order reach all three alike, and a ratio to LT is the median of the"
-                + " rounds' own ratios with a 95% interval; a direction is named only where that interval excludes 1"
+                + " rounds' own ratios with a 95% interval; a direction is named only where that interval lies wholly beyond the run's threshold"
+                + " (1 ± the larger of 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it"
                 + " (columns \"ET / LT\" and \"MP / LT\"; \"most QPS (resolved)\" names a server only when it beats both others"
                 + " beyond their intervals). The warm-up is explicit: load on each server before a compare's first round, not"
                 + " counted. One server's slices at one point differ by " + Md.f0(medianSpread[0] * 100) + "% in keep-alive QPS"

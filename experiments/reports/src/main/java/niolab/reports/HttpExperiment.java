@@ -102,7 +102,9 @@ public final class HttpExperiment implements Experiment {
                 + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
                 + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
                 + " machine's drift reaches them alike, and a ratio is the median of the rounds' own ratios with a 95%"
-                + " interval; a direction is named only where the interval excludes 1. Tables show each server's median slice");
+                + " interval; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"
+                + " 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it. Tables show each"
+                + " server's median slice");
         out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`, the compares with their results in"
                 + " `experiments/results/http/`, then redis; `ROUNDS=`, `SLICE=`, `WARMUP=` and `SERVERS=` change the runs)");
     }
@@ -187,9 +189,9 @@ public final class HttpExperiment implements Experiment {
         List<String> ties = new ArrayList<>();
         for (String s : servers) {
             Interval ratio = s.equals(best) ? null : run.ratio(best, s, CompareRun.RATE);
-            if (!s.equals(best) && (ratio == null || ratio.low() <= 1)) ties.add(s);
+            if (!s.equals(best) && (ratio == null || Comparison.verdict(ratio, run.threshold) != Comparison.Verdict.ABOVE)) ties.add(s);
         }
-        return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval"
+        return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval and the run's threshold"
                 : ", the highest median, not resolved from " + String.join(", ", ties) + " at this run's precision";
     }
 }

@@ -372,7 +372,7 @@ public final class NetworkExperiment implements Experiment {
         out.put("echo_cpu_direct", String.join(", ", cpusRouted));
     }
 
-    /** {resolved, measured}: the comparisons against the baseline on one path (both protocols) whose interval excludes 1. */
+    /** {resolved, measured}: the comparisons against the baseline on one path (both protocols) whose interval lies beyond the threshold. */
     private static int[] resolved(Run run, String path, int quantity) {
         int[] n = new int[2];
         for (String protocol : PROTOCOLS) {
@@ -417,7 +417,7 @@ public final class NetworkExperiment implements Experiment {
         out.put("merge_warnings", warnings.isEmpty() ? "none" : "\n\n" + String.join("\n", warnings));
     }
 
-    /** "0.97 [0.94, 1.01]: no difference this run can resolve (±4%)", or why there is none. */
+    /** "0.97 [0.94, 1.01]: the same within ±5.0%: [-6.0%, +1.0%] (threshold ±5.0%)", or why there is none. */
     static String cell(Point numer, Point denom, int quantity, Comparison.Quantity reading, double threshold) {
         if (numer == null || denom == null) return "–";
         Interval ratio = Run.ratio(numer, denom, quantity);
