@@ -112,7 +112,7 @@ experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regene
 $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 	@bash experiments/scripts/exp-$*.sh
 
-reports: all ## Regenerate experiments/*.md and the README's findings from the committed results, without running anything
+reports: all ## Regenerate experiments/*.md and experiments/README.md's findings from the committed results, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments
 
 ##@ Course: the labs, the handout, the grader and the hand-in

@@ -17,7 +17,7 @@
 # run long; BUDGET_S=16 AB_RUNS=5 AB_GAP_S=0 make exp-noise is a short one.
 set -euo pipefail
 NAME=noise
-NOISE=0 # the whole experiment is the noise: no separate floor after it
+NOISE=0 # the whole experiment is the noise: no separate floor after it (the report takes slice-1.json's A/A)
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 BUDGET_S=${BUDGET_S:-40}
 AB_RUNS=${AB_RUNS:-5}

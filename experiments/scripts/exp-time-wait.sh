@@ -39,8 +39,9 @@ fi
 ip netns del "niolab-tw-probe-$$"
 
 # The scenarios: name, tcp_tw_reuse inside the namespace, echo-bench options. The serial ones
-# run --cold-client: the client's warm-up against its own echo sink would take its connections'
-# ports from the same 1000 and leave as many TIME-WAIT sockets before the first timed request.
+# (linger0 too) run --cold-client: the client's warm-up against its own echo sink would take its
+# connections' ports from the same 1000 and leave as many TIME-WAIT sockets before the first
+# timed request, closed normally whatever the timed run's --linger0.
 SCENARIOS=(reuse0-serial reuse2-serial reuse0-paced reuse2-paced reuse0-keepalive reuse0-linger0)
 declare -A REUSE=([reuse0-serial]=0 [reuse2-serial]=2 [reuse0-paced]=0 [reuse2-paced]=2 [reuse0-keepalive]=0 [reuse0-linger0]=0)
 declare -A OPTS=(
@@ -49,7 +50,7 @@ declare -A OPTS=(
   [reuse0-paced]="-n $REQUESTS --rate $RATE"
   [reuse2-paced]="-n $REQUESTS --rate $RATE"
   [reuse0-keepalive]="-n $REQUESTS --keepalive"
-  [reuse0-linger0]="-n $REQUESTS --linger0"
+  [reuse0-linger0]="-n $REQUESTS --cold-client --linger0"
 )
 
 # sample FILE: /proc/net/sockstat's TCP line inside the namespace every 100 ms, after the time

@@ -213,8 +213,8 @@ public final class ArchitecturesExperiment implements Experiment {
             List<String> rate = new ArrayList<>(List.of(run.label(s))), cpu = new ArrayList<>(List.of(run.label(s)));
             for (String m : measures) {
                 boolean both = run.has(s, m) && run.has("lt", m);
-                rate.add(both ? ratioCell(run.rateRatio(s, "lt", m), Comparison.Quantity.RATE) : "–");
-                cpu.add(both ? ratioCell(run.cpuRatio(s, "lt", m), Comparison.Quantity.COST) : "–");
+                rate.add(both ? ratioCell(run.rateRatio(s, "lt", m), Comparison.Quantity.RATE, run.threshold) : "–");
+                cpu.add(both ? ratioCell(run.cpuRatio(s, "lt", m), Comparison.Quantity.COST, run.threshold) : "–");
             }
             rateRows.add(rate);
             cpuRows.add(cpu);
@@ -223,15 +223,19 @@ public final class ArchitecturesExperiment implements Experiment {
         out.put("cpu_ratio_table", Md.table(header, cpuRows));
     }
 
-    /** "0.93× [0.90, 0.97] slower", "1.01× [0.98, 1.03] unresolved": the ratio, its interval and where the interval lies. */
-    private static String ratioCell(Interval i, Comparison.Quantity q) {
+    /**
+     * "0.93× [0.90, 0.97] slower", "1.01× [0.99, 1.01] the same", "1.01× [0.95, 1.08] undecided":
+     * the ratio, its interval and its verdict against the run's threshold.
+     */
+    private static String ratioCell(Interval i, Comparison.Quantity q, double threshold) {
         if (i == null) return "–";
-        String word = switch (Comparison.direction(i)) {
+        String word = switch (Comparison.verdict(i, threshold)) {
             case ABOVE -> q == Comparison.Quantity.RATE ? "faster" : "costlier";
             case BELOW -> q == Comparison.Quantity.RATE ? "slower" : "cheaper";
-            case NONE -> "unresolved";
+            case SAME -> "the same";
+            case UNDECIDED -> "undecided";
         };
-        return ratio(i) + " " + word;
+        return Md.ratio(i, threshold) + " " + word;
     }
 
     private static void memoryTable(Run run, Report out) {
@@ -264,7 +268,7 @@ public final class ArchitecturesExperiment implements Experiment {
         }
         out.put("syscalls_table", Md.table(List.of("server", "keep-alive echo", "serial short connections"), rows));
         for (String w : new String[] {"keepalive", "serial"}) {
-            out.put("syscalls_" + w, Compare.fewerOrMore("et", perRequest.get("et-" + w), "lt", perRequest.get("lt-" + w), "syscalls per request"));
+            out.put("syscalls_" + w, CountComparison.fewerOrMore("et", perRequest.get("et-" + w), "lt", perRequest.get("lt-" + w), "syscalls per request"));
         }
     }
 
@@ -305,7 +309,7 @@ public final class ArchitecturesExperiment implements Experiment {
         if (second == null) return top;
         Interval ratio = run.rateRatio(first, second, m);
         return top + "; against the next, " + run.label(second) + " (" + Md.f0(run.rate(second, m)) + " req/s): "
-                + (ratio == null ? "too few paired rounds to tell them apart" : Comparison.describe(ratio, Comparison.Quantity.RATE));
+                + (ratio == null ? "too few paired rounds to tell them apart" : Comparison.describe(ratio, Comparison.Quantity.RATE, run.threshold));
     }
 
     /** "vt holds ... in 752.9 MB, lt in 71.9 MB: 69.7 KB more per connection." */
@@ -326,14 +330,14 @@ public final class ArchitecturesExperiment implements Experiment {
         if (!(run.rate(a, measure) > 0) || !(run.rate(b, measure) > 0)) return "(" + what + ": " + a + " or " + b + " served no request on this run.)";
         Interval rate = run.rateRatio(a, b, measure), cpu = run.cpuRatio(a, b, measure);
         return what + ": " + run.label(a) + " " + point(run, a, measure) + "; " + run.label(b) + " " + point(run, b, measure)
-                + "; " + run.label(a) + " against " + run.label(b) + ", paired by round: rate " + ratioWords(rate, Comparison.Quantity.RATE)
-                + ", CPU per request " + ratioWords(cpu, Comparison.Quantity.COST) + ".";
+                + "; " + run.label(a) + " against " + run.label(b) + ", paired by round: rate " + ratioWords(rate, Comparison.Quantity.RATE, run.threshold)
+                + ", CPU per request " + ratioWords(cpu, Comparison.Quantity.COST, run.threshold) + ".";
     }
 
     /** A paired ratio in words with its figure, or why there is none. */
-    static String ratioWords(Interval ratio, Comparison.Quantity quantity) {
+    static String ratioWords(Interval ratio, Comparison.Quantity quantity, double threshold) {
         if (ratio == null) return "not resolved (fewer than 2 paired rounds)";
-        return Md.f2(ratio.estimate()) + "×, " + Comparison.describe(ratio, quantity);
+        return Md.f2(ratio.estimate()) + "×, " + Comparison.describe(ratio, quantity, threshold);
     }
 
     private static String point(Run run, String s, String m) {
@@ -353,9 +357,10 @@ public final class ArchitecturesExperiment implements Experiment {
             claims.add(Claim.atLeast("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
                     Interval.exactly((double) run.clean(run.top()) / run.echoServers().size()), 0, 1.0));
         }
-        if (run.has("vt", at) && run.has("lt", at) && run.rateRatio("vt", "lt", at) != null) {
+        Interval vtOverLt = vtOverLtEcho(run);
+        if (vtOverLt != null) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
-                    run.rateRatio("vt", "lt", at), Run.pairedRounds(run.rates("vt", at), run.rates("lt", at)), 0.7));
+                    vtOverLt, Run.pairedRounds(run.rates("vt", at), run.rates("lt", at)), 0.7));
         }
         String[][] cpuClaims = {{PING, "keep-alive /ping", "1.1"}, {at, "keep-alive echo", "1.1"}, {SHORT, "short connections", "1.2"}};
         for (String s : new String[] {"lt", "et"}) {
@@ -373,7 +378,13 @@ public final class ArchitecturesExperiment implements Experiment {
                         Interval.exactly(run.rssMb(s)), 1, 100));
             }
         }
-        Claim.report(claims, "measured", out);
+        Claim.report(claims, "measured", out, run.threshold);
+    }
+
+    /** vt's keep-alive echo rate over lt's at the run's connections, paired by round; null when the run lacks either. */
+    static Interval vtOverLtEcho(Run run) {
+        String at = "echo-ka-" + run.setting("connections");
+        return run.has("vt", at) && run.has("lt", at) ? run.rateRatio("vt", "lt", at) : null;
     }
 
     /**
@@ -387,6 +398,8 @@ public final class ArchitecturesExperiment implements Experiment {
         final Csv settings, ready, idle, proc;
         final List<String> servers = new ArrayList<>(), levels;
         final int cores;
+        /** The run's threshold ({@link Results#threshold}). */
+        final double threshold;
         /** The compare runs by measure. */
         private final Map<String, BenchComparison> compared = new LinkedHashMap<>();
 
@@ -402,6 +415,7 @@ public final class ArchitecturesExperiment implements Experiment {
             }
             levels = List.of(setting("levels").split(" "));
             cores = r.json("env.json", RunEnvironment.class).cores();
+            threshold = r.threshold();
             if (!"compare".equals(optional("design"))) {
                 throw new IllegalArgumentException(r.dir.resolve("settings.csv") + " is a run of the sequential design, which this"
                         + " generator no longer reads: rerun make exp-architectures");

@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
 /**
@@ -57,7 +58,25 @@ public final class BackendExperiment implements Experiment {
         ceiling(r, samples, s.get("depth"), out);
         CompareRun healthz = r.has("compare-healthz.json") ? CompareRun.of(r, "compare-healthz.json") : null;
         comparisons(r, s, out);
-        claims(samples, healthz, r.csv("redis-benchmark.csv"), out);
+        claims(samples, healthz, r.csv("redis-benchmark.csv"), out, r.threshold());
+        out.put("aa_reading", aaReading(r.floor()));
+    }
+
+    /**
+     * What the run's own A/A pair (lt against lt, the noise floor above) says under the threshold
+     * rule: read against the least threshold, and the threshold it sets for every other verdict.
+     */
+    static String aaReading(Interval aa) {
+        if (aa == null) return "This run measured no A/A floor: its verdicts take the least threshold, ±"
+                + Md.f1(Comparison.MIN_THRESHOLD * 100) + "%.";
+        double t = Comparison.threshold(aa);
+        return "The A/A pair, two identical `lt` servers, read " + Md.interval(aa, 1, 1 - Comparison.MIN_THRESHOLD) + " against each other: "
+                + "against the least threshold of ±" + Md.f1(Comparison.MIN_THRESHOLD * 100) + "% that is "
+                + Comparison.describe(aa, Comparison.Quantity.RATE, Comparison.MIN_THRESHOLD) + ", not a difference between them,"
+                + " and it reaches " + Md.f1(Comparison.floor(aa) * 100) + "% from 1, so every verdict of this run takes a threshold of ±"
+                + Md.f1(t * 100) + "%: a ratio decides faster or slower only beyond it."
+                + (aa.low() > 1 || aa.high() < 1 ? " (The rule that asked only whether an interval excludes 1 called this pair of"
+                        + " identical servers a difference.)" : "");
     }
 
     /** Part 1's tables, one compare per path, or a line saying the results predate it. */
@@ -287,7 +306,7 @@ public final class BackendExperiment implements Experiment {
      * others from part 2's rounds, paired by round number (redis-benchmark's rounds with the
      * servers' rounds of the same number).
      */
-    private static void claims(Csv samples, CompareRun healthz, Csv bench, Report out) {
+    private static void claims(Csv samples, CompareRun healthz, Csv bench, Report out, double threshold) {
         double[] getRates = bench.numbers("requests_per_s", "pipeline", "1");
         List<Claim> claims = new ArrayList<>();
         for (String a : ARCHS) {
@@ -308,6 +327,6 @@ public final class BackendExperiment implements Experiment {
                         Claim.ratio(coreMicrosByRound(samples, a, m), coreMicrosByRound(samples, a, "loop")), loop.length, 2.0));
             }
         }
-        Claim.report(claims, "measured ratio", out);
+        Claim.report(claims, "measured ratio", out, threshold);
     }
 }

@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -15,19 +16,45 @@ import niolab.common.stats.MedianInterval;
  *
  * <p>{@code rounds} is how many rounds the interval comes from; 0 marks a figure counted on
  * the run (errors, connections), whose interval is itself; one round gives no interval at all.
+ *
+ * <p>{@code threshold} is the run's (the larger of 2% and its A/A floor, {@link Results#threshold}),
+ * the rule of {@link Comparison#verdict}: a difference smaller than noise alone shows is no
+ * difference, so a claim fails only when its whole interval lies beyond its bound by more than the
+ * threshold ("at least b" below b·(1 − t), "at most b" above b·(1 + t)); it still holds only when the
+ * whole interval clears the bound itself, so the threshold never helps a claim either. A counted
+ * figure has no noise: no threshold.
  */
-record Claim(String statement, Interval measured, int rounds, double low, double high) {
+record Claim(String statement, Interval measured, int rounds, double low, double high, double threshold) {
     static Claim atLeast(String statement, Interval measured, int rounds, double bound) {
-        return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY);
+        return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY, 0);
     }
 
     static Claim atMost(String statement, Interval measured, int rounds, double bound) {
-        return new Claim(statement, measured, rounds, Double.NEGATIVE_INFINITY, bound);
+        return new Claim(statement, measured, rounds, Double.NEGATIVE_INFINITY, bound, 0);
     }
 
     /** A two-sided claim: the quantity within [low, high]. */
     static Claim within(String statement, Interval measured, int rounds, double low, double high) {
-        return new Claim(statement, measured, rounds, low, high);
+        return new Claim(statement, measured, rounds, low, high, 0);
+    }
+
+    /** The same claim judged against the run's {@code threshold}. */
+    Claim withThreshold(double t) {
+        return new Claim(statement, measured, rounds, low, high, t);
+    }
+
+    /** The threshold that applies: none for a counted figure. */
+    private double t() {
+        return rounds == 0 ? 0 : threshold;
+    }
+
+    /** The lower bound widened by the threshold: below it lies a difference noise alone does not show. */
+    private double lowEdge() {
+        return Double.isInfinite(low) ? low : low * (1 - t());
+    }
+
+    private double highEdge() {
+        return Double.isInfinite(high) ? high : high * (1 + t());
     }
 
     /** A claim on the median of per-round ratios {@code numer[i] / denom[i]}, paired by round. */
@@ -40,29 +67,45 @@ record Claim(String statement, Interval measured, int rounds, double low, double
         return MedianInterval.median(values);
     }
 
+    /** Rounds too few for a 95% interval: their range is all there is, so the claim takes no direction. */
+    boolean tooFewRounds() {
+        return rounds > 0 && rounds < MedianInterval.MIN_ROUNDS;
+    }
+
     ClaimVerdict verdict() {
-        if (rounds == 1) return ClaimVerdict.UNDECIDED;
-        ClaimVerdict above = Double.isInfinite(low) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, low, true);
-        ClaimVerdict below = Double.isInfinite(high) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, high, false);
+        if (tooFewRounds()) return ClaimVerdict.UNDECIDED;
+        ClaimVerdict above = Double.isInfinite(low) ? ClaimVerdict.HOLDS : side(low, lowEdge(), true);
+        ClaimVerdict below = Double.isInfinite(high) ? ClaimVerdict.HOLDS : side(high, highEdge(), false);
         if (above == ClaimVerdict.FAILS || below == ClaimVerdict.FAILS) return ClaimVerdict.FAILS;
         return above == ClaimVerdict.HOLDS && below == ClaimVerdict.HOLDS ? ClaimVerdict.HOLDS : ClaimVerdict.UNDECIDED;
     }
 
+    /** Against one bound: holds as the bound says, fails only beyond the threshold's edge, else undecided. */
+    private ClaimVerdict side(double bound, double edge, boolean atLeast) {
+        ClaimVerdict v = ClaimVerdict.of(measured, bound, atLeast);
+        return v == ClaimVerdict.FAILS && ClaimVerdict.of(measured, edge, atLeast) != ClaimVerdict.FAILS ? ClaimVerdict.UNDECIDED : v;
+    }
+
     /** The verdict in the report's words. */
     String words() {
-        return verdict().words();
+        return tooFewRounds() ? tooFew(rounds) : verdict().words();
+    }
+
+    /** Why a figure from fewer than {@link MedianInterval#MIN_ROUNDS} rounds decides nothing, in words. */
+    static String tooFew(int rounds) {
+        return "undecided, with too few rounds for an interval (" + rounds + "; an interval takes " + MedianInterval.MIN_ROUNDS + ")";
     }
 
     String bound() {
-        if (Double.isInfinite(high)) return "≥ " + Md.f2(low);
-        if (Double.isInfinite(low)) return "≤ " + Md.f2(high);
-        return Md.f2(low) + " – " + Md.f2(high);
+        String b = Double.isInfinite(high) ? "≥ " + Md.f2(low) : Double.isInfinite(low) ? "≤ " + Md.f2(high) : Md.f2(low) + " – " + Md.f2(high);
+        return t() == 0 ? b : b + " (±" + Md.f1(t() * 100) + "%)";
     }
 
     String interval() {
         if (rounds == 0) return "counted";
         if (rounds == 1) return "none (1 round)";
-        return "[" + Md.fit(measured, measured.low()) + ", " + Md.fit(measured, measured.high()) + "]";
+        return "[" + Md.edge(measured, measured.low(), low, high, lowEdge(), highEdge()) + ", "
+                + Md.edge(measured, measured.high(), low, high, lowEdge(), highEdge()) + "]";
     }
 
     /** A row of a claims table: the claim, the figure, its interval and rounds, the bound, the verdict. */
@@ -76,11 +119,25 @@ record Claim(String statement, Interval measured, int rounds, double low, double
      * how many hold, fail and are undecided) and {@code claims_precision}: what the rounds
      * behind the intervals can resolve.
      */
+    static void report(List<Claim> claims, String measuredHeader, Report out, double threshold) {
+        report(withThreshold(claims, threshold), measuredHeader, out);
+    }
+
+    /** The claims, each judged against {@code threshold}. */
+    static List<Claim> withThreshold(List<Claim> claims, double threshold) {
+        List<Claim> out = new ArrayList<>();
+        for (Claim c : claims) out.add(c.withThreshold(threshold));
+        return out;
+    }
+
+    /** The table and tally of claims already judged against their run's threshold. */
     static void report(List<Claim> claims, String measuredHeader, Report out) {
         List<List<String>> rows = new ArrayList<>();
         int[] tally = new int[ClaimVerdict.values().length];
         int fewest = Integer.MAX_VALUE;
+        double threshold = 0;
         for (Claim c : claims) {
+            if (c.rounds > 0) threshold = Math.max(threshold, c.threshold);
             rows.add(c.row());
             tally[c.verdict().ordinal()]++;
             if (c.rounds > 0) fewest = Math.min(fewest, c.rounds);
@@ -88,7 +145,7 @@ record Claim(String statement, Interval measured, int rounds, double low, double
         out.put("claims_table", Md.table(List.of("claim", measuredHeader, "95% interval", "rounds", "bound", "on this run"), rows));
         out.put("claims_held", tally[ClaimVerdict.HOLDS.ordinal()] + " of " + claims.size());
         out.put("claims_summary", summary(tally, claims.size()));
-        out.put("claims_precision", precision(fewest));
+        out.put("claims_precision", precision(fewest) + (threshold == 0 ? "" : thresholdNote(threshold)));
     }
 
     /** "Of the lab's 12 claims checked on this run, 3 hold, 2 fail and 7 are undecided at this run's precision." */
@@ -98,6 +155,15 @@ record Claim(String statement, Interval measured, int rounds, double low, double
                 + " hold" + (tally[ClaimVerdict.HOLDS.ordinal()] == 1 ? "s" : "") + ", " + tally[ClaimVerdict.FAILS.ordinal()]
                 + " fail" + (tally[ClaimVerdict.FAILS.ordinal()] == 1 ? "s" : "") + " and " + undecided + " "
                 + (undecided == 1 ? "is" : "are") + " undecided at this run's precision";
+    }
+
+    /** How the run's threshold enters a claim, in words. */
+    static String thresholdNote(double threshold) {
+        return " Each estimated claim is judged with this run's threshold, ±" + Md.f1(threshold * 100) + "% (the larger of "
+                + Md.f0(Comparison.MIN_THRESHOLD * 100) + "% and the run's A/A floor, in the environment block): a difference from the"
+                + " bound smaller than noise alone shows between two identical servers is no difference, so a claim fails only when its"
+                + " whole interval lies beyond its bound by more than the threshold, and holds only when the whole interval clears the"
+                + " bound itself.";
     }
 
     /** What the fewest rounds behind a claim can tell, in words. */
@@ -115,8 +181,8 @@ record Claim(String statement, Interval measured, int rounds, double low, double
             double coverage = 100 * MedianInterval.coverage(rounds);
             return base + " With " + rounds + " rounds behind a figure, its interval is the whole range of the rounds,"
                     + " and the range of " + rounds + " rounds holds the true median only " + Md.f0(coverage) + "% of the time:"
-                    + " a claim decided here is decided at about that confidence, not 95%, and an undecided one is this run's"
-                    + " honest answer. More rounds (or a quieter machine) would narrow the intervals.";
+                    + " too few for a 95% interval (that takes " + MedianInterval.MIN_ROUNDS + "), so those claims are undecided,"
+                    + " whatever the figure, until a run with more rounds.";
         }
         return base + " An undecided claim is one whose interval straddles its bound: more rounds (or a quieter machine)"
                 + " would narrow it.";

@@ -6,7 +6,10 @@ import java.util.Map;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
+import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
+import niolab.common.stats.MedianInterval;
 
 /**
  * exp-cold-start: the 100-request serial run with fresh JVMs on JDK 17, JDK 25, JDK 25 with
@@ -45,14 +48,17 @@ public final class ColdStartExperiment implements Experiment {
         jit(pairs, out);
         ratios(qps, out);
         sides(byRound, out);
-        out.put("aot_target", aotClaim(byRound[2], byRound[1]));
-        out.put("aot_client_target", aotClaim(byRound[5], byRound[1]));
+        out.put("aot_target", aotClaim(byRound[2], byRound[1], r.threshold()));
+        out.put("aot_client_target", aotClaim(byRound[5], byRound[1], r.threshold()));
         Interval cached = Claim.ratio(byRound[2], byRound[1]);
-        if (cached.contains(1)) {
+        if (!enoughRounds(byRound[2], byRound[1])) {
+            out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: " + tooFew(byRound[2], byRound[1]));
+        } else if (Comparison.verdict(cached, r.threshold()) == Comparison.Verdict.UNDECIDED
+                || Comparison.verdict(cached, r.threshold()) == Comparison.Verdict.SAME) {
             out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: the rounds' ratios put it at "
-                    + Md.ratio(cached) + ", an interval that includes 1");
+                    + Md.ratio(cached, r.threshold()) + ", " + Comparison.describe(cached, Comparison.Quantity.RATE, r.threshold()));
         }
-        ready(r.csv("ready.csv"), out);
+        ready(r.csv("ready.csv"), out, r.threshold());
         classes(r.csv("classes.csv"), out);
         skipped(r.csv("aot-skipped.csv"), out);
         load(pairs, r.csv("ready.csv"), r, out);
@@ -99,12 +105,15 @@ public final class ColdStartExperiment implements Experiment {
 
     /** The CPU the server's JIT compilers used during the 100 requests, with and without its cache (medians, ms). */
     static void jit(Csv pairs, Report out) {
-        double plain = Stats.median(pairs.numbers("server_jit_ms", "config", "jdk25"));
-        double cached = Stats.median(pairs.numbers("server_jit_ms", "config", "aot"));
+        double[] plainMs = pairs.numbers("server_jit_ms", "config", "jdk25"), cachedMs = pairs.numbers("server_jit_ms", "config", "aot");
+        double plain = Stats.median(plainMs), cached = Stats.median(cachedMs);
         out.put("jit_jdk25", Md.f0(plain) + " ms");
         out.put("jit_aot", Md.f0(cached) + " ms");
         // /proc's CPU comes in 10 ms ticks: a difference of less than one tick is not a difference it can show
-        out.put("jit_verdict", Math.abs(cached - plain) < TICK_MS
+        out.put("jit_verdict", !enoughRounds(plainMs, cachedMs)
+                ? "this run cannot say whether the cache makes the server's JIT compilers work more or less during the run: "
+                + tooFew(plainMs, cachedMs)
+                : Math.abs(cached - plain) < TICK_MS
                 ? "less than one 10 ms tick apart, which /proc cannot resolve: this run cannot say whether the cache makes the"
                 + " server's JIT compilers work more or less during the run"
                 : cached > plain
@@ -122,7 +131,9 @@ public final class ColdStartExperiment implements Experiment {
     static void sides(double[][] q, Report out) {
         double[] clientOnly = q[5], both = q[2];
         String ranges = " (QPS " + range(clientOnly) + " against " + range(both) + " over the rounds)";
-        out.put("aot_sides", !disjoint(clientOnly, both)
+        out.put("aot_sides", !enoughRounds(clientOnly, both)
+                ? "not told apart from the run with both caches: " + tooFew(clientOnly, both) + ranges
+                : !disjoint(clientOnly, both)
                 ? "not told apart from the run with both caches: their ranges overlap" + ranges + ", so this run cannot say"
                 + " whether the server's cache costs the run or saves it"
                 : Stats.median(clientOnly) > Stats.median(both)
@@ -134,10 +145,27 @@ public final class ColdStartExperiment implements Experiment {
      * The lab's claim that the AOT cache makes the run at least 1.5× as fast as JDK 25 without
      * it: "the lab's claim of 1.5×: holds, 1.62× [1.55, 1.70]", from the rounds' paired ratios.
      */
-    static String aotClaim(double[] cached, double[] plain) {
-        Claim c = Claim.atLeast("aot", Claim.ratio(cached, plain), cached.length, AOT_TARGET);
-        return "the lab's claim of " + Md.f1(AOT_TARGET) + "× " + c.words() + ": " + Md.f2(c.measured().estimate()) + "× " + c.interval()
+    static String aotClaim(double[] cached, double[] plain, double threshold) {
+        Claim c = Claim.atLeast("aot", Claim.ratio(cached, plain), cached.length, AOT_TARGET).withThreshold(threshold);
+        return "the lab's claim of " + Md.f1(AOT_TARGET) + "× " + is(c) + c.words() + ": " + Md.f2(c.measured().estimate()) + "× " + c.interval()
                 + " over " + cached.length + " paired rounds";
+    }
+
+    private static String is(Claim c) {
+        return c.verdict() == ClaimVerdict.UNDECIDED ? "is " : "";
+    }
+
+    /** Whether a comparison of these sets of rounds may give a direction: each needs the rounds of an interval. */
+    static boolean enoughRounds(double[]... sets) {
+        for (double[] s : sets) if (s.length < MedianInterval.MIN_ROUNDS) return false;
+        return true;
+    }
+
+    /** "its 5 rounds are too few for an interval (at least 6)": what stands in for a direction on a short run. */
+    static String tooFew(double[]... sets) {
+        int fewest = Integer.MAX_VALUE;
+        for (double[] s : sets) fewest = Math.min(fewest, s.length);
+        return Claim.tooFew(fewest);
     }
 
     /** Whether the ranges (min to max) of two sets of rounds do not overlap. */
@@ -178,7 +206,7 @@ public final class ColdStartExperiment implements Experiment {
      * Exec to ready line, median (min–max), and the CPU spent by then, per start (lt; mp per
      * worker count, on the server's CPU and on every CPU) and JDK.
      */
-    static void ready(Csv csv, Report out) {
+    static void ready(Csv csv, Report out, double threshold) {
         List<List<String>> rows = new ArrayList<>(), cpuRows = new ArrayList<>();
         for (String[] start : starts(csv)) {
             String s = start[0], n = start[1];
@@ -207,13 +235,16 @@ public final class ColdStartExperiment implements Experiment {
             double aot = Stats.median(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot"));
             out.put("ready_" + s.replace('-', '_') + "_aot", Double.isNaN(aot) ? "(not measured)" : Md.f0(aot) + " ms");
             out.put("mp_target_" + s.replace('-', '_'), Double.isNaN(aot) ? "was not measured"
-                    : mpClaim(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot")));
+                    : mpClaim(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot"), threshold));
         }
         double lt25 = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "jdk25"));
         double ltAot = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "aot"));
         out.put("lt_ready_aot_saving", Md.f0(lt25 - ltAot) + " ms (" + Md.f0((1 - ltAot / lt25) * 100) + "%)");
-        boolean ltApart = disjoint(readyValues(csv, "ready_ms", "lt", "1", "jdk25"), readyValues(csv, "ready_ms", "lt", "1", "aot"));
-        out.put("ready_verdict", !ltApart ? "This run cannot say whether the cache shortens lt's start: the ranges of its ready times"
+        double[] lt25Ms = readyValues(csv, "ready_ms", "lt", "1", "jdk25"), ltAotMs = readyValues(csv, "ready_ms", "lt", "1", "aot");
+        boolean ltApart = disjoint(lt25Ms, ltAotMs);
+        out.put("ready_verdict", !enoughRounds(lt25Ms, ltAotMs)
+                ? "This run cannot say whether the cache shortens lt's start: " + tooFew(lt25Ms, ltAotMs)
+                : !ltApart ? "This run cannot say whether the cache shortens lt's start: the ranges of its ready times"
                 + " with and without it overlap"
                 : ltAot < lt25 ? "The cache shortens a server's start (lt's ready times with and without it do not overlap)"
                 : "The cache lengthened lt's start here (the ready times do not overlap)");
@@ -222,12 +253,19 @@ public final class ColdStartExperiment implements Experiment {
         double pinned = Stats.median(pinnedMs), spread = Stats.median(spreadMs);
         double sooner = (1 - spread / pinned) * 100;
         boolean apart = pinnedMs.length > 0 && spreadMs.length > 0 && disjoint(pinnedMs, spreadMs);
-        out.put("spread_verdict", !apart
+        boolean enough = enoughRounds(pinnedMs, spreadMs);
+        out.put("spread_verdict", !enough
+                ? "given every CPU, the same pool's median ready time is " + Md.f0(Math.abs(sooner)) + "% " + (sooner >= 0 ? "shorter" : "longer")
+                + ", but this run cannot tell the two apart: " + tooFew(pinnedMs, spreadMs)
+                : !apart
                 ? "given every CPU, the same pool's median ready time is " + Md.f0(Math.abs(sooner)) + "% " + (sooner >= 0 ? "shorter" : "longer")
                 + ", but the ranges of its ready times on one CPU and on every CPU overlap: this run cannot tell them apart"
                 : "given every CPU, the same pool is ready " + Md.f0(Math.abs(sooner)) + "% " + (sooner >= 0 ? "sooner" : "later")
                 + " (the ranges do not overlap)");
-        out.put("mp_cpu_verdict", !apart
+        out.put("mp_cpu_verdict", !enough
+                ? "This run cannot say whether an mp pool's ready time is bound by the CPUs its workers' starts get: "
+                + tooFew(pinnedMs, spreadMs)
+                : !apart
                 ? "This run cannot say whether an mp pool's ready time is bound by the CPUs its workers' starts get: on one CPU and"
                 + " on every CPU its ready times overlap"
                 : sooner > 0 ? "An mp pool's ready time is bound by the CPUs its workers' starts get: on every CPU it is ready sooner,"
@@ -236,9 +274,9 @@ public final class ColdStartExperiment implements Experiment {
     }
 
     /** The lab's claim that a pool of 4 with the cache is ready within 800 ms, on the interval of its ready times' median. */
-    static String mpClaim(double[] readyMs) {
-        Claim c = Claim.atMost("mp", Claim.median(readyMs), readyMs.length, MP_READY_TARGET_MS);
-        return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + c.words() + " (median " + Md.f0(c.measured().estimate())
+    static String mpClaim(double[] readyMs, double threshold) {
+        Claim c = Claim.atMost("mp", Claim.median(readyMs), readyMs.length, MP_READY_TARGET_MS).withThreshold(threshold);
+        return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + is(c) + c.words() + " (median " + Md.f0(c.measured().estimate())
                 + " ms, 95% interval " + c.interval() + " over " + readyMs.length + " starts)";
     }
 

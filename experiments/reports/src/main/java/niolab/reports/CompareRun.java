@@ -17,13 +17,21 @@ import niolab.common.stats.MedianInterval;
  */
 final class CompareRun {
     final BenchComparison json;
+    /** The run's threshold ({@link Results#threshold}): a ratio within 1 ± it is no difference. */
+    final double threshold;
 
-    private CompareRun(BenchComparison json) {
+    private CompareRun(BenchComparison json, double threshold) {
         this.json = json;
+        this.threshold = threshold;
     }
 
+    /** A compare file of {@code r}'s run, its verdicts against the run's threshold. */
     static CompareRun of(Results r, String file) {
-        return new CompareRun(r.json(file, BenchComparison.class));
+        return of(r, file, r.threshold());
+    }
+
+    static CompareRun of(Results r, String file, double threshold) {
+        return new CompareRun(r.json(file, BenchComparison.class), threshold);
     }
 
     String baseline() {
@@ -155,10 +163,15 @@ final class CompareRun {
         return null;
     }
 
-    /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
-    static String words(Interval r, Comparison.Quantity quantity) {
+    /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%] (threshold ±2.0%)", against this run's threshold. */
+    String words(Interval r, Comparison.Quantity quantity) {
+        return words(r, quantity, threshold);
+    }
+
+    /** The same against {@code threshold}: a verdict in words through {@link Comparison#describe(Interval, Comparison.Quantity, double)}. */
+    static String words(Interval r, Comparison.Quantity quantity, double threshold) {
         if (r == null) return "too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)";
-        return Md.interval(r) + ": " + Comparison.describe(r, quantity);
+        return Md.interval(r, 1, 1 - threshold, 1 + threshold) + ": " + Comparison.describe(r, quantity, threshold);
     }
 
     private static String orDash(Double v) {

@@ -62,7 +62,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f0(p99[a][i]));
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f1(cpu[a][i]));
                 CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
-                for (int a = 1; a < ARCHS.length; a++) row.add(CompareRun.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
+                for (int a = 1; a < ARCHS.length; a++) row.add(run.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
                 row.add(resolvedBest(run, col));
                 rows.add(row);
             }
@@ -108,6 +108,7 @@ public final class ConcurrencyExperiment implements Experiment {
             ka.append(LABELS[a]).append(' ').append(Md.f1(peak[0][a] / peak[1][a])).append('×');
         }
         out.put("keepalive_over_short", ka.toString());
+        out.put("keepalive_past_peak", pastPeak(peakAt[0], lv));
         shortOverKeepaliveCpu(out, cpuAtTop, lv[lv.length - 1]);
         CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]));
         BenchComparison.Config c = first.json.config();
@@ -134,16 +135,34 @@ public final class ConcurrencyExperiment implements Experiment {
         return v == null ? Double.NaN : v;
     }
 
-    /** The server with the highest median rate when its interval against every other excludes 1, else which ones tie. */
+    /** The server with the highest median rate when its interval against every other lies beyond the run's threshold, else which ones tie. */
     private static String resolvedBest(CompareRun run, double[] qps) {
         int best = Stats.best(qps, true);
         StringBuilder ties = new StringBuilder(LABELS[best]);
         for (int a = 0; a < ARCHS.length; a++) {
             if (a == best) continue;
             Interval ratio = run.ratio(ARCHS[best], ARCHS[a], CompareRun.RATE);
-            if (ratio == null || ratio.low() <= 1) ties.append(", ").append(LABELS[a]);
+            if (ratio == null || Comparison.verdict(ratio, run.threshold) != Comparison.Verdict.ABOVE) ties.append(", ").append(LABELS[a]);
         }
         return ties.toString().contains(",") ? "unresolved: " + ties : LABELS[best];
+    }
+
+    /**
+     * Whether the run shows more connections only queueing: a server whose median peak lies below
+     * the highest level tried; one that peaked at the highest level may peak beyond it.
+     */
+    static String pastPeak(int[] peakAt, String[] lv) {
+        List<String> below = new ArrayList<>(), atTop = new ArrayList<>();
+        for (int a = 0; a < peakAt.length; a++) (peakAt[a] < lv.length - 1 ? below : atTop).add(LABELS[a]);
+        String top = lv[lv.length - 1];
+        if (below.isEmpty()) {
+            return "Every server peaked at the highest level tried, so this run shows no point past which more connections only"
+                    + " queue: each peak lies at or beyond " + top + " connections";
+        }
+        String past = String.join(" and ", below) + " peaked below the highest level tried and gained nothing from more"
+                + " connections past that (medians): those can only queue";
+        return atTop.isEmpty() ? past : past + "; " + String.join(" and ", atTop) + " peaked at the highest level tried, so "
+                + (atTop.size() == 1 ? "its peak lies" : "their peaks lie") + " at or beyond " + top + " connections";
     }
 
     /**
@@ -156,7 +175,8 @@ public final class ConcurrencyExperiment implements Experiment {
                 + Md.f0(medianSpread[1] * 100) + "% (short), median over the points; ratios paired by round, with intervals");
         out.put("trust", "Each point is one compare: in every round the three servers run one after the other in a fresh random"
                 + " order, so the machine's drift and the slot order reach all three alike, and a ratio to LT is the median of the"
-                + " rounds' own ratios with a 95% interval; a direction is named only where that interval excludes 1"
+                + " rounds' own ratios with a 95% interval; a direction is named only where that interval lies wholly beyond the run's threshold"
+                + " (1 ± the larger of 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it"
                 + " (columns \"ET / LT\" and \"MP / LT\"; \"most QPS (resolved)\" names a server only when it beats both others"
                 + " beyond their intervals). The warm-up is explicit: load on each server before a compare's first round, not"
                 + " counted. One server's slices at one point differ by " + Md.f0(medianSpread[0] * 100) + "% in keep-alive QPS"
@@ -177,7 +197,8 @@ public final class ConcurrencyExperiment implements Experiment {
                 if (a == best) continue;
                 Interval ratio = atPeak[best].ratio(ARCHS[a], ARCHS[best], CompareRun.RATE);
                 sb.append(firstOther ? "" : "; ").append(LABELS[a]).append(" against it: ").append(ratio == null
-                        ? "no interval (too few paired rounds)" : Md.ratio(ratio) + ", " + Comparison.describe(ratio, Comparison.Quantity.RATE));
+                        ? "no interval (too few paired rounds)" : Md.ratio(ratio, atPeak[best].threshold) + ", "
+                        + Comparison.describe(ratio, Comparison.Quantity.RATE, atPeak[best].threshold));
                 firstOther = false;
             }
             out.put(MODES[m] + "_peak_gap", sb.toString());
@@ -190,7 +211,8 @@ public final class ConcurrencyExperiment implements Experiment {
         out.put("mp_throughput", "At " + lv[peakAt[0][loop]] + " keep-alive connections, where " + LABELS[loop] + " peaked, MP serves "
                 + Md.f0(medianRate(run, ARCHS[2])) + " QPS against " + LABELS[loop] + "'s " + Md.f0(medianRate(run, ARCHS[loop]))
                 + " (medians): " + (mp == null
-                ? "too few paired rounds for an interval" : Md.ratio(mp) + ", " + Comparison.describe(mp, Comparison.Quantity.RATE)));
+                ? "too few paired rounds for an interval" : Md.ratio(mp, run.threshold) + ", "
+                + Comparison.describe(mp, Comparison.Quantity.RATE, run.threshold)));
     }
 
     private static double peakRate(Results r, String[] lv, int[][] peakAt, int arch) {

@@ -75,7 +75,7 @@ public final class ExperimentReports implements Callable<Integer> {
                     out.println("wrote " + p);
                 }
             }
-            // every report regenerated: the README's findings follow them
+            // every report regenerated: the findings in experiments/README.md follow them
             Path readme = names.isEmpty() ? Findings.readme(dir) : null;
             if (readme != null) {
                 String now = Files.readString(readme, StandardCharsets.UTF_8), fresh = Findings.render(dir, now);
@@ -83,7 +83,7 @@ public final class ExperimentReports implements Callable<Integer> {
                     Files.writeString(readme, fresh, StandardCharsets.UTF_8);
                     out.println("wrote " + readme);
                 } else if (!fresh.equals(now)) {
-                    err.println("stale: README.md's findings do not match the results");
+                    err.println("stale: experiments/README.md's findings do not match the results");
                     differing++;
                 }
             }

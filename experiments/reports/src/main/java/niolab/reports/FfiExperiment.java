@@ -253,6 +253,8 @@ public final class FfiExperiment implements Experiment {
                     verdicts.add(w + ": FFM against JNA: too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)");
                     continue;
                 }
+                faster = faster.withThreshold(r.threshold());
+                cheaper = cheaper.withThreshold(r.threshold());
                 String verdict = faster.verdict() == ClaimVerdict.FAILS || cheaper.verdict() == ClaimVerdict.FAILS ? "fails"
                         : faster.verdict() == ClaimVerdict.HOLDS && cheaper.verdict() == ClaimVerdict.HOLDS ? "holds"
                         : "undecided at this run's precision";

@@ -9,11 +9,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The README's "What the experiments found": the block between {@code <!-- BEGIN GENERATED
- * findings -->} and {@code <!-- END GENERATED findings -->}, filled from
- * {@code experiments/templates/readme-findings.md}, whose {@code {{EXP:key}}} are values the
- * reports compute from their results (the same code: README and reports cannot disagree).
- * {@code make reports} writes it, as {@code make labs} writes the lab sheets' blocks.
+ * What the experiments found, in {@code experiments/README.md}: the block between
+ * {@code <!-- BEGIN GENERATED findings -->} and {@code <!-- END GENERATED findings -->}, filled
+ * from {@code experiments/templates/readme-findings.md}, whose {@code {{EXP:key}}} are values the
+ * reports compute from their results (the same code: the findings and the reports cannot
+ * disagree). {@code make reports} writes it, as {@code make labs} writes the lab sheets' blocks.
  */
 final class Findings {
     static final String TEMPLATE = "templates/readme-findings.md";
@@ -23,9 +23,9 @@ final class Findings {
     private Findings() {
     }
 
-    /** The README beside {@code experimentsDir}, or null when there is none with the block (a handout, a copy). */
+    /** The experiments' README, or null when there is none with the block (a handout, a copy). */
     static Path readme(Path experimentsDir) {
-        Path readme = experimentsDir.toAbsolutePath().normalize().resolveSibling("README.md");
+        Path readme = experimentsDir.toAbsolutePath().normalize().resolve("README.md");
         try {
             return Files.isRegularFile(readme) && BLOCK.matcher(Files.readString(readme, StandardCharsets.UTF_8)).find() ? readme : null;
         } catch (IOException e) {

@@ -52,10 +52,10 @@ public final class HttpExperiment implements Experiment {
                 cpu[m][i] = orNaN(w.medianCpuUsPerRequest());
                 String peer = peer(s);
                 rows.add(List.of(s, Md.f0(rate[m][i]), w.minRate() == null ? "–" : Md.f0(w.minRate()) + " – " + Md.f0(w.maxRate()),
-                        s.equals(base) ? "baseline" : CompareRun.words(wrk[m].ratio(s, base, CompareRun.RATE), Comparison.Quantity.RATE),
+                        s.equals(base) ? "baseline" : wrk[m].words(wrk[m].ratio(s, base, CompareRun.RATE), Comparison.Quantity.RATE),
                         Md.f0(orNaN(e.medianRate())), Md.f2(orNaN(e.medianRate()) / rate[m][i]), Md.f2(cpu[m][i]),
-                        peer == null || !wrk[m].has(peer) ? "–" : CompareRun.words(wrk[m].ratio(s, peer, CompareRun.RATE), Comparison.Quantity.RATE),
-                        peer == null || !wrk[m].has(peer) ? "–" : CompareRun.words(wrk[m].ratio(s, peer, CompareRun.CPU), Comparison.Quantity.COST),
+                        peer == null || !wrk[m].has(peer) ? "–" : wrk[m].words(wrk[m].ratio(s, peer, CompareRun.RATE), Comparison.Quantity.RATE),
+                        peer == null || !wrk[m].has(peer) ? "–" : wrk[m].words(wrk[m].ratio(s, peer, CompareRun.CPU), Comparison.Quantity.COST),
                         w.errors() + " / " + e.errors()));
             }
             out.put(MODES[m] + "_table", "**wrk** " + wrk[m].design() + "; **echo-bench** " + eb[m].design() + ":\n\n"
@@ -82,11 +82,11 @@ public final class HttpExperiment implements Experiment {
                 leftOut.add(statement);
                 continue;
             }
-            Claim c = Claim.within(statement, Claim.ratio(ebOverWrk[0], ebOverWrk[1]), n, 0.9, 1.1);
+            Claim c = Claim.within(statement, Claim.ratio(ebOverWrk[0], ebOverWrk[1]), n, 0.9, 1.1).withThreshold(r.threshold());
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
-        Claim.report(claims, "measured ratio", out);
+        Claim.report(claims, "measured ratio", out, r.threshold());
         out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + MedianInterval.MIN_ROUNDS
                 + " rounds in which both sides served (no interval): " + String.join("; ", leftOut) + ".");
         out.put("ruler_held", rulerHeld + " of " + servers.length);
@@ -102,7 +102,9 @@ public final class HttpExperiment implements Experiment {
                 + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
                 + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
                 + " machine's drift reaches them alike, and a ratio is the median of the rounds' own ratios with a 95%"
-                + " interval; a direction is named only where the interval excludes 1. Tables show each server's median slice");
+                + " interval; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"
+                + " 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it. Tables show each"
+                + " server's median slice");
         out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`, the compares with their results in"
                 + " `experiments/results/http/`, then redis; `ROUNDS=`, `SLICE=`, `WARMUP=` and `SERVERS=` change the runs)");
     }
@@ -116,7 +118,8 @@ public final class HttpExperiment implements Experiment {
             return;
         }
         int n = run.rounds(pair[0], pair[1]);
-        claims.add(quantity == CompareRun.RATE ? Claim.atLeast(statement, ratio, n, 1.0) : Claim.atMost(statement, ratio, n, 1.0));
+        claims.add((quantity == CompareRun.RATE ? Claim.atLeast(statement, ratio, n, 1.0) : Claim.atMost(statement, ratio, n, 1.0))
+                .withThreshold(run.threshold));
     }
 
     static String compareFile(String load, String mode) {
@@ -173,7 +176,7 @@ public final class HttpExperiment implements Experiment {
             rows.add(List.of(m[1], Md.f0(ceiling), Md.f0(Stats.median(redis.numbers("requests_per_s", "mode", m[0], "test", "PING_MBULK"))),
                     bestName + " " + Md.f0(best), Md.f2(best / ceiling)));
             out.put("redis_" + m[0], Md.f0(ceiling));
-            out.put("best_" + m[0], bestName + " (" + Md.f0(best) + " req/s, " + Md.f2(best / ceiling) + "× redis's)"
+            out.put("best_" + m[0], bestName + " (" + Md.f0(best) + " req/s, " + Md.f2(best / ceiling) + "× redis's; medians of separate runs, no interval)"
                     + resolved(runs[mode == 0 ? 0 : 1], bestName, servers));
             out.put("redis_vs_best_" + m[0], best >= ceiling ? "at or below" : "above");
         }
@@ -186,9 +189,9 @@ public final class HttpExperiment implements Experiment {
         List<String> ties = new ArrayList<>();
         for (String s : servers) {
             Interval ratio = s.equals(best) ? null : run.ratio(best, s, CompareRun.RATE);
-            if (!s.equals(best) && (ratio == null || ratio.low() <= 1)) ties.add(s);
+            if (!s.equals(best) && (ratio == null || Comparison.verdict(ratio, run.threshold) != Comparison.Verdict.ABOVE)) ties.add(s);
         }
-        return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval"
+        return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval and the run's threshold"
                 : ", the highest median, not resolved from " + String.join(", ", ties) + " at this run's precision";
     }
 }

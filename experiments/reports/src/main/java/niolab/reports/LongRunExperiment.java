@@ -32,6 +32,23 @@ public final class LongRunExperiment implements Experiment {
         return Stats.median(secondHalf);
     }
 
+    /**
+     * Whether one run ranks the leader above the runner-up: only when its lead is larger than the
+     * steady-half variation of both of them, since either one's own wandering could make up the gap.
+     * {@code spread} is each server's steady-half max − min over median.
+     */
+    static String rankingVerdict(double[] steady, double[] spread) {
+        int best = Stats.best(steady, true), next = -1;
+        for (int a = 0; a < steady.length; a++) if (a != best && (next < 0 || steady[a] > steady[next])) next = a;
+        double gap = (steady[best] - steady[next]) / steady[next];
+        int wider = spread[best] >= spread[next] ? best : next;
+        String lead = "the lead of " + Md.f1(gap * 100) + "% over " + LABELS[next];
+        String variation = LABELS[wider] + "'s steady-half variation (" + Md.f1(spread[wider] * 100) + "%, max − min over median)";
+        return gap <= spread[wider]
+                ? lead + " is no larger than " + variation + ", so this run cannot rank them"
+                : lead + " is larger than " + variation + ", the wider of the two, though one run with no rounds gives it no interval";
+    }
+
     @Override
     public void generate(Results r, Report out) {
         List<List<String>> rows = new ArrayList<>();
@@ -109,14 +126,7 @@ public final class LongRunExperiment implements Experiment {
         out.put("warmup_shape", String.join("; ", shape));
         int slowest = Stats.best(warmS, true);
         out.put("slowest_warm", LABELS[slowest]);
-        double runnerUp = -1;
-        for (int a = 0; a < ARCHS.length; a++) if (a != best) runnerUp = Math.max(runnerUp, steady[a]);
-        double gap = (steady[best] - runnerUp) / runnerUp, leastSpread = spread[Stats.best(spread, false)];
-        out.put("ranking_verdict", gap < leastSpread
-                ? "the lead of " + Md.f0(gap * 100) + "% over the next is smaller than the steady half's own variation (at least "
-                        + Md.f0(leastSpread * 100) + "% for every server), so this run cannot rank them"
-                : "the lead of " + Md.f0(gap * 100) + "% over the next is larger than every server's steady-half variation (at most "
-                        + Md.f0(spread[Stats.best(spread, true)] * 100) + "%), though one run with no rounds gives it no interval");
+        out.put("ranking_verdict", rankingVerdict(steady, spread));
         out.put("seed_ratio", Md.f2(SEED_RATIO) + "×");
         out.put("ratio_min", Md.f2(ratio[Stats.best(ratio, false)]) + "×");
         out.put("ratio_max", Md.f2(ratio[Stats.best(ratio, true)]) + "×");

@@ -53,12 +53,44 @@ public final class Md {
      * than 0.05, so that "slower by 0.4%" never sits beside "[1.00, 1.00]".
      */
     public static String ratio(Interval i) {
-        return fit(i, i.estimate()) + "× [" + fit(i, i.low()) + ", " + fit(i, i.high()) + "]";
+        return fit(i, i.estimate()) + "× [" + edge(i, i.low(), 1) + ", " + edge(i, i.high(), 1) + "]";
     }
 
-    /** An estimate with its interval, "0.97 [0.95, 1.03]", to {@link #ratio}'s decimals. */
+    /** An estimate with its interval, "0.97 [0.95, 1.03]", to {@link #ratio}'s decimals, each edge to {@link #edge}'s. */
     public static String interval(Interval i) {
-        return fit(i, i.estimate()) + " [" + fit(i, i.low()) + ", " + fit(i, i.high()) + "]";
+        return interval(i, 1);
+    }
+
+    /** The same, each edge shown against {@code bounds} (1 and the threshold's 1 ± t, say). */
+    public static String interval(Interval i, double... bounds) {
+        return fit(i, i.estimate()) + " [" + edge(i, i.low(), bounds) + ", " + edge(i, i.high(), bounds) + "]";
+    }
+
+    /** A ratio with its interval against 1 and 1 ± {@code threshold}, "1.12× [1.05, 1.20]". */
+    public static String ratio(Interval i, double threshold) {
+        return fit(i, i.estimate()) + "× [" + edge(i, i.low(), 1, 1 - threshold, 1 + threshold) + ", "
+                + edge(i, i.high(), 1, 1 - threshold, 1 + threshold) + "]";
+    }
+
+    /**
+     * An interval's edge {@code v} to {@link #fit}'s decimals, or more where those would round it onto
+     * one of the {@code bounds} a verdict compares it with: 0.996 against 1 reads "0.996", never
+     * "1.00", so that the reader sees the edge decide. Up to six decimals.
+     */
+    public static String edge(Interval i, double v, double... bounds) {
+        return edge(i.width() >= 0.001 && i.width() < 0.05 ? 3 : 2, v, bounds);
+    }
+
+    /** {@code v} to {@code digits} decimals, or more where those would round it onto one of {@code bounds}. */
+    public static String edge(int digits, double v, double... bounds) {
+        for (double b : bounds) {
+            while (digits < 6 && v != b && Double.isFinite(b) && fixed(v, digits).equals(fixed(b, digits))) digits++;
+        }
+        return fixed(v, digits);
+    }
+
+    private static String fixed(double v, int digits) {
+        return String.format(Locale.ROOT, "%." + digits + "f", v);
     }
 
     /** {@code v}, one of {@code i}'s figures, to two decimals, or three where {@code i} is 0.001 to 0.05 wide. */

@@ -204,7 +204,7 @@ public final class MistakesExperiment implements Experiment {
         }
         claims.add(slower);
         out.put("target_sentence", "At 50 keep-alive connections and no quiet ones, the broken server's rate over the correct one's was "
-                + CompareRun.words(slower.measured(), Comparison.Quantity.RATE) + " (" + slower.rounds() + " paired rounds): the lab's"
+                + run.words(slower.measured(), Comparison.Quantity.RATE) + " (" + slower.rounds() + " paired rounds): the lab's"
                 + " target, that the mistake is called slower with an interval wholly below 1, " + verdict(slower) + " on this run.");
     }
 
@@ -279,7 +279,7 @@ public final class MistakesExperiment implements Experiment {
             double[] rates = run == null ? new double[0] : run.values("broken", CompareRun.RATE);
             if (rates.length >= MedianInterval.MIN_ROUNDS) {
                 Claim cap = Claim.atMost("`blocking-on-loop` (" + arch + "): broken's median rate, req/s", Claim.median(rates), rates.length,
-                        BLOCKING_CAP);
+                        BLOCKING_CAP).withThreshold(r.threshold());
                 claims.add(cap);
                 caps.add("a median of " + Md.f0(cap.measured().estimate()) + " req/s on " + arch + ", where the claim of at most "
                         + Md.f0(BLOCKING_CAP) + " " + verdict(cap));
@@ -313,7 +313,7 @@ public final class MistakesExperiment implements Experiment {
             if (p50ms.length >= MedianInterval.MIN_ROUNDS) {
                 for (int i = 0; i < p50ms.length; i++) p50ms[i] /= 1000;
                 Claim stall = Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
-                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS);
+                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS).withThreshold(r.threshold());
                 claims.add(stall);
                 answers.add("p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct") + " on " + arch
                         + ", where the claim of at least " + Md.f0(DELAYED_ACK_MS) + " ms " + verdict(stall));
@@ -354,7 +354,7 @@ public final class MistakesExperiment implements Experiment {
 
     /** Broken over correct in one quantity: "0.93 [0.90, 0.97]: slower by 7% [3%, 10%]". */
     private static String pairWords(CompareRun run, int quantity, Comparison.Quantity q) {
-        return CompareRun.words(run.ratio("broken", "correct", quantity), q);
+        return run.words(run.ratio("broken", "correct", quantity), q);
     }
 
     /** "980 req/s, p50 20.1 ms": a server's medians over its slices. */
@@ -381,7 +381,7 @@ public final class MistakesExperiment implements Experiment {
         Interval ratio = run.ratio("broken", "correct", quantity);
         int rounds = run.rounds("broken", "correct");
         if (ratio == null) return null;
-        return above ? Claim.atLeast(statement, ratio, rounds, 1.0) : Claim.atMost(statement, ratio, rounds, 1.0);
+        return (above ? Claim.atLeast(statement, ratio, rounds, 1.0) : Claim.atMost(statement, ratio, rounds, 1.0)).withThreshold(run.threshold);
     }
 
     /** "holds", "fails" or "is undecided at this run's precision": a claim's verdict as a sentence's verb. */

@@ -53,10 +53,13 @@ public final class NetworkExperiment implements Experiment {
         /** compare only: the compares the script ran that wrote no report (their printouts, .txt, say why). */
         final List<String> missing = new ArrayList<>();
         int rounds, connections;
+        /** The run's threshold ({@link Results#threshold}). */
+        final double threshold;
         /** compare only: the seconds the relayed targets of a protocol and path were loaded (slices and warm-ups). */
         final Map<String, Double> relayedSeconds = new LinkedHashMap<>();
 
         Run(Results r) {
+            threshold = r.threshold();
             Csv runs = r.csv("runs.csv");
             if (!runs.header().contains("file") || runs.header().contains("arch")) {
                 throw new IllegalArgumentException(r.dir.resolve("runs.csv") + " lists echo-bench runs of the sequential design, which"
@@ -166,7 +169,7 @@ public final class NetworkExperiment implements Experiment {
         out.put("relay_table", relayTable(run));
         out.put("relay_cpu", relayCpu(r, run));
         window(run, out);
-        claims(claims(run), out);
+        claims(claims(run), out, run.threshold);
         conclusions(run, out);
         merge(r, out);
         out.put("kernel", r.text("kernel.txt").trim());
@@ -223,8 +226,8 @@ public final class NetworkExperiment implements Experiment {
             Point base = run.point(protocol, path, run.baseline());
             for (String arch : run.archs.subList(1, run.archs.size())) {
                 Point p = run.point(protocol, path, arch);
-                row.add(cell(p, base, RATE, Comparison.Quantity.RATE));
-                row.add(cell(p, base, CPU, Comparison.Quantity.COST));
+                row.add(cell(p, base, RATE, Comparison.Quantity.RATE, run.threshold));
+                row.add(cell(p, base, CPU, Comparison.Quantity.COST, run.threshold));
             }
             rows.add(row);
         }
@@ -239,8 +242,8 @@ public final class NetworkExperiment implements Experiment {
             for (String arch : run.archs) {
                 Point relayed = run.point(PROTOCOLS[i], "relay0", arch), routed = run.point(PROTOCOLS[i], "direct", arch);
                 if (relayed == null || routed == null) continue;
-                rows.add(List.of(PROTOCOL_LABELS[i], arch, cell(relayed, routed, RATE, Comparison.Quantity.RATE),
-                        cell(relayed, routed, CPU, Comparison.Quantity.COST), Integer.toString(Run.pairedRounds(relayed, routed, RATE))));
+                rows.add(List.of(PROTOCOL_LABELS[i], arch, cell(relayed, routed, RATE, Comparison.Quantity.RATE, run.threshold),
+                        cell(relayed, routed, CPU, Comparison.Quantity.COST, run.threshold), Integer.toString(Run.pairedRounds(relayed, routed, RATE))));
             }
         }
         return Md.table(List.of("protocol", "server", "req/s relay0 / routed", "server CPU per request relay0 / routed", "paired rounds"), rows);
@@ -313,13 +316,13 @@ public final class NetworkExperiment implements Experiment {
     }
 
     /** The claims' paragraph and table ({@code claims}), or why this run has none. */
-    private static void claims(List<Claim> claims, Report out) {
+    private static void claims(List<Claim> claims, Report out, double threshold) {
         if (claims.isEmpty()) {
             out.put("claims", "None is checked on this run: no ratio behind them has the " + MedianInterval.MIN_ROUNDS
                     + " paired rounds an interval needs.");
             return;
         }
-        Claim.report(claims, "ratio", out);
+        Claim.report(claims, "ratio", out, threshold);
         out.put("claims", out.values.get("claims_summary") + ". " + out.values.get("claims_precision") + "\n\n" + out.values.get("claims_table"));
     }
 
@@ -369,7 +372,7 @@ public final class NetworkExperiment implements Experiment {
         out.put("echo_cpu_direct", String.join(", ", cpusRouted));
     }
 
-    /** {resolved, measured}: the comparisons against the baseline on one path (both protocols) whose interval excludes 1. */
+    /** {resolved, measured}: the comparisons against the baseline on one path (both protocols) whose interval lies beyond the threshold. */
     private static int[] resolved(Run run, String path, int quantity) {
         int[] n = new int[2];
         for (String protocol : PROTOCOLS) {
@@ -379,7 +382,8 @@ public final class NetworkExperiment implements Experiment {
                 Interval ratio = p == null || base == null ? null : Run.ratio(p, base, quantity);
                 if (ratio == null) continue;
                 n[1]++;
-                if (Comparison.direction(ratio) != Comparison.Direction.NONE) n[0]++;
+                Comparison.Verdict v = Comparison.verdict(ratio, run.threshold);
+                if (v == Comparison.Verdict.ABOVE || v == Comparison.Verdict.BELOW) n[0]++;
             }
         }
         return n;
@@ -413,12 +417,11 @@ public final class NetworkExperiment implements Experiment {
         out.put("merge_warnings", warnings.isEmpty() ? "none" : "\n\n" + String.join("\n", warnings));
     }
 
-    /** "0.97 [0.94, 1.01]: no difference this run can resolve (±4%)", or why there is none. */
-    static String cell(Point numer, Point denom, int quantity, Comparison.Quantity reading) {
+    /** "0.97 [0.94, 1.01]: the same within ±5.0%: [-6.0%, +1.0%] (threshold ±5.0%)", or why there is none. */
+    static String cell(Point numer, Point denom, int quantity, Comparison.Quantity reading, double threshold) {
         if (numer == null || denom == null) return "–";
         Interval ratio = Run.ratio(numer, denom, quantity);
-        if (ratio == null) return "too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)";
-        return Md.interval(ratio) + ": " + Comparison.describe(ratio, reading);
+        return CompareRun.words(ratio, reading, threshold);
     }
 
     private static String rtt(Run run, String path) {

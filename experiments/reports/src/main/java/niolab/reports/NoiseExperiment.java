@@ -1,5 +1,7 @@
 package niolab.reports;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +28,8 @@ public final class NoiseExperiment implements Experiment {
 
     @Override
     public void generate(Results r, Report out) {
+        // the run measures noise itself and takes no separate floor: its own 1 s A/A (table 3.1) is its floor
+        out.put("env", r.withOwnFloor("slice-1.json").environment());
         Csv settings = r.csv("settings.csv");
         for (String k : List.of("budget_s", "ab_runs", "ab_gap_s", "hog_start_s", "hog_end_s")) out.put(k, settings.row("key", k).get("value"));
         slices(r, out);
@@ -164,7 +168,7 @@ public final class NoiseExperiment implements Experiment {
             names = rounds.servers.get(1) + " against " + rounds.servers.get(0);
             Interval a = rounds.ratio(0);
             intervals.add(a);
-            rows.add(List.of(Integer.toString(i + 1), rounds.date, Md.f3(a.estimate()), interval(a), pct(a.width())));
+            rows.add(List.of(Integer.toString(i + 1), rounds.started(), Md.f3(a.estimate()), interval(a), pct(a.width())));
             x[i] = i + 1;
             est[i] = a.estimate();
             low[i] = a.low();
@@ -172,7 +176,9 @@ public final class NoiseExperiment implements Experiment {
         }
         out.put("ab_gaps", gaps(r));
         out.put("ab_pair", names);
-        out.put("ab_table", Md.table(List.of("run", "started (UTC)", names + ", rate ratio", "95% interval", "width"), rows));
+        out.put("ab_table", Md.table(List.of("run", "started (UTC)", names + ", rate ratio", "95% interval", "width"), rows)
+                + "\n\nA compare records the time it writes its JSON, at its end: a run started that time less its slices and its"
+                + " servers' warm-ups.");
         boolean disagree = false;
         for (Interval a : intervals) {
             for (Interval b : intervals) disagree |= a.high() < b.low();
@@ -200,7 +206,7 @@ public final class NoiseExperiment implements Experiment {
     }
 
     private static String interval(Interval i) {
-        return "[" + Md.f3(i.low()) + ", " + Md.f3(i.high()) + "]";
+        return "[" + Md.edge(3, i.low(), 1) + ", " + Md.edge(3, i.high(), 1) + "]";
     }
 
     /** A ratio's width as a percentage: 0.021 → "2.1%". */
@@ -213,7 +219,10 @@ public final class NoiseExperiment implements Experiment {
         final List<String> servers = new ArrayList<>();
         final Map<Integer, Map<String, Double>> rate = new TreeMap<>();
         final Map<Integer, String> first = new TreeMap<>();
+        /** When the compare wrote its JSON, at its end ("" when not recorded). */
         String date = "";
+        /** Seconds of load the run spent: its slices and each server's warm-up. */
+        double loadS;
 
         static Rounds of(Results r, String file) {
             return of(r.json(file, BenchComparison.class));
@@ -223,7 +232,9 @@ public final class NoiseExperiment implements Experiment {
             Rounds rounds = new Rounds();
             for (BenchComparison.Server s : json.servers()) rounds.servers.add(s.name());
             rounds.date = json.environment() == null || json.environment().time() == null ? "" : json.environment().time();
+            rounds.loadS = json.config().warmupS() * json.servers().size();
             for (BenchComparison.Slice s : json.slices()) {
+                rounds.loadS += s.seconds();
                 if (s.rate() == null || s.refused()) continue;
                 rounds.rate.computeIfAbsent(s.round(), k -> new TreeMap<>()).put(s.server(), s.rate());
                 if (s.position() == 0) rounds.first.put(s.round(), s.server());
@@ -233,6 +244,12 @@ public final class NoiseExperiment implements Experiment {
 
         int count() {
             return rate.size();
+        }
+
+        /** When the run started: its recorded end less its slices and warm-ups, to the second ("" when not recorded). */
+        String started() {
+            if (date.isEmpty()) return "";
+            return Instant.parse(date).minusMillis(Math.round(loadS * 1000)).truncatedTo(ChronoUnit.SECONDS).toString();
         }
 
         /** Server {@code index}'s rates, one per round that served it, in round order. */

@@ -183,7 +183,7 @@ public final class ProfileExperiment implements Experiment {
                         new Interval(ratio, ratio, ratio), 1, 0.7));
             }
         }
-        Claim.report(claims, "vt / lt", out);
+        Claim.report(claims, "vt / lt", out, r.threshold());
     }
 
     private static String ordinal(int n) {

@@ -19,9 +19,49 @@ import niolab.common.stats.Interval;
 /** One experiment's raw results folder, {@code experiments/results/NAME/}, and typed reads from it. */
 public final class Results {
     public final Path dir;
+    /** A compare JSON of this run that is its own A/A floor, where it recorded no separate one (exp-noise). */
+    private String ownFloor;
+    private Double threshold;
 
     public Results(Path dir) {
         this.dir = dir;
+    }
+
+    /** Names this run's own A/A compare as its floor, for a run that measures noise itself and takes no separate one. */
+    Results withOwnFloor(String file) {
+        ownFloor = file;
+        threshold = null;
+        return this;
+    }
+
+    /**
+     * This run's A/A interval, lt against lt: the separate floor its conditions.json names, else its
+     * own; null where it measured none (or too few rounds for an interval).
+     */
+    Interval floor() {
+        String file = floorFile();
+        if (file == null) return null;
+        CompareRun run = CompareRun.of(this, file, Comparison.MIN_THRESHOLD);
+        List<BenchComparison.Server> servers = run.json.servers();
+        return servers.size() < 2 ? null : run.ratio(servers.get(1).name(), servers.get(0).name(), CompareRun.RATE);
+    }
+
+    /** The file {@link #floor} reads, or null. */
+    private String floorFile() {
+        if (has("conditions.json")) {
+            RunConditions c = json("conditions.json", RunConditions.class);
+            if (c.noise() != null && has(c.noise())) return c.noise();
+        }
+        return ownFloor != null && has(ownFloor) ? ownFloor : null;
+    }
+
+    /**
+     * The threshold every verdict of this run uses: the larger of 2% and its A/A floor
+     * ({@link Comparison#threshold}); 2% where the run measured no floor.
+     */
+    double threshold() {
+        if (threshold == null) threshold = Comparison.threshold(floor());
+        return threshold;
     }
 
     public boolean has(String file) {
@@ -69,11 +109,12 @@ public final class Results {
     /** The environment block every report carries, from {@code env.json}, with the load as the run recorded it. */
     public String environment() {
         RunEnvironment env = json("env.json", RunEnvironment.class);
-        if (!has("conditions.json")) return environmentTable(env, load(), null, null);
+        String file = floorFile();
+        String floor = file == null ? null : noiseFloor(file) + (file.equals(ownFloor) ? " (this run's own A/A, " + file + ")" : "");
+        if (!has("conditions.json")) return environmentTable(env, load(), null, floor);
         RunConditions c = json("conditions.json", RunConditions.class);
         return environmentTable(env, c.loadavgBefore() + " before, " + c.loadavgAfter() + " after (1, 5, 15 min)",
-                Md.f2(c.stealPercent()) + "% of the CPU time over the run",
-                c.noise() != null && has(c.noise()) ? noiseFloor(c.noise()) : null);
+                Md.f2(c.stealPercent()) + "% of the CPU time over the run", floor);
     }
 
     /**
@@ -105,15 +146,19 @@ public final class Results {
 
     /**
      * The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's
-     * interval and verdict, recomputed from the slices as every interval of the reports is.
+     * interval, recomputed from the slices as every interval of the reports is, and the threshold
+     * it sets for this run's verdicts.
      */
     String noiseFloor(String file) {
-        CompareRun run = CompareRun.of(this, file);
+        CompareRun run = CompareRun.of(this, file, Comparison.MIN_THRESHOLD);
         List<BenchComparison.Server> servers = run.json.servers();
         Interval rate = servers.size() < 2 ? null : run.ratio(servers.get(1).name(), servers.get(0).name(), CompareRun.RATE);
-        if (rate == null) return "measured, but too few paired rounds for an interval";
-        return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.f3(rate.low()) + ", " + Md.f3(rate.high()) + "] over "
-                + run.rounds(servers.get(1).name(), servers.get(0).name()) + " rounds: " + Comparison.describe(rate, Comparison.Quantity.RATE);
+        if (rate == null) return "measured, but too few paired rounds for an interval: threshold ±" + Md.f1(Comparison.MIN_THRESHOLD * 100) + "%";
+        double t = Comparison.threshold(rate);
+        return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.edge(3, rate.low(), 1) + ", " + Md.edge(3, rate.high(), 1)
+                + "] over " + run.rounds(servers.get(1).name(), servers.get(0).name()) + " rounds, ±" + Md.f1(Comparison.floor(rate) * 100)
+                + "% from 1: every verdict of this run has a threshold of ±" + Md.f1(t * 100) + "% (the larger of "
+                + Md.f0(Comparison.MIN_THRESHOLD * 100) + "% and that floor)";
     }
 
     /**

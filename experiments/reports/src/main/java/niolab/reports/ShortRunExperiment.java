@@ -27,6 +27,9 @@ public final class ShortRunExperiment implements Experiment {
         return "short-run";
     }
 
+    /** What a figure from the 3 sequential runs per server carries instead of an interval. */
+    static final String NO_INTERVAL = "3 runs, no interval";
+
     @Override
     public void generate(Results r, Report out) {
         BenchReport[] serial = new BenchReport[ARCHS.length];
@@ -40,8 +43,8 @@ public final class ShortRunExperiment implements Experiment {
             allFaster &= later > qps[0];
             out.put("errors_" + ARCHS[a], Long.toString(serial[a].errors().total()));
         }
-        out.put("warm_reading", allFaster ? "the later runs were faster on every server, as JVMs warming up would make them"
-                : "not every server's later runs were faster than its first");
+        out.put("warm_reading", (allFaster ? "the later runs were faster on every server, as JVMs warming up would make them"
+                : "not every server's later runs were faster than its first") + " (" + NO_INTERVAL + ")");
         compare(serial, out);
         benchSh(r, out);
         sweep(r, out);
@@ -96,7 +99,7 @@ public final class ShortRunExperiment implements Experiment {
             claims.add(Claim.atLeast(LABELS[a] + ": the warmed client's 100-request rate over the cold client's", gain, wc[0].length, 2.0));
             if (a > 0) {
                 double[][] vs = paired(warm.get(a), warm.get(0));
-                arch.add(LABELS[a] + " against LT " + Comparison.describe(Claim.ratio(vs[0], vs[1]), Comparison.Quantity.RATE)
+                arch.add(LABELS[a] + " against LT " + Comparison.describe(Claim.ratio(vs[0], vs[1]), Comparison.Quantity.RATE, r.threshold())
                         + " (" + vs[0].length + " rounds)");
             }
             if (longRun.has("long-" + ARCHS[a] + ".json")) {
@@ -113,7 +116,7 @@ public final class ShortRunExperiment implements Experiment {
                 + " steady / short ratio of " + String.join(", ", longShort) + ", beside the write-up's " + Md.f2(LongRunExperiment.SEED_RATIO)
                 + "× (two separate runs, so no interval).")
                 + " Repeated on fresh servers in random order (table 3.7), the first 100 requests compare as: " + String.join("; ", arch) + ".");
-        Claim.report(claims, "warmed / cold", out);
+        Claim.report(claims, "warmed / cold", out, r.threshold());
     }
 
     /** The rounds both maps hold, in round order: {a's values, b's values}. */
@@ -213,7 +216,7 @@ public final class ShortRunExperiment implements Experiment {
         row.add(LABELS[b]);
         row.add(diff.toString());
         out.put("best_" + key, LABELS[b]);
-        out.put("best_" + key + "_line", LABELS[b] + " (" + diff + ")");
+        out.put("best_" + key + "_line", LABELS[b] + " (" + diff + "; " + NO_INTERVAL + ")");
         return row;
     }
 

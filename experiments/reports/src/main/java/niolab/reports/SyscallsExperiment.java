@@ -77,7 +77,7 @@ public final class SyscallsExperiment implements Experiment {
         for (String w : WORKLOADS) {
             report.put(w + "_overview", overview(runs, w));
             report.put(w + "_by_kind", byKind(runs, w, "loop"));
-            report.put(w + "_et_vs_lt", Compare.fewerOrMore("ET", runs.get("et-" + w).total("loop", 0),
+            report.put(w + "_et_vs_lt", CountComparison.fewerOrMore("ET", runs.get("et-" + w).total("loop", 0),
                     "LT", runs.get("lt-" + w).total("loop", 0), "syscalls per request on its event loop thread"));
             report.put(w + "_lt_minus_et", kindDiff(runs.get("lt-" + w), runs.get("et-" + w)));
             report.put(w + "_waits", waits(runs, w));

@@ -30,6 +30,8 @@ public final class TimeWaitExperiment implements Experiment {
         /** Per interval: end time and cumulative successful requests and errors. */
         final double[] t, okSoFar, errorsSoFar;
         final String portRange;
+        /** The client's warm-up connections before the timed run (its recorded setting; 0 with --cold-client). */
+        final double warmupConnections;
 
         Scenario(Results r, Map<String, String> row) {
             name = row.get("scenario");
@@ -46,6 +48,7 @@ public final class TimeWaitExperiment implements Experiment {
             timeWaitEnd = run.timeWait() == null ? Double.NaN : run.timeWait();
             elapsed = run.elapsedS();
             portRange = bench.environment().localPortRange();
+            warmupConnections = bench.config().clientWarmupRequests() == null ? 0 : bench.config().clientWarmupRequests();
             List<Interval> iv = run.intervals();
             t = new double[iv.size()];
             okSoFar = new double[iv.size()];
@@ -81,7 +84,26 @@ public final class TimeWaitExperiment implements Experiment {
             String s = Md.f0(ok) + " of " + Md.f0(attempted) + " requests succeeded";
             s += ports > 0 ? ", " + Md.f0(ports) + " failed with ports_exhausted" : ", none failed with ports_exhausted";
             if (errors > ports) s += " and " + Md.f0(errors - ports) + " with other errors";
-            return s + " (peak TIME-WAIT " + Md.f0(peakTw()) + ")";
+            return s + " (peak TIME-WAIT " + peakCell() + ")";
+        }
+
+        /** The peak, and how much of it the client's warm-up connections account for when it had one. */
+        String peakCell() {
+            if (warmupConnections == 0) return Md.f0(peakTw());
+            return Md.f0(peakTw()) + ", " + Md.f0(Math.min(peakTw(), warmupConnections)) + " of them from the client's "
+                    + Md.f0(warmupConnections) + " warm-up connections";
+        }
+
+        /**
+         * The TIME-WAIT sockets the timed connections left, at most: the peak less the warm-up's,
+         * which all outlive the run (a TIME-WAIT socket lasts 60 s; the warm-up closes normally).
+         */
+        double timedTw() {
+            return Math.max(0, peakTw() - warmupConnections);
+        }
+
+        String twReading() {
+            return TimeWaitExperiment.twReading(peakTw(), warmupConnections, ok);
         }
 
         /** Where the first error shows in the interval series, or that none did. */
@@ -109,6 +131,25 @@ public final class TimeWaitExperiment implements Experiment {
         }
     }
 
+    /**
+     * What a scenario's sampled TIME-WAIT peak says about its own timed connections, in words:
+     * a client warm-up's connections close normally and their sockets outlive the run, so they
+     * are counted out of the peak (at most {@code peak - warmup} are the timed connections').
+     */
+    static String twReading(double peakTw, double warmupConnections, double ok) {
+        double timedTw = Math.max(0, peakTw - warmupConnections);
+        String timed = Md.f0(ok) + " timed connections";
+        if (warmupConnections == 0) {
+            return peakTw == 0 ? "no socket entered TIME-WAIT during the run (peak 0)"
+                    : Md.f0(peakTw) + " sockets were in TIME-WAIT at the peak, left by its " + timed;
+        }
+        return "the peak of " + Md.f0(peakTw) + " TIME-WAIT sockets comes with the client's own warm-up: the run's recorded"
+                + " settings show " + Md.f0(warmupConnections) + " warm-up connections (serial, against echo-bench's in-process echo"
+                + " sink, closed normally before the timed requests: this scenario ran without `--cold-client`), and their TIME-WAIT"
+                + " sockets outlive the run (60 s), so the " + timed + " left at most " + Md.f0(timedTw)
+                + (timedTw == 0 ? ": none beyond the warm-up's" : " beyond them");
+    }
+
     @Override
     public void generate(Results results, Report report) {
         List<Scenario> all = new ArrayList<>();
@@ -118,7 +159,7 @@ public final class TimeWaitExperiment implements Experiment {
         SvgChart okChart = new SvgChart("Successful requests so far", "seconds since the run began", "requests");
         for (Scenario s : all) {
             rows.add(List.of("`" + s.name + "`", s.reuse, "`" + s.options + "`", Md.f0(s.attempted), Md.f0(s.ok), Md.f0(s.ports),
-                    Md.f0(s.errors - s.ports), Md.f0(s.counters.get("accepts")), Md.f0(s.peakTw()), Md.f0(s.timeWaitEnd), Md.f0(s.clientTw) + " / " + Md.f0(s.serverTw),
+                    Md.f0(s.errors - s.ports), Md.f0(s.counters.get("accepts")), s.peakCell(), Md.f0(s.timeWaitEnd), Md.f0(s.clientTw) + " / " + Md.f0(s.serverTw),
                     Md.f0(s.counters.get("resets")), Md.f3(s.elapsed), s.exhaustion()));
             twChart.series(s.name, s.twT, s.tw);
             okChart.series(s.name, s.t, s.okSoFar);
@@ -130,6 +171,8 @@ public final class TimeWaitExperiment implements Experiment {
             report.put(s.name + "_holders", "client " + Md.f0(s.clientTw) + ", server " + Md.f0(s.serverTw));
             report.put(s.name + "_resets", Md.f0(s.counters.get("resets")) + " resets of "
                     + Md.f0(s.counters.get("closes")) + " closes");
+            report.put(s.name + "_tw_reading", s.twReading());
+            report.put(s.name + "_left_tw", s.timedTw() == 0 ? "left no TIME-WAIT socket" : "left " + Md.f0(s.timedTw()) + " TIME-WAIT sockets");
             report.put(s.name + "_prevented", s.ports == 0 ? "prevented exhaustion" : "did not prevent exhaustion");
         }
         report.put("scenarios", Md.table(List.of("scenario", "tcp_tw_reuse", "echo-bench options", "attempted", "ok",

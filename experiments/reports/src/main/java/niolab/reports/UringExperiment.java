@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
 /**
@@ -60,12 +61,15 @@ public final class UringExperiment implements Experiment {
         List<Claim> claims = new ArrayList<>();
         boolean compared = r.has("compare-echo-50.json");
         for (String w : new String[] {"echo-50", "echo-1000"}) {
-            for (String mode : MODES) claims.addAll(compared ? claims(CompareRun.of(r, "compare-" + w + ".json"), mode, w) : claims(samples, mode, w));
+            for (String mode : MODES) {
+                claims.addAll(Claim.withThreshold(compared ? claims(CompareRun.of(r, "compare-" + w + ".json"), mode, w) : claims(samples, mode, w),
+                        r.threshold()));
+            }
         }
         comparisons(r, settings, out);
-        Claim.report(claims, "uring / et", out);
+        Claim.report(claims, "uring / et", out, r.threshold());
         out.put("conclusions", conclusions(samples, out.values.get("claims_summary")));
-        out.put("answer", answer(samples, compared ? CompareRun.of(r, "compare-echo-50.json") : null, claims));
+        out.put("answer", answer(samples, compared ? CompareRun.of(r, "compare-echo-50.json") : null, claims, r.threshold()));
     }
 
     /** Part 1's tables, one compare per workload, or a line saying the results predate it. */
@@ -82,7 +86,8 @@ public final class UringExperiment implements Experiment {
         }
         out.put("compare_tables", "Every server of a workload ran in one `echo-bench compare` (" + settings.get("cmp_warmup")
                 + " of load per server first), and each ratio is the median of the per-round ratios to `et`, with its"
-                + " 95% interval: a verdict says a difference only when the interval excludes 1.\n\n" + sb
+                + " 95% interval: a verdict says a difference only when the whole interval lies beyond the run's threshold (1 ± the"
+                + " larger of 2% and its A/A floor, in the environment block).\n\n" + sb
                 + "\n\nThe tables 3.1 to 3.4 count the mechanism (syscalls, SQEs, completions, context switches), one server at a"
                 + " time; their rates are not the comparison.");
     }
@@ -177,7 +182,7 @@ public final class UringExperiment implements Experiment {
         return String.format(Locale.ROOT, "%s %s is %s× %s (%s against %s µs per request)", who, what, Md.f2(a / b), whom, Md.f2(a), Md.f2(b));
     }
 
-    private static String answer(Csv samples, CompareRun compare50, List<Claim> claims) {
+    private static String answer(Csv samples, CompareRun compare50, List<Claim> claims, double threshold) {
         List<String> matching = new ArrayList<>(), failing = new ArrayList<>();
         for (String mode : MODES) {
             boolean all = true, any = false;
@@ -208,9 +213,13 @@ public final class UringExperiment implements Experiment {
                 + "% of `et`'s. The kernel's time per request moves " + (Math.abs(kernel - 1) < Math.abs(syscalls - 1) ? "less" : "no less")
                 + " (bufring's loop spends " + Md.f2(kernel) + "× `et`'s system time): the TCP work is the same, and the ring does its"
                 + " own bookkeeping where the syscall entries were. Between the modes, " + spender + Md.f2(modes.estimate())
-                + "× basic's CPU per request at 50 connections, 95% interval [" + Md.f2(modes.low()) + ", " + Md.f2(modes.high()) + "]"
-                + (modes.low() <= 1 && modes.high() >= 1 ? ", which includes 1: this run cannot tell the two modes apart in CPU"
-                        : modes.high() < 1 ? ": less, on this run" : ": more, on this run")
+                + "× basic's CPU per request at 50 connections, 95% interval [" + Md.edge(modes, modes.low(), 1 - threshold, 1 + threshold)
+                + ", " + Md.edge(modes, modes.high(), 1 - threshold, 1 + threshold) + "]: " + switch (Comparison.verdict(modes, threshold)) {
+                    case BELOW -> "less, beyond the run's threshold of ±" + Md.f1(threshold * 100) + "%";
+                    case ABOVE -> "more, beyond the run's threshold of ±" + Md.f1(threshold * 100) + "%";
+                    case SAME -> "the same within the run's threshold of ±" + Md.f1(threshold * 100) + "%";
+                    case UNDECIDED -> "this run cannot tell the two modes apart in CPU at its threshold of ±" + Md.f1(threshold * 100) + "%";
+                }
                 + ". With one connection there is no batch, and the ring's loop spends " + Md.f2(single) + "× `et`'s CPU per request.";
     }
 

@@ -1,5 +1,7 @@
 package niolab.reports;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,8 +24,6 @@ import niolab.common.stats.Interval;
 public final class VtExperiment implements Experiment {
     /** The keep-alive echo ratio vt/lt as issue 28 quotes it from 1 December (echo-bench and a C client, by hand): quoted, never measured here. */
     static final double QUOTED_1DEC_LOW = 0.41, QUOTED_1DEC_HIGH = 0.46;
-    /** exp-architectures' committed vt/lt keep-alive echo ratio as issue 28 quotes it. */
-    static final double QUOTED_ARCHITECTURES = 0.86;
 
     @Override
     public String name() {
@@ -35,11 +35,12 @@ public final class VtExperiment implements Experiment {
         List<Claim> claims = new ArrayList<>();
         out.put("servers", servers(r));
         BenchComparison pingWrk = load(r, "ping-wrk.json");
-        out.put("table_ping_wrk", table(pingWrk, "lt"));
+        double t = r.threshold();
+        out.put("table_ping_wrk", table(pingWrk, "lt", t));
         BenchComparison ping = load(r, "ping.json"), echo = load(r, "echo.json"), shortRun = load(r, "short.json");
-        out.put("table_ping", table(ping, "lt"));
-        out.put("table_echo", table(echo, "lt"));
-        out.put("table_short", table(shortRun, "c"));
+        out.put("table_ping", table(ping, "lt", t));
+        out.put("table_echo", table(echo, "lt", t));
+        out.put("table_short", table(shortRun, "c", t));
         if (ping != null) {
             claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
                     ratio(ping, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(ping, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
@@ -58,8 +59,7 @@ public final class VtExperiment implements Experiment {
             double[][] pairs = pairsC(r.csv("echo-c.csv"));
             echoC = Claim.ratio(pairs[0], pairs[1]);
             out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
-                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + Md.f2(echoC.estimate()) + " [" + Md.f2(echoC.low()) + ", " + Md.f2(echoC.high())
-                    + "]: " + Comparison.describe(echoC, Quantity.RATE));
+                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + CompareRun.words(echoC, Quantity.RATE, r.threshold()));
             claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, 0.7));
         } else {
             out.put("echo_c", "Not measured in this run");
@@ -71,10 +71,10 @@ public final class VtExperiment implements Experiment {
                         ratio(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), rounds(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), 1.2));
             }
         }
-        out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request"));
-        out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate"));
-        out.put("architectures_gap", gap(echoEb, echoC));
-        Claim.report(claims, "ratio", out);
+        out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
+        out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate", t));
+        out.put("architectures_gap", gap(echoEb, echoC, architecturesEcho(r)));
+        Claim.report(claims, "ratio", out, t);
     }
 
     private static BenchComparison load(Results r, String file) {
@@ -144,55 +144,73 @@ public final class VtExperiment implements Experiment {
     }
 
     /** Per server: medians, and its rate and CPU ratios to the baseline (and a knob's to plain vt), each with its interval and words. */
-    private static String table(BenchComparison c, String baseline) {
+    private static String table(BenchComparison c, String baseline, double threshold) {
         if (c == null) return "Not measured in this run.";
         List<List<String>> rows = new ArrayList<>();
         for (BenchComparison.ServerSummary s : c.summary().servers()) {
             List<String> row = new ArrayList<>(List.of(s.name(), Integer.toString(s.slices()), s.medianRate() == null ? "–" : Md.f0(s.medianRate()),
                     s.medianCpuUsPerRequest() == null ? "–" : Md.f2(s.medianCpuUsPerRequest())));
-            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::rate, Quantity.RATE));
-            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::serverCpuUsPerRequest, Quantity.COST));
+            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::rate, Quantity.RATE, threshold));
+            row.add(s.name().equals(baseline) ? "baseline" : words(c, s.name(), baseline, Slice::serverCpuUsPerRequest, Quantity.COST, threshold));
             rows.add(row);
         }
         return Md.table(List.of("server", "slices", "median requests/s", "median server CPU µs/request", "rate / " + baseline,
                 "server CPU per request / " + baseline), rows);
     }
 
-    private static String words(BenchComparison c, String a, String b, Function<Slice, Double> metric, Quantity q) {
+    private static String words(BenchComparison c, String a, String b, Function<Slice, Double> metric, Quantity q, double threshold) {
         Interval i = ratio(c, a, b, metric);
         if (Double.isNaN(i.estimate())) return "no paired rounds";
-        return Md.interval(i) + ": " + Comparison.describe(i, q);
+        return CompareRun.words(i, q, threshold);
     }
 
     /** Each knob against plain vt: "vt-poller1: costlier by 4% [1%, 7%]; ...". */
-    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, String what) {
+    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, String what, double threshold) {
         if (c == null) return "not measured in this run";
         List<String> parts = new ArrayList<>();
         for (BenchComparison.Server s : c.servers()) {
             if (!s.name().startsWith("vt-")) continue;
-            parts.add("`" + s.name() + "` " + what + " / vt " + words(c, s.name(), "vt", metric, q));
+            parts.add("`" + s.name() + "` " + what + " / vt " + words(c, s.name(), "vt", metric, q, threshold));
         }
         return parts.isEmpty() ? "no knob in this run" : String.join("; ", parts);
     }
 
-    /** Which of the two quoted vt/lt echo ratios this run's paired intervals lie nearer, or that they lie between. */
-    private static String gap(Interval eb, Interval cClient) {
+    /**
+     * exp-architectures' vt/lt keep-alive echo ratio, computed from its committed results (the
+     * ones its report reads), or null where there are none (a handout, a copy of this folder).
+     */
+    static Interval architecturesEcho(Results vt) {
+        Path dir = vt.dir.resolveSibling("architectures");
+        if (!Files.isRegularFile(dir.resolve("env.json"))) return null;
+        return ArchitecturesExperiment.vtOverLtEcho(new ArchitecturesExperiment.Run(new Results(dir)));
+    }
+
+    /** Where this run's paired vt/lt echo intervals lie against 1 December's quoted range and exp-architectures' interval. */
+    private static String gap(Interval eb, Interval cClient, Interval architectures) {
         List<String> parts = new ArrayList<>();
-        if (eb != null && !Double.isNaN(eb.estimate())) parts.add(side("with echo-bench", eb));
-        if (cClient != null && !Double.isNaN(cClient.estimate())) parts.add(side("with the C client", cClient));
+        if (eb != null && !Double.isNaN(eb.estimate())) parts.add(side("with echo-bench", eb, architectures));
+        if (cClient != null && !Double.isNaN(cClient.estimate())) parts.add(side("with the C client", cClient, architectures));
         return parts.isEmpty() ? "No keep-alive echo run in this data: nothing decides it yet" : String.join("; ", parts);
     }
 
-    private static String side(String client, Interval i) {
-        boolean december = i.low() <= QUOTED_1DEC_HIGH && i.high() >= QUOTED_1DEC_LOW, architectures = i.contains(QUOTED_ARCHITECTURES);
-        String quoted = "1 December's " + Md.f2(QUOTED_1DEC_LOW) + "–" + Md.f2(QUOTED_1DEC_HIGH), arch = "exp-architectures' " + Md.f2(QUOTED_ARCHITECTURES);
-        String where;
-        if (december && architectures) where = "covering both " + quoted + " and " + arch + ": this run cannot tell them apart";
-        else if (architectures) where = "covering " + arch + " and not " + quoted + ": this run is consistent with exp-architectures' figure and rules out 1 December's";
-        else if (december) where = "covering " + quoted + " and not " + arch + ": this run is consistent with 1 December's figure and rules out exp-architectures'";
-        else if (i.high() < QUOTED_1DEC_LOW) where = "below both " + quoted + " and " + arch + ": this run rules out both";
-        else if (i.low() > QUOTED_ARCHITECTURES) where = "above both " + quoted + " and " + arch + ": this run rules out both";
-        else where = "between " + quoted + " and " + arch + ": this run rules out both";
+    /** One client's vt/lt interval against the two figures: an interval that overlaps a figure's cannot tell it apart. */
+    static String side(String client, Interval i, Interval architectures) {
+        boolean december = overlaps(i, QUOTED_1DEC_LOW, QUOTED_1DEC_HIGH);
+        String quoted = "1 December's " + Md.f2(QUOTED_1DEC_LOW) + "–" + Md.f2(QUOTED_1DEC_HIGH), where;
+        if (architectures == null) {
+            where = (december ? "overlapping " : "apart from ") + quoted + "; exp-architectures has no committed result to compare with";
+            return client + " vt/lt is " + Md.interval(i) + ", " + where;
+        }
+        boolean arch = overlaps(i, architectures.low(), architectures.high());
+        String archText = "exp-architectures' committed " + Md.interval(architectures);
+        if (december && arch) where = "overlapping both " + quoted + " and " + archText + ": this run cannot tell them apart";
+        else if (arch) where = "overlapping " + archText + " and not " + quoted + ": this run differs from 1 December's and cannot be told apart from exp-architectures'";
+        else if (december) where = "overlapping " + quoted + " and not " + archText + ": this run differs from exp-architectures' and cannot be told apart from 1 December's";
+        else where = "apart from both " + quoted + " and " + archText + ": this run differs from both";
         return client + " vt/lt is " + Md.interval(i) + ", " + where;
+    }
+
+    private static boolean overlaps(Interval i, double low, double high) {
+        return i.low() <= high && i.high() >= low;
     }
 }

@@ -48,12 +48,12 @@ class ArchitecturesExperimentTest {
         Report out = new Report();
         ArchitecturesExperiment.claims(run, out);
         String table = out.values.get("claims_table");
-        Claim cpu = Claim.atMost("x", run.cpuRatio("lt", "c", "ping-keepalive"), 8, 1.1);
+        Claim cpu = Claim.atMost("x", run.cpuRatio("lt", "c", "ping-keepalive"), 8, 1.1).withThreshold(run.threshold);
         assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | "
-                + Md.fit(cpu.measured(), cpu.measured().estimate()) + " | " + cpu.interval() + " | 8 | ≤ 1.10 | " + cpu.words() + " |");
+                + Md.fit(cpu.measured(), cpu.measured().estimate()) + " | " + cpu.interval() + " | 8 | " + cpu.bound() + " | " + cpu.words() + " |");
         // RSS is measured once: no interval, so no verdict either way
         assertThat(table).contains("| lt holds 2000 idle connections in under 100 MB of RSS (MB) | " + Md.f2(run.rssMb("lt"))
-                + " | none (1 round) | 1 | ≤ 100.00 | undecided at this run's precision |");
+                + " | none (1 round) | 1 | ≤ 100.00 (±" + Md.f1(run.threshold * 100) + "%) | undecided, with too few rounds for an interval (1; an interval takes 6) |");
     }
 
     @Test
@@ -64,9 +64,9 @@ class ArchitecturesExperimentTest {
         assertThat(ArchitecturesExperiment.versus(run, "lt", "c", "ping-keepalive", "keep-alive /ping"))
                 .startsWith("keep-alive /ping: lt " + Md.f0(run.rate("lt", "ping-keepalive")) + " req/s")
                 .endsWith("lt against C reference, paired by round: rate "
-                        + ArchitecturesExperiment.ratioWords(run.rateRatio("lt", "c", "ping-keepalive"), niolab.common.stats.Comparison.Quantity.RATE)
+                        + ArchitecturesExperiment.ratioWords(run.rateRatio("lt", "c", "ping-keepalive"), niolab.common.stats.Comparison.Quantity.RATE, run.threshold)
                         + ", CPU per request "
-                        + ArchitecturesExperiment.ratioWords(run.cpuRatio("lt", "c", "ping-keepalive"), niolab.common.stats.Comparison.Quantity.COST) + ".");
+                        + ArchitecturesExperiment.ratioWords(run.cpuRatio("lt", "c", "ping-keepalive"), niolab.common.stats.Comparison.Quantity.COST, run.threshold) + ".");
     }
 
     @Test
@@ -111,21 +111,23 @@ class ArchitecturesExperimentTest {
         Report out = new Report();
         ArchitecturesExperiment.ratioTables(run, out);
         ArchitecturesExperiment.claims(run, out);
-        Pattern cell = Pattern.compile("(\\d+\\.\\d{2,3})× \\[(\\d+\\.\\d{2,3}), (\\d+\\.\\d{2,3})\\] (faster|slower|costlier|cheaper|unresolved)");
+        Pattern cell = Pattern.compile("(\\d+\\.\\d{2,3})× \\[(\\d+\\.\\d{2,3}), (\\d+\\.\\d{2,3})\\] (faster|slower|costlier|cheaper|the same|undecided)");
         int cells = 0;
         for (String table : new String[] {out.values.get("rate_ratio_table"), out.values.get("cpu_ratio_table")}) {
             Matcher m = cell.matcher(table);
             while (m.find()) {
                 cells++;
                 double low = Double.parseDouble(m.group(2)), high = Double.parseDouble(m.group(3));
-                String expected = low > 1 ? "above" : high < 1 ? "below" : "unresolved";
+                double t = run.threshold;
+                // the verdict against the run's threshold, from the printed edges (shown with the digits that decide)
+                String expected = low > 1 + t ? "above" : high < 1 - t ? "below" : low >= 1 - t && high <= 1 + t ? "same" : "undecided";
                 String said = switch (m.group(4)) {
                     case "faster", "costlier" -> "above";
                     case "slower", "cheaper" -> "below";
-                    default -> "unresolved";
+                    case "the same" -> "same";
+                    default -> "undecided";
                 };
-                // the printed figures may round an interval's end onto 1.00
-                if (low != 1.0 && high != 1.0) assertThat(said).as(m.group()).isEqualTo(expected);
+                assertThat(said).as(m.group()).isEqualTo(expected);
             }
         }
         // et and c against lt, in 3 echo levels, short connections and 2 /ping measures, for rate and CPU

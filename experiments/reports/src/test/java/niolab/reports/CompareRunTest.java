@@ -79,7 +79,7 @@ class CompareRunTest {
         CompareRun run = CompareRun.of(new Results(dir), "compare-echo-50.json");
         String table = run.table();
         assertThat(table).contains("| et | 1000 |").contains("baseline")
-                .contains("| same | 1000 |").contains("no difference this run can resolve")
+                .contains("| same | 1000 |").contains("the same within ±2.0%")
                 .contains("faster by 20%").contains("slower by 50%").contains("cheaper by");
         assertThat(run.design()).isEqualTo("12 rounds of 1.00 s slices, each round in a fresh random order (seed 7)");
     }

@@ -53,7 +53,7 @@ class ConcurrencyExperimentTest {
         Report out = generate(new Results(dir));
         assertThat(out.values.get("mp_throughput")).contains("0.50× [0.50, 0.50], slower by 50%");
         String row = out.values.get("keepalive_table").lines().filter(l -> l.startsWith("| 16 |")).findFirst().orElseThrow();
-        assertThat(row).contains("1.00 [1.00, 1.00]: no difference this run can resolve").contains("0.50 [0.50, 0.50]: slower by 50%");
+        assertThat(row).contains("1.00 [1.00, 1.00]: the same within ±2.0%").contains("0.50 [0.50, 0.50]: slower by 50%");
         // lt and et tie: no single winner is named
         assertThat(row).endsWith("| unresolved: LT, ET |");
     }
@@ -68,6 +68,18 @@ class ConcurrencyExperimentTest {
         try (Stream<Path> files = Files.list(COMPARE_RUN)) {
             for (Path f : (Iterable<Path>) files::iterator) Files.copy(f, dir.resolve(f.getFileName()));
         }
+    }
+
+    @Test
+    void moreConnectionsOnlyQueueWhereAPeakLiesBelowTheHighestLevel() {
+        String[] levels = {"1", "16", "256"};
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {2, 2, 2}, levels))
+                .isEqualTo("Every server peaked at the highest level tried, so this run shows no point past which more connections only"
+                        + " queue: each peak lies at or beyond 256 connections");
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 1, 1}, levels)).startsWith("LT and ET and MP peaked below the highest level tried")
+                .endsWith("those can only queue");
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 2, 2}, levels)).startsWith("LT peaked below")
+                .endsWith("; ET and MP peaked at the highest level tried, so their peaks lie at or beyond 256 connections");
     }
 
     /** Sets et's slice rate to lt's and mp's to half of lt's, round by round. */

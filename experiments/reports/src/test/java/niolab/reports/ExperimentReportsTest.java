@@ -62,13 +62,15 @@ class ExperimentReportsTest {
     }
 
     @Test
-    void theReadmesFindingsMatchTheResults() throws IOException {
+    void theFindingsMatchTheResults() throws IOException {
         Path readme = Findings.readme(EXPERIMENTS);
-        assertThat(readme).as("README.md with a findings block beside experiments/").isNotNull();
+        assertThat(readme).as("experiments/README.md with a findings block").isEqualTo(EXPERIMENTS.resolve("README.md"));
         String committed = Files.readString(readme);
-        assertThat(Findings.render(EXPERIMENTS, committed)).as("README.md's findings (run make reports)").isEqualTo(committed);
-        // the block is filled, not left empty
-        assertThat(committed).contains("claims checked on this run");
+        assertThat(Findings.render(EXPERIMENTS, committed)).as("experiments/README.md's findings (run make reports)").isEqualTo(committed);
+        // the block is filled, not left empty, and its links resolve from experiments/
+        assertThat(committed).contains("claims checked on this run").contains("](exp-short-run.md)").doesNotContain("](experiments/");
+        // the front page links the findings instead of holding a copy
+        assertThat(Files.readString(EXPERIMENTS.resolveSibling("README.md"))).doesNotContain("BEGIN GENERATED findings");
     }
 
     @Test

@@ -68,7 +68,7 @@ class NetworkExperimentTest {
         a.remove(3);
         assertThat(NetworkExperiment.Run.pairedRounds(pa, pb, NetworkExperiment.RATE)).isEqualTo(5);
         assertThat(NetworkExperiment.Run.ratio(pa, pb, NetworkExperiment.RATE)).as("5 paired rounds: no interval, as compare gives none").isNull();
-        assertThat(NetworkExperiment.cell(pa, pb, NetworkExperiment.RATE, Comparison.Quantity.RATE)).startsWith("too few paired rounds");
+        assertThat(NetworkExperiment.cell(pa, pb, NetworkExperiment.RATE, Comparison.Quantity.RATE, 0.02)).startsWith("too few paired rounds");
     }
 
     private static double[] row(double rate) {
@@ -79,7 +79,7 @@ class NetworkExperimentTest {
     void everyRatioCellSaysTheDirectionItsIntervalAllows() {
         Report out = new Report();
         new NetworkExperiment().generate(new Results(COMPARE_RUN), out);
-        Pattern cell = Pattern.compile("(\\d+\\.\\d\\d) \\[(\\d+\\.\\d\\d), (\\d+\\.\\d\\d)\\]: (faster|slower|costlier|cheaper|no difference)");
+        Pattern cell = Pattern.compile("(\\d+\\.\\d{2,6}) \\[(\\d+\\.\\d{2,6}), (\\d+\\.\\d{2,6})\\]: (faster|slower|costlier|cheaper|the same|undecided)");
         int cells = 0;
         for (String table : new String[] {out.values.get("echo_ratios"), out.values.get("http_ratios"), out.values.get("relay_table")}) {
             cells += table.split("too few paired rounds", -1).length - 1;
@@ -90,10 +90,13 @@ class NetworkExperimentTest {
                 String said = switch (m.group(4)) {
                     case "faster", "costlier" -> "above";
                     case "slower", "cheaper" -> "below";
-                    default -> "none";
+                    case "the same" -> "same";
+                    default -> "undecided";
                 };
-                // the two-decimal figures may round an interval's end onto 1.00
-                if (low != 1.0 && high != 1.0) assertThat(said).as(m.group()).isEqualTo(low > 1 ? "above" : high < 1 ? "below" : "none");
+                // the verdict against the run's threshold, from the printed edges (shown with the digits that decide)
+                double t = new Results(COMPARE_RUN).threshold();
+                assertThat(said).as(m.group())
+                        .isEqualTo(low > 1 + t ? "above" : high < 1 - t ? "below" : low >= 1 - t && high <= 1 + t ? "same" : "undecided");
             }
         }
         // et and mp against lt on 3 paths, 2 protocols, rate and CPU; relay0 against routed for 3 servers, 2 protocols, rate and CPU:
@@ -109,7 +112,8 @@ class NetworkExperimentTest {
         for (String protocol : new String[] {"echo", "http"}) {
             for (String arch : new String[] {"et", "mp"}) {
                 var ratio = NetworkExperiment.Run.ratio(run.point(protocol, "direct", arch), run.point(protocol, "direct", "lt"), NetworkExperiment.RATE);
-                if (Comparison.direction(ratio) != Comparison.Direction.NONE) resolved++;
+                Comparison.Verdict v = Comparison.verdict(ratio, run.threshold);
+                if (v == Comparison.Verdict.ABOVE || v == Comparison.Verdict.BELOW) resolved++;
             }
         }
         Report out = new Report();

@@ -180,6 +180,7 @@ class ResultsTest {
         // median of 0.98..1.17 is 1.075; of 20 sorted, the 6th (1.03) and the 15th (1.12)
         assertThat(new Results(dir).environment()).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
                 "| steal time | `0.30% of the CPU time over the run` |",
-                "| noise floor (A/A) | `A/A lt against lt, rate ratio 1.075 [1.030, 1.120] over 20 rounds: faster by 8% [3%, 12%]` |");
+                "| noise floor (A/A) | `A/A lt against lt, rate ratio 1.075 [1.030, 1.120] over 20 rounds, ±12.0% from 1: every verdict of this"
+                        + " run has a threshold of ±12.0% (the larger of 2% and that floor)` |");
     }
 }

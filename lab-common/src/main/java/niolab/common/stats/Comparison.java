@@ -1,7 +1,5 @@
 package niolab.common.stats;
 
-import java.util.Locale;
-
 /**
  * A ratio B/A with its interval, said in words against a threshold t (a fraction: 0.02 is ±2%):
  * "faster by 8.0% [5.0%, 11%] (threshold ±2.0%)" only when the whole interval lies beyond 1 + t
@@ -10,9 +8,6 @@ import java.util.Locale;
  * (±5.3%) (threshold ±2.0%)". A difference smaller than what an A/A pair of the same server shows
  * is no difference: the threshold is at least the A/A floor ({@link #threshold(Interval)}).
  * Interval edges are printed with the digits that show them decide ({@link Decimals}).
- *
- * <p>{@link #describe(Interval, Quantity)}, the older rule that asks only whether the interval
- * excludes 1, stays while the reports move to the threshold.
  */
 public final class Comparison {
     /** Which way a ratio above 1 reads, per quantity. */
@@ -127,30 +122,8 @@ public final class Comparison {
         return Direction.NONE;
     }
 
-    /** The verdict in words for the ratio B/A of a quantity. */
-    public static String describe(Interval ratio, Quantity quantity) {
-        Interval percent = new Interval(ratio.estimate() - 1, ratio.low() - 1, ratio.high() - 1).times(100);
-        switch (direction(ratio)) {
-            case ABOVE:
-                return quantity.above + " by " + percentRange(percent);
-            case BELOW:
-                return quantity.below + " by " + percentRange(percent.times(-1));
-            default:
-                return "no difference this run can resolve (±" + percent(percent.reachFrom(0), digits(percent)) + ")";
-        }
-    }
-
-    private static String percentRange(Interval percent) {
-        int digits = digits(percent);
-        return percent(percent.estimate(), digits) + " [" + percent(percent.low(), digits) + ", " + percent(percent.high(), digits) + "]";
-    }
-
     /** One decimal while the interval is narrower than ten points, so ±1% is not rounded away. */
     private static int digits(Interval percent) {
         return percent.width() < 10 && Math.abs(percent.high()) < 10 && Math.abs(percent.low()) < 10 ? 1 : 0;
-    }
-
-    private static String percent(double value, int digits) {
-        return String.format(Locale.ROOT, "%." + digits + "f%%", value);
     }
 }

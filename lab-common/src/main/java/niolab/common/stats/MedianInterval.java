@@ -21,7 +21,7 @@ import java.util.Arrays;
  * the samples, never the two medians divided. Recipe:
  * <pre>
  *   Interval r = MedianInterval.medianOfRatios(ratesB, ratesA);         // B's rate over A's, per round
- *   String words = Comparison.describe(r, Comparison.Quantity.RATE);  // "faster by 8% [5%, 11%]"
+ *   String words = Comparison.describe(r, Comparison.Quantity.RATE, 0.02);  // "faster by 8% [5%, 11%] (threshold ±2.0%)"
  * </pre>
  */
 public final class MedianInterval {

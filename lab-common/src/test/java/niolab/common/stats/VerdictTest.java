@@ -3,7 +3,6 @@ package niolab.common.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import niolab.common.stats.Comparison.Quantity;
 import org.junit.jupiter.api.Test;
 
 class VerdictTest {
@@ -30,16 +29,6 @@ class VerdictTest {
         assertThat(ClaimVerdict.of(straddling, 1.2, true)).isEqualTo(ClaimVerdict.UNDECIDED);
         assertThat(ClaimVerdict.UNDECIDED.words()).isEqualTo("undecided at this run's precision");
         assertThat(ClaimVerdict.of(Interval.exactly(2.0), 2.0, true)).isEqualTo(ClaimVerdict.HOLDS);
-    }
-
-    @Test
-    void comparisonsAreSaidInWordsPerQuantity() {
-        assertThat(Comparison.describe(new Interval(1.08, 1.05, 1.11), Quantity.RATE)).isEqualTo("faster by 8% [5%, 11%]");
-        assertThat(Comparison.describe(new Interval(0.97, 0.95, 0.99), Quantity.RATE)).isEqualTo("slower by 3.0% [1.0%, 5.0%]");
-        assertThat(Comparison.describe(new Interval(1.20, 1.10, 1.31), Quantity.COST)).isEqualTo("costlier by 20% [10%, 31%]");
-        assertThat(Comparison.describe(new Interval(0.5, 0.4, 0.6), Quantity.LATENCY)).isEqualTo("lower by 50% [40%, 60%]");
-        assertThat(Comparison.describe(new Interval(1.004, 0.985, 1.02), Quantity.RATE)).isEqualTo("no difference this run can resolve (±2.0%)");
-        assertThat(Comparison.describe(new Interval(1.0, 0.84, 1.31), Quantity.RATE)).isEqualTo("no difference this run can resolve (±31%)");
     }
 
     @Test

@@ -2,9 +2,12 @@ package niolab.reports;
 
 import java.util.Locale;
 
-/** Generated comparison sentences: when a rerun flips a comparison, the words flip with it. */
-final class Compare {
-    private Compare() {
+/**
+ * Two counted figures (syscalls per request, say) compared in a sentence: when a rerun flips the
+ * comparison, the words flip with it. Counts, not rates measured in rounds: no interval applies.
+ */
+final class CountComparison {
+    private CountComparison() {
     }
 
     /** "ET: 9.00 syscalls per request ..., LT: 18.74: ET makes 52.0% fewer" (or more, or as many). */

@@ -1,0 +1,25 @@
+package niolab.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+/**
+ * exp-short-run's headline is the paired design's interval; a figure from the 3 sequential runs
+ * per server, which give no interval, says so wherever it stands.
+ */
+class ShortRunExperimentTest {
+    private static final Path EXPERIMENTS = Paths.get("..").toAbsolutePath().normalize();
+
+    @Test
+    void thePairedRoundsGiveTheIntervalAndTheSequentialRunsSayTheyHaveNone() {
+        Report out = new Report();
+        new ShortRunExperiment().generate(new Results(EXPERIMENTS.resolve("results/short-run")), out);
+        assertThat(out.values.get("pairs_arch")).startsWith("ET against LT faster by 112% [72%, 198%] (threshold ±2.7%) (8 rounds)");
+        assertThat(out.values.get("best_qps_line")).isEqualTo("ET (+165.3% vs LT, +241.3% vs MP; 3 runs, no interval)");
+        assertThat(out.values.get("best_p99_line")).endsWith("; 3 runs, no interval)");
+        assertThat(out.values.get("warm_reading")).endsWith("(3 runs, no interval)");
+    }
+}
