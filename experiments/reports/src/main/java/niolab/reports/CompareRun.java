@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -40,7 +41,8 @@ final class CompareRun {
 
     /** "20 rounds of 1 s slices": the design the table's figures come from. */
     String design() {
-        return json.config().rounds() + " rounds of " + Md.f2(json.config().sliceS()) + " s slices, each round in a fresh random order"
+        Integer forks = json.config().forks();
+        return (forks != null && forks > 1 ? forks + " forks (fresh server processes) of " : "") + json.config().rounds() + " rounds of " + Md.f2(json.config().sliceS()) + " s slices, each round in a fresh random order"
                 + " (seed " + json.config().seed() + ")";
     }
 
@@ -75,17 +77,35 @@ final class CompareRun {
      * compare itself gives none: so few rounds' interval covers noticeably less than 95%.
      */
     Interval ratio(String numer, String denom, int quantity) {
+        ForkInterval r = forkRatio(numer, denom, quantity);
+        return r == null ? null : r.ratio();
+    }
+
+    /**
+     * The same with how it was computed: a run in forks (fresh server processes, echo-bench compare
+     * --forks) gets {@link ForkInterval}'s interval over the forks' medians, the level where the
+     * variance between runs lives; a run in one fork the order-statistic interval of its rounds.
+     */
+    ForkInterval forkRatio(String numer, String denom, int quantity) {
         Map<Integer, Double> a = byRound(numer, quantity), b = byRound(denom, quantity);
+        Map<Integer, Integer> forkOf = new TreeMap<>();
+        for (BenchComparison.Slice s : json.slices()) forkOf.put(s.round(), s.fork() == null ? 1 : s.fork());
         List<Double> n = new ArrayList<>(), d = new ArrayList<>();
+        Map<Integer, List<Double>> byFork = new TreeMap<>();
         for (Map.Entry<Integer, Double> e : a.entrySet()) {
             Double other = b.get(e.getKey());
             if (other != null && other > 0) {
                 n.add(e.getValue());
                 d.add(other);
+                byFork.computeIfAbsent(forkOf.get(e.getKey()), k -> new ArrayList<>()).add(e.getValue() / other);
             }
         }
         if (n.size() < MedianInterval.MIN_ROUNDS) return null;
-        return Claim.ratio(toArray(n), toArray(d));
+        if (byFork.size() == 1) return new ForkInterval(Claim.ratio(toArray(n), toArray(d)), 1, n.size(), Double.NaN);
+        double[][] ratios = new double[byFork.size()][];
+        int f = 0;
+        for (List<Double> fork : byFork.values()) ratios[f++] = toArray(fork);
+        return ForkInterval.of(ratios);
     }
 
     /** {@code server}'s rate in each round it served, in round order. */

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import niolab.common.results.BenchComparison;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
@@ -16,8 +14,8 @@ import niolab.common.stats.Quantiles;
  * noise/forks/: whether one run's interval holds the next run's median with one fork and with
  * several (calibration), and what share of runs calls a calibrated slowdown slower, beside the
  * share of A/A runs that call anything (power). Every interval is recomputed here from the slices
- * with lab-common's {@link ForkInterval}, every verdict with {@link Comparison#verdict}: the rule
- * echo-bench compare applies.
+ * ({@link CompareRun#forkRatio}, lab-common's {@link ForkInterval}), every verdict with
+ * {@link Comparison#verdict}: the rule echo-bench compare applies.
  */
 final class NoiseForks {
     /** The targets: runs whose interval holds another run's median; slowdowns called; A/A alarms. */
@@ -87,9 +85,9 @@ final class NoiseForks {
                     new ArrayList<>(), new ArrayList<>());
             for (int cycle = 1; forks.has("cal-f" + f + "-" + cycle + ".json"); cycle++) {
                 String run = "cal-f" + f + "-" + cycle;
-                double[][] ratios = perFork(forks.json(run + ".json", BenchComparison.class), "vt", "lt");
-                if (count(ratios) == 0) continue; // a run in which vt and lt never served in the same round
-                ForkInterval r = ForkInterval.of(ratios);
+                ForkInterval r = CompareRun.of(forks, run + ".json").forkRatio("vt", "lt", CompareRun.RATE);
+                if (r == null) continue; // too few rounds in which vt and lt both served
+
                 d.runs.add(r.ratio());
                 d.seconds.add(seconds.getOrDefault(run, Double.NaN));
                 if (!Double.isNaN(r.betweenShare())) d.betweenShares.add(r.betweenShare());
@@ -158,11 +156,11 @@ final class NoiseForks {
             Level level = new Level(Integer.parseInt(slowdowns[i]), Long.parseLong(work[i]), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
             for (int cycle = 1; forks.has("power-" + slowdowns[i] + "-" + cycle + ".json"); cycle++) {
                 String run = "power-" + slowdowns[i] + "-" + cycle;
-                BenchComparison json = forks.json(run + ".json", BenchComparison.class);
-                double[][] aa = perFork(json, "lt~aa", "lt"), slow = perFork(json, "slow", "lt");
-                if (count(aa) == 0 || count(slow) == 0) continue; // nothing paired: no floor or no ratio to judge
-                level.ratios.add(ForkInterval.of(slow).ratio());
-                level.thresholds.add(Comparison.threshold(ForkInterval.of(aa).ratio()));
+                CompareRun compare = CompareRun.of(forks, run + ".json");
+                ForkInterval aa = compare.forkRatio("lt~aa", "lt", CompareRun.RATE), slow = compare.forkRatio("slow", "lt", CompareRun.RATE);
+                if (aa == null || slow == null) continue; // too few paired rounds: no floor or no ratio to judge
+                level.ratios.add(slow.ratio());
+                level.thresholds.add(Comparison.threshold(aa.ratio()));
                 level.seconds.add(seconds.getOrDefault(run, Double.NaN));
             }
             if (!level.ratios.isEmpty()) levels.add(level);
@@ -213,37 +211,6 @@ final class NoiseForks {
             }
         }
         return String.join("; ", parts);
-    }
-
-    /**
-     * {@code numer}'s rate over {@code denom}'s, per fork, per round where both served: ratios[fork][i].
-     * A file written before forks is one fork.
-     */
-    static double[][] perFork(BenchComparison json, String numer, String denom) {
-        Map<Integer, Map<Integer, double[]>> byFork = new TreeMap<>();
-        for (BenchComparison.Slice s : json.slices()) {
-            if (s.rate() == null || s.refused()) continue;
-            int side = s.server().equals(numer) ? 0 : s.server().equals(denom) ? 1 : -1;
-            if (side < 0) continue;
-            int fork = s.fork() == null ? 1 : s.fork();
-            double[] pair = byFork.computeIfAbsent(fork, k -> new TreeMap<>()).computeIfAbsent(s.round(), k -> new double[] {Double.NaN, Double.NaN});
-            pair[side] = s.rate();
-        }
-        List<double[]> forks = new ArrayList<>();
-        for (Map<Integer, double[]> rounds : byFork.values()) {
-            List<Double> ratios = new ArrayList<>();
-            for (double[] pair : rounds.values()) {
-                if (pair[0] > 0 && pair[1] > 0) ratios.add(pair[0] / pair[1]);
-            }
-            if (!ratios.isEmpty()) forks.add(toArray(ratios));
-        }
-        return forks.toArray(new double[0][]);
-    }
-
-    private static int count(double[][] forks) {
-        int n = 0;
-        for (double[] f : forks) n += f.length;
-        return n;
     }
 
     private static String value(Csv settings, String key) {
