@@ -177,6 +177,17 @@ public final class UringExperiment implements Experiment {
         return String.join("\n", lines);
     }
 
+    /** bufring's CPU per request over basic's against the run's threshold, in words. */
+    static String modesVerdict(Interval modes, double threshold) {
+        String t = Md.f1(threshold * 100) + "%";
+        return switch (Comparison.verdict(modes, threshold)) {
+            case BELOW -> "less, beyond the run's threshold of ±" + t;
+            case ABOVE -> "more, beyond the run's threshold of ±" + t;
+            case SAME -> "the same within the run's threshold of ±" + t;
+            case UNDECIDED -> "this run cannot tell the two modes apart in CPU at its threshold of ±" + t;
+        };
+    }
+
     /** {@code bufring's system time is 1.01× et's (6.51 against 6.43 µs per request)}. */
     private static String comparison(String who, String whom, String what, double a, double b) {
         return String.format(Locale.ROOT, "%s %s is %s× %s (%s against %s µs per request)", who, what, Md.f2(a / b), whom, Md.f2(a), Md.f2(b));
@@ -214,12 +225,7 @@ public final class UringExperiment implements Experiment {
                 + " (bufring's loop spends " + Md.f2(kernel) + "× `et`'s system time): the TCP work is the same, and the ring does its"
                 + " own bookkeeping where the syscall entries were. Between the modes, " + spender + Md.f2(modes.estimate())
                 + "× basic's CPU per request at 50 connections, 95% interval [" + Md.edge(modes, modes.low(), 1 - threshold, 1 + threshold)
-                + ", " + Md.edge(modes, modes.high(), 1 - threshold, 1 + threshold) + "]: " + switch (Comparison.verdict(modes, threshold)) {
-                    case BELOW -> "less, beyond the run's threshold of ±" + Md.f1(threshold * 100) + "%";
-                    case ABOVE -> "more, beyond the run's threshold of ±" + Md.f1(threshold * 100) + "%";
-                    case SAME -> "the same within the run's threshold of ±" + Md.f1(threshold * 100) + "%";
-                    case UNDECIDED -> "this run cannot tell the two modes apart in CPU at its threshold of ±" + Md.f1(threshold * 100) + "%";
-                }
+                + ", " + Md.edge(modes, modes.high(), 1 - threshold, 1 + threshold) + "]: " + modesVerdict(modes, threshold)
                 + ". With one connection there is no batch, and the ring's loop spends " + Md.f2(single) + "× `et`'s CPU per request.";
     }
 
