@@ -18,10 +18,11 @@ class ClientWarmupTest {
             Path json = dir.resolve("warm.json");
             Cli run = Cli.run("--requests", "37", "--json", json.toString(), target.hostPort());
             assertThat(run.code()).as(run.out() + run.err()).isZero();
-            assertThat(run.out()).containsPattern("; client warmed by [1-9][0-9]* requests against its own in-process echo sink \\([0-9.]+ s\\), never the target");
+            // how many the warm-up did within its time bound depends on the CPU it got: on a starved machine, none
+            assertThat(run.out()).containsPattern("; client warmed by [0-9]+ requests against its own in-process echo sink \\([0-9.]+ s\\), never the target");
             assertThat(target.accepted()).isEqualTo(37);
             assertThat(target.reads()).isEqualTo(37);
-            assertThat(new ObjectMapper().readTree(json.toFile()).at("/config/client_warmup_requests").asLong()).isPositive();
+            assertThat(new ObjectMapper().readTree(json.toFile()).at("/config/client_warmup_requests").isNumber()).isTrue();
         }
     }
 
