@@ -93,11 +93,11 @@ bench-ffi: all ## Cost per call (ns) of epoll_wait, read, send: C, JNA, FFM, FFM
 noise: all ## This machine's noise floor now: A/A, lt against lt, 50 keep-alive connections, 20 one-second slices, pinned (ROUNDS SLICE JSON=FILE)
 	@PORT=$(PORT) bash scripts/noise.sh
 
-noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts are not "no difference" (about 15 min; REPEATS ROUNDS; RESULTS_DIR=experiments/results/noise/hog-repeats for exp-noise 3.6)
+noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how many verdicts call a difference (REPEATS ROUNDS; RESULTS_DIR=experiments/results/noise/hog-repeats for exp-noise 3.6)
 	@PORT=$(PORT) bash scripts/noise-hog.sh
 
 .PHONY: noise-forks
-noise-forks: all ## One run's interval against the next run's median, 1 fork against FORKS; calibrated slowdowns (--work-ns) called or not; for exp-noise 3.7-3.8 (CYCLES=6 GAP_S=600: an hour; RESULTS_DIR)
+noise-forks: all ## One run's interval against the next run's median, 1 fork against FORKS; calibrated slowdowns (--work-ns) called or not; for exp-noise 3.7-3.8 (CYCLES=6 cycles GAP_S=600 s apart; RESULTS_DIR)
 	@bash scripts/noise-forks.sh
 
 .PHONY: profile
@@ -106,7 +106,7 @@ profile: all ## A flame graph of one server under load: make profile ARCH=lt|et|
 
 ##@ Experiments: the reports, from runs or from the committed results
 
-experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md (about an hour)
+experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regenerate experiments/*.md
 
 #: exp-NAME: ## Run one experiment and regenerate experiments/exp-NAME.md: NAME is one of @EXPERIMENTS@
 $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
@@ -140,7 +140,7 @@ handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (region di
 	@LAB="$(LAB)" DEST="$(DEST)" FILES="$(FILES)" bash scripts/handin.sh
 
 .PHONY: grade-times
-grade-times: ## Time make grade in two fresh handouts, reference and stubs (LABS="2 3" by default, chosen to take under about 8 minutes; OUT=labs/grade-times.tsv); make labs quotes it
+grade-times: ## Time make grade in two fresh handouts, reference and stubs (LABS="2 3" by default, "1 2 3 4 5 6 7" for all; OUT=labs/grade-times.tsv); make labs quotes it
 	@LABS="$(LABS)" OUT="$(OUT)" bash scripts/grade-times.sh
 
 ##@ Test

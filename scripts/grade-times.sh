@@ -4,9 +4,8 @@
 # (SOLUTIONS=1: full marks) and the stubs (a fresh handout: its stalls), runs `make all` in each
 # (not timed, as a student does first), then times `make grade LAB=N` for each lab of LABS in
 # each, and writes OUT: the machine (nproc, CPU, kernel, JDK), the load average before and after,
-# and a row per lab and tree (seconds, points). `make labs` quotes OUT in README.md and
-# labs/README.md. The default labs are chosen to take under about 8 minutes on 2 quiet cores
-# (OUT records how long the whole run took); LABS="1 2 3 4 5 6 7" takes several times longer.
+# and a row per lab and tree (seconds, points). `make labs` quotes OUT in
+# labs/README.md, with how long the whole run took; LABS="1 2 3 4 5 6 7" times every lab.
 set -euo pipefail
 labs=${LABS:-2 3}
 out=${OUT:-labs/grade-times.tsv}

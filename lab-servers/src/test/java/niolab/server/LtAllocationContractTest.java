@@ -5,7 +5,7 @@ import niolab.server.testing.ServerUnderTest;
 class LtAllocationContractTest extends AllocationContractTest {
     /**
      * java.nio allocates per accepted connection: the SocketChannel, its SelectionKey, the
-     * peer's InetSocketAddress, about 0.9 KB measured here; lt's own state (an attachment, and
+     * peer's InetSocketAddress; lt's own state (an attachment, and
      * for HTTP the parser) adds a few hundred bytes. Per request it allocates nothing.
      */
     @Override

@@ -14,7 +14,7 @@ import niolab.course.Grader;
 
 /**
  * The grading times {@code make grade-times} measured ({@code labs/grade-times.tsv}), as the
- * {@code gradetimes} block of README.md and labs/README.md: the machine and its load, then a
+ * {@code gradetimes} block of labs/README.md: the machine and its load, then a
  * row per lab timed, reference against stubs. Nothing here is typed: with no file, the block
  * says that no run is committed.
  */

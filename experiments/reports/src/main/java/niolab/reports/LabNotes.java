@@ -41,7 +41,6 @@ import picocli.CommandLine.Spec;
  *     {@code <!-- END GENERATED NAME -->}: {@code checkpoints} (the sheet's rows of
  *     {@code labs/checkpoints.tsv}), {@code grading} (points per lab) and {@code gradetimes}
  *     (what {@code make grade-times} measured, {@link GradeTimes}).</li>
- * <li>In the root README.md, its {@code gradetimes} block only.</li>
  * </ul>
  * With {@code --check} it only compares, as {@code reports --check} does.
  */

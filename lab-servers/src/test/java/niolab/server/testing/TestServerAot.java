@@ -20,9 +20,8 @@ import java.util.stream.Stream;
 /**
  * On JDK 25 and newer, the server JVMs a test module starts share one AOT cache (JEP 483, 514),
  * as {@code make aot} gives users: each of the suite's few hundred servers starts on classes
- * already loaded and linked, about 0.12 s of CPU less per start (lab-servers' test classes in
- * whole suite runs by turns: 133 and 126 CPU-seconds against 154 and 163 without, 229 server
- * JVMs each). A cache holds classes from jars only, so the module's class folders are packed into
+ * already loaded and linked, so each start spends less CPU (docs/suite-times.tsv keeps the suite
+ * runs that measured it, with the cache and without). A cache holds classes from jars only, so the module's class folders are packed into
  * jars under {@code target/test-aot/} first; one training
  * run per module (its main, {@code niolab.server.aotTraining}'s arguments, a few connections) then
  * writes the cache, under a file lock that the module's test forks share, and again whenever an
