@@ -46,7 +46,7 @@ fi
 trap 'stop_server; [ -n "$KEEP" ] || rm -rf "$DIR"' EXIT
 trap 'exit 130' INT TERM
 start_server "$SERVER" "$PORT"
-grep '^listening on' "$SERVER_LOG"
+ready_line "$SERVER_LOG"
 
 # run_client NAME: one warmed-up run of N requests by echo-bench or c, its output (the seed's
 # table) in $DIR/NAME-rROUND.txt and a row of $DIR/runs.csv.

@@ -58,7 +58,7 @@ for i in "${!specs[@]}"; do
   done
   cat "$start_errors" >&2 # the server's warnings, if any
   COMPARE_PIDS+=("$SERVER_PID") COMPARE_LOGS+=("$SERVER_LOG")
-  echo "# $name: $(grep -m1 '^listening on' "$SERVER_LOG"), pid $SERVER_PID, cpu ${SERVER_CPU:-unpinned}"
+  echo "# $name: $(ready_line "$SERVER_LOG"), pid $SERVER_PID, cpu ${SERVER_CPU:-unpinned}"
   targets+=("$name=127.0.0.1:$port,pid=$SERVER_PID") ports+=("$port")
 done
 rm -f "$start_errors"

@@ -36,6 +36,13 @@ http_mode_args() {
   esac
 }
 
+# ready_line [LOG]: the server's ready line in LOG (or on stdin), "listening on HOST:PORT (LABEL)":
+# the one format every lab server, Netty peer and the C reference prints (lab-common's ReadyLine
+# owns it); exit status 1 while there is none. A worker's "[w1] listening on ..." is not one.
+ready_line() {
+  grep -m1 -E '^listening on (\[[^]]+\]|[^[:space:]]+):[0-9]+ \(.*\)$' "$@"
+}
+
 # start_server ARCH PORT [server options...]: sets SERVER_PID and SERVER_LOG; returns 1 if the
 # server exits or is not ready within READY_TIMEOUT seconds (default 60), printing its output.
 # The server runs on SERVER_CPU; SERVER_NETNS=NS runs it inside network namespace NS.
@@ -53,7 +60,7 @@ start_server() {
   "${prefix[@]}" "$NIOLAB_HOME/bin/lab-server" "$arch" --port "$port" "${options[@]}" "$@" >"$SERVER_LOG" 2>&1 &
   SERVER_PID=$!
   local deadline=$((SECONDS + ${READY_TIMEOUT:-60}))
-  until grep -q '^listening on' "$SERVER_LOG"; do
+  until ready_line "$SERVER_LOG" >/dev/null; do
     if ! kill -0 "$SERVER_PID" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
       echo "error: lab-server $arch did not start on port $port:" >&2
       sed 's/^/  /' "$SERVER_LOG" >&2

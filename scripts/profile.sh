@@ -136,7 +136,7 @@ jvm_options=("-agentpath:$agent")
 if [ "$ARCH" = c ]; then jvm_options=(); fi
 # shellcheck disable=SC2086
 JAVA_OPTS="${JAVA_OPTS:-} ${jvm_options[*]}" start_server "$ARCH" "$PORT" --protocol "$protocol" $OPTS
-grep '^listening on' "$SERVER_LOG" >&2
+ready_line "$SERVER_LOG" >&2
 load "$WARMUP" >"$OUT_DIR/$name.load.txt" 2>&1 || load_failed warm-up
 
 if [ "$ARCH" = c ]; then

@@ -13,6 +13,6 @@ trap 'exit 130' INT TERM
 
 # shellcheck disable=SC2086
 start_server "$arch" "$PORT" ${SERVER_ARGS:-}
-grep '^listening on' "$SERVER_LOG"
+ready_line "$SERVER_LOG"
 # shellcheck disable=SC2086
 client_pin "$NIOLAB_HOME/bin/echo-bench" --runs "$RUNS" --requests "$N" ${BENCH_ARGS:-} "127.0.0.1:$PORT"

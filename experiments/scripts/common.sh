@@ -69,7 +69,7 @@ ready_ms() {
   SERVER_PID=$!
   exec {fd}<"$fifo"
   while IFS= read -r -t 60 -u "$fd" line; do
-    if [[ $line == listening* ]]; then
+    if ready_line <<<"$line" >/dev/null; then
       READY_T1=$EPOCHREALTIME
       proc_sample "$file" "$key" "$SERVER_PID" tree
       break

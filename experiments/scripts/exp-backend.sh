@@ -107,7 +107,7 @@ for k in $SERVERS; do
   start_server "${k%-*}" "${PORT[$k]}" --protocol http --backend "redis://127.0.0.1:$REDIS_PORT" --backend-mode "${k#*-}"
   PID[$k]=$SERVER_PID LOG[$k]=$SERVER_LOG
   SERVER_PID= SERVER_LOG=
-  grep '^listening on' "${LOG[$k]}"
+  ready_line "${LOG[$k]}"
 done
 
 echo "arch,mode,path,round,key,echo_bench" >"$TMP/runs.csv"

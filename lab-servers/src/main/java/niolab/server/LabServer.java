@@ -2,11 +2,11 @@ package niolab.server;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.server.base.Arch;
 import niolab.server.base.Mistake;
-import niolab.server.base.Mistakes;
 import niolab.server.base.Server;
-import niolab.server.base.ServerFactory;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerCommand;
+import niolab.server.base.ServerConfig;
 import niolab.server.bio.BioCommand;
 import niolab.server.et.EtCommand;
 import niolab.server.lt.LtCommand;
@@ -36,9 +36,6 @@ import picocli.CommandLine.Model.UsageMessageSpec;
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
                 "2:bad flags, or a JDK too old for the architecture"})
 public final class LabServer implements Runnable {
-    /** The architectures, as help lists them. */
-    private static final List<String> ARCHS = List.of("lt", "et", "vt", "uring", "mp", "bio");
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -49,27 +46,34 @@ public final class LabServer implements Runnable {
 
     /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
     public static Server newServer(String... args) {
-        CommandLine.ParseResult parsed = commandLine(args).parseArgs(args);
-        check(parsed);
-        CommandLine.Model.CommandSpec command = parsed.subcommand().commandSpec();
-        return ((ServerFactory) command.userObject()).newServer(serverOptions(command));
+        ServerCommand command = parse(args);
+        return command.server(command.config());
+    }
+
+    /** The config {@code args} describe, parsed and checked as a command would: what tests make servers from. */
+    public static ServerConfig config(String... args) {
+        return parse(args).config();
+    }
+
+    private static ServerCommand parse(String... args) {
+        return (ServerCommand) commandLine(args).parseArgs(args).subcommand().commandSpec().userObject();
     }
 
     /**
      * The command line for {@code args}, with each architecture's {@code --help} ending in the
      * mistakes it can make, one line each. When {@code args} start with an architecture, only
      * that one's command is built: picocli reads every command's annotations by reflection, and
-     * the five others would cost a start (each of an mp pool's workers too) about 100 ms of CPU
-     * for nothing. Anything else ({@code --help}, a typo) gets them all, to list or suggest.
+     * the five others would cost a start about 100 ms of CPU for nothing. Anything else
+     * ({@code --help}, a typo) gets them all, to list or suggest.
      */
     public static CommandLine commandLine(String... args) {
         CommandLine cl = new CommandLine(new LabServer());
-        String first = args.length > 0 ? args[0] : "";
-        for (String arch : ARCHS) {
-            if (arch.equals(first) || !ARCHS.contains(first)) cl.addSubcommand(newCommand(arch));
+        Arch first = args.length > 0 ? Arch.of(args[0]) : null;
+        for (Arch arch : Arch.values()) {
+            if (first == null || first == arch) cl.addSubcommand(newCommand(arch));
         }
-        for (String arch : List.of("lt", "et", "mp")) {
-            CommandLine sub = cl.getSubcommands().get(arch);
+        for (Arch arch : List.of(Arch.LT, Arch.ET, Arch.MP)) {
+            CommandLine sub = cl.getSubcommands().get(arch.label);
             if (sub == null) continue;
             UsageMessageSpec usage = sub.getCommandSpec().usageMessage();
             List<String> footer = new ArrayList<>(List.of(usage.footer()));
@@ -79,14 +83,16 @@ public final class LabServer implements Runnable {
         return cl;
     }
 
-    private static Object newCommand(String arch) {
+    /** The registry: the command of each architecture, in the order help lists them. */
+    private static ServerCommand newCommand(Arch arch) {
         switch (arch) {
-            case "lt": return new LtCommand();
-            case "et": return new EtCommand();
-            case "vt": return new VtCommand();
-            case "uring": return new UringCommand();
-            case "mp": return new MpCommand();
-            default: return new BioCommand();
+            case LT: return new LtCommand();
+            case ET: return new EtCommand();
+            case VT: return new VtCommand();
+            case URING: return new UringCommand();
+            case MP: return new MpCommand();
+            case BIO: return new BioCommand();
+            default: throw new IllegalArgumentException("no command for " + arch);
         }
     }
 
@@ -96,35 +102,6 @@ public final class LabServer implements Runnable {
 
     /** All that {@link #main} does but exit: runs the command line, returns its exit code (tests call it in-process). */
     public static int execute(String... args) {
-        return commandLine(args).setExecutionStrategy(LabServer::checkThenRun).execute(args);
-    }
-
-    private static int checkThenRun(CommandLine.ParseResult parsed) {
-        check(parsed);
-        CommandLine.ParseResult server = parsed.subcommand();
-        // lt, et and mp check their mistakes themselves (mp against its workers); the others have none.
-        if (server != null && !MISTAKES_CHECKED_BY_COMMAND.contains(server.commandSpec().name())) {
-            ServerOptions options = serverOptions(server.commandSpec());
-            if (options != null && Mistakes.refused(options, server.commandSpec().name())) return 2;
-        }
-        return new CommandLine.RunLast().execute(parsed);
-    }
-
-    private static final java.util.Set<String> MISTAKES_CHECKED_BY_COMMAND = java.util.Set.of("lt", "et", "mp");
-
-    /** Options that depend on each other ({@code --backend} needs {@code --protocol http}) are checked once all are parsed. */
-    private static void check(CommandLine.ParseResult parsed) {
-        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
-            ServerOptions options = serverOptions(p.commandSpec());
-            if (options != null) options.check();
-        }
-    }
-
-    /** The {@link ServerOptions} mixed into {@code command}, or null (the top command has none). */
-    private static ServerOptions serverOptions(CommandLine.Model.CommandSpec command) {
-        for (CommandLine.Model.CommandSpec mixin : command.mixins().values()) {
-            if (mixin.userObject() instanceof ServerOptions) return (ServerOptions) mixin.userObject();
-        }
-        return null;
+        return commandLine(args).execute(args);
     }
 }

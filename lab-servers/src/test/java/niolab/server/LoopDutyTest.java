@@ -10,7 +10,6 @@ import niolab.server.base.Counters;
 import niolab.server.base.EventLoop;
 import niolab.server.base.LoopConnection;
 import niolab.server.base.LoopDuty;
-import niolab.server.base.ServerOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -41,7 +40,7 @@ class LoopDutyTest {
         private int waits;
 
         ScriptedLoop(List<String> calls) {
-            super("scripted", new ServerOptions(), new Counters("waits"));
+            super("scripted", LabServer.config("lt"), new Counters("waits"));
             this.calls = calls;
             addDuty(new LoopDuty() {
                 @Override

@@ -21,9 +21,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import niolab.server.base.Arch;
 import niolab.server.base.Mistake;
 import niolab.server.base.Mistakes;
-import niolab.server.base.ServerOptions;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
@@ -244,10 +244,8 @@ class MistakesTest {
 
     /** What {@link Mistakes#check} says of a command line (mp: of its workers' architecture). */
     private static String refusal(String... args) {
-        picocli.CommandLine.ParseResult parsed = LabServer.commandLine(args).parseArgs(args);
-        ServerOptions options = (ServerOptions) parsed.subcommand().commandSpec().mixins().get("options").userObject();
         String arch = args[0].equals("mp") ? args[Arrays.asList(args).indexOf("--worker-arch") + 1] : args[0];
-        return Mistakes.check(options, arch);
+        return Mistakes.check(LabServer.config(args), Arch.of(arch));
     }
 
     @Test
@@ -257,7 +255,7 @@ class MistakesTest {
             String help = cl.getSubcommands().get(arch).getUsageMessage();
             for (Mistake m : Mistake.values()) {
                 String line = String.format("  %-17s %s%n", m.label, m.description);
-                if (m.appliesTo(arch)) assertThat(help).as(arch + " --help").contains(line);
+                if (m.appliesTo(Arch.of(arch))) assertThat(help).as(arch + " --help").contains(line);
                 else assertThat(help).as(arch + " --help").doesNotContain("  " + m.label + " ");
             }
         }

@@ -10,7 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import niolab.server.base.Counters;
 import niolab.server.base.Server;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.ServerRunner;
 import org.junit.jupiter.api.Test;
 
@@ -18,18 +18,15 @@ import org.junit.jupiter.api.Test;
 class ServerRunnerTest {
     /** Binds a first listener (port 0 resolves to 41234), then fails as a second bind would. */
     private static final class FailsOnItsSecondBind implements Server {
-        private final ServerOptions options;
         private final IOException failure;
 
-        FailsOnItsSecondBind(ServerOptions options, IOException failure) {
-            this.options = options;
+        FailsOnItsSecondBind(IOException failure) {
             this.failure = failure;
         }
 
         @Override
         public InetSocketAddress bind() throws IOException {
-            options.port = 41234;
-            throw failure;
+            throw new ServerRunner.BindFailedOn(41234, failure);
         }
 
         @Override
@@ -53,12 +50,10 @@ class ServerRunnerTest {
     }
 
     private static String failure(IOException e) {
-        ServerOptions o = new ServerOptions();
-        o.host = "127.0.0.1";
-        o.port = 0;
+        ServerConfig config = LabServer.config("lt", "--host", "127.0.0.1", "--port", "0");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = ServerRunner.run(new FailsOnItsSecondBind(o, e), o, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = ServerRunner.run(new FailsOnItsSecondBind(e), config, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(code).isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8)).as("no ready line, no counters").isEmpty();

@@ -28,6 +28,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
+import niolab.server.base.BusyWork;
 import niolab.server.proto.HttpPing;
 
 /**
@@ -43,13 +44,20 @@ final class CodecPingHandler extends SimpleChannelInboundHandler<HttpRequest> {
     private static final byte[] PING_BODY = HttpPing.BODY.getBytes(StandardCharsets.US_ASCII);
     private static final AsciiString GET_HEAD = AsciiString.cached("GET, HEAD");
 
+    /** {@code --work-ns}: paid for each request answered; null without it. */
+    private final BusyWork work;
     private boolean closing;
+
+    CodecPingHandler(BusyWork work) {
+        this.work = work;
+    }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpRequest req) {
         // RFC 9112 9.6: after the request that closes the connection, none is processed, so a
         // pipelined request behind it gets no answer (Netty would otherwise write one before the close).
         if (closing) return;
+        if (work != null) work.request(); // --work-ns: a calibrated cost per request
         FullHttpResponse res = respond(req);
         boolean keepAlive = req.decoderResult().isSuccess() && HttpUtil.isKeepAlive(req);
         if (!keepAlive) {

@@ -11,6 +11,7 @@ final class EchoHandler extends PeerHandler {
 
     @Override
     protected void onRead(ChannelHandlerContext ctx, ByteBuf buf) {
+        if (loop.readWork != null) loop.readWork.request(); // --work-ns: a calibrated cost per request
         send(ctx, buf);
     }
 }

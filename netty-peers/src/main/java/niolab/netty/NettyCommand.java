@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import java.util.concurrent.Callable;
 import niolab.server.base.Protocol;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,12 +32,14 @@ final class NettyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return NettyServer.serve(options, transport, threads, transport.command, this::addHandlers);
+        ServerConfig config = options.config();
+        boolean http = config.protocol() == Protocol.HTTP;
+        return NettyServer.serve(config, transport, threads, transport.command, (ch, loop) -> addHandlers(ch, loop, http));
     }
 
-    private void addHandlers(Channel ch, PeerLoop loop) {
+    private static void addHandlers(Channel ch, PeerLoop loop, boolean http) {
         // A half-closed client still gets every answer; PeerHandler closes once they are out.
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        ch.pipeline().addLast(options.protocol == Protocol.HTTP ? new PingHandler(loop) : new EchoHandler(loop));
+        ch.pipeline().addLast(http ? new PingHandler(loop) : new EchoHandler(loop));
     }
 }

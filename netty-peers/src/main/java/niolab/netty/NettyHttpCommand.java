@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import java.util.concurrent.Callable;
 import niolab.server.base.Protocol;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.ServerOptions;
 import niolab.server.proto.HttpRequestParser;
 import picocli.CommandLine.Command;
@@ -56,19 +57,20 @@ final class NettyHttpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (options.protocol != Protocol.HTTP) {
+        ServerConfig config = options.config();
+        if (config.protocol() != Protocol.HTTP) {
             if (spec.commandLine().getParseResult().hasMatchedOption("--protocol")) {
                 throw new ParameterException(spec.commandLine(), "netty-http speaks only http");
             }
-            options.protocol = Protocol.HTTP;
+            config = config.withProtocol(Protocol.HTTP);
         }
         Transport t = transport != null ? transport
                 : Transport.EPOLL.unavailabilityCause() == null ? Transport.EPOLL : Transport.NIO;
-        return NettyServer.serve(options, t, threads, "netty-http: " + t, NettyHttpCommand::addHandlers);
+        return NettyServer.serve(config, t, threads, "netty-http: " + t, NettyHttpCommand::addHandlers);
     }
 
     private static void addHandlers(Channel ch, PeerLoop loop) {
-        ch.pipeline().addLast(new HttpServerCodec(DECODER), new HttpServerKeepAliveHandler(), new CodecPingHandler());
+        ch.pipeline().addLast(new HttpServerCodec(DECODER), new HttpServerKeepAliveHandler(), new CodecPingHandler(loop.requestWork));
     }
 
     /** Accepts {@code nio}, {@code epoll} and {@code uring} in any case. */

@@ -23,7 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import niolab.server.base.Counters;
 import niolab.server.base.Server;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.ServerRunner;
 import niolab.server.proto.HttpPing;
 
@@ -37,7 +37,7 @@ import niolab.server.proto.HttpPing;
 final class NettyServer implements Server {
     private static final long DRAIN_GRACE_MS = 2000;
 
-    private final ServerOptions options;
+    private final ServerConfig config;
     private final Transport transport;
     private final String label;
     private final Handlers handlers;
@@ -54,8 +54,8 @@ final class NettyServer implements Server {
     }
 
     /** {@code label} is the ready line's name for this server, e.g. {@code netty-epoll}. */
-    NettyServer(ServerOptions options, Transport transport, int threads, String label, Handlers handlers) {
-        this.options = options;
+    NettyServer(ServerConfig config, Transport transport, int threads, String label, Handlers handlers) {
+        this.config = config;
         this.transport = transport;
         this.label = label;
         this.handlers = handlers;
@@ -63,40 +63,40 @@ final class NettyServer implements Server {
     }
 
     /** Serves until stopped (the exit code), or says in one line why the transport cannot run here (exit 1). */
-    static int serve(ServerOptions options, Transport transport, int threads, String label, Handlers handlers) {
+    static int serve(ServerConfig config, Transport transport, int threads, String label, Handlers handlers) {
         String unavailable = transport.unavailableMessage();
         if (unavailable != null) {
             System.err.println("error: " + unavailable);
             return 1;
         }
-        return ServerRunner.run(new NettyServer(options, transport, threads, label, handlers), options);
+        return ServerRunner.run(new NettyServer(config, transport, threads, label, handlers), config);
     }
 
     @Override
     public InetSocketAddress bind() throws IOException {
-        InetAddress host = InetAddress.getByName(options.host);
+        InetAddress host = InetAddress.getByName(config.host());
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(transport.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, options.backlog)
+                .option(ChannelOption.SO_BACKLOG, config.backlog())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 // Reads of up to --buffer-size, and at most that much output waiting per connection.
-                .childOption(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, options.bufferSize))
+                .childOption(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, config.bufferSize()))
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                        new WriteBufferWaterMark(Math.max(1, options.bufferSize / 2), Math.max(1, options.bufferSize)))
+                        new WriteBufferWaterMark(Math.max(1, config.bufferSize() / 2), Math.max(1, config.bufferSize())))
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         connections.add(ch);
                         PeerLoop loop = loops.computeIfAbsent(ch.eventLoop(),
-                                l -> new PeerLoop(options, HttpPing.MAX_RESPONSE_BYTES));
+                                l -> new PeerLoop(config, HttpPing.MAX_RESPONSE_BYTES));
                         ch.pipeline().addLast(new CountingHandler(loop.counters));
                         handlers.addTo(ch, loop);
                     }
                 });
-        if (options.reusePort) transport.reusePort(b);
-        ChannelFuture bound = b.bind(host, options.port).awaitUninterruptibly();
+        if (config.reusePort()) transport.reusePort(b);
+        ChannelFuture bound = b.bind(host, config.port()).awaitUninterruptibly();
         if (!bound.isSuccess()) throw bindFailure(bound.cause());
         listener = bound.channel();
         return (InetSocketAddress) listener.localAddress();
@@ -141,6 +141,6 @@ final class NettyServer implements Server {
 
     @Override
     public String label() {
-        return label + ", " + options.protocol;
+        return config.label(label);
     }
 }

@@ -1,10 +1,11 @@
 package niolab.netty;
 
 import java.nio.ByteBuffer;
+import niolab.server.base.BusyWork;
 import niolab.server.base.Counter;
 import niolab.server.base.Counters;
 import niolab.server.base.Protocol;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 
 /**
  * What the handlers of one Netty event loop share: its counters and, for the lab's own HTTP
@@ -22,12 +23,17 @@ final class PeerLoop {
     /** HTTP's lingering close after a closing answer: {@code --linger-time} in ns, {@code --linger-bytes}. */
     final long lingerNanos;
     final long lingerBytes;
+    /** {@code --work-ns}: echo's per read, HTTP's per request (the parser pays it); null without it. */
+    final BusyWork readWork;
+    final BusyWork requestWork;
 
-    PeerLoop(ServerOptions options, int minOut) {
-        in = ByteBuffer.allocateDirect(options.bufferSize);
-        out = ByteBuffer.allocateDirect(Math.max(options.bufferSize, minOut));
-        lingerNanos = options.lingerTime.toNanos();
-        lingerBytes = options.lingerBytes;
-        if (options.protocol == Protocol.HTTP) counters.declare(Counter.LINGER_ROWS);
+    PeerLoop(ServerConfig config, int minOut) {
+        in = ByteBuffer.allocateDirect(config.bufferSize());
+        out = ByteBuffer.allocateDirect(Math.max(config.bufferSize(), minOut));
+        lingerNanos = config.lingerTime().toNanos();
+        lingerBytes = config.lingerBytes();
+        if (config.protocol() == Protocol.HTTP) counters.declare(Counter.LINGER_ROWS);
+        readWork = BusyWork.perRead(config, counters);
+        requestWork = BusyWork.perRequest(config, counters);
     }
 }

@@ -12,10 +12,11 @@ import niolab.server.proto.HttpPing;
  * and the transport, not about two HTTP codecs. A read's answers leave in one flush.
  */
 final class PingHandler extends PeerHandler {
-    private final HttpConnection conn = new HttpConnection();
+    private final HttpConnection conn;
 
     PingHandler(PeerLoop loop) {
         super(loop);
+        conn = new HttpConnection(loop.requestWork);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import niolab.common.ReadyLine;
 import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,7 +25,7 @@ class NettyPeersMainTest {
         List<String> noNative = List.of("env", "JAVA_TOOL_OPTIONS=-Dio.netty.transport.noNative=true");
         try (ServerProcess p = ServerProcess.launch(noNative, List.of("netty-uring", "--port", "0"))) {
             assertThat(p.awaitExit(30)).isEqualTo(1);
-            assertThat(p.output()).doesNotContain("listening on").doesNotContain("Exception")
+            assertThat(p.output()).doesNotContain(ReadyLine.PREFIX).doesNotContain("Exception")
                     .contains("error: netty-uring cannot run here: Native transport was explicit disabled"
                             + " with -Dio.netty.transport.noNative=true");
         }

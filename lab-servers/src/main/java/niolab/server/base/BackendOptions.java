@@ -62,18 +62,21 @@ public final class BackendOptions {
     }
 
     /**
-     * The problem with these values on {@code arch}, for a bad-flags message; null if there is
-     * none. Sets the posture left out to the architecture's default first (mp's is its workers':
-     * its command checks again with the worker architecture).
+     * The problem with these values on {@code arch} (null: a server outside the lab's, which has
+     * the loop posture), for a bad-flags message; null if there is none. Sets the posture left
+     * out to the architecture's default first (mp's is its workers': its command checks again
+     * with the worker architecture).
      */
-    public String problem(String arch) {
-        boolean vt = arch.equals("vt");
-        if (mode == null && !arch.equals("mp")) mode = vt ? BackendMode.THREAD : BackendMode.LOOP;
+    public String problem(Arch arch) {
+        boolean vt = arch == Arch.VT;
+        boolean mp = arch == Arch.MP;
+        if (mode == null && !mp) mode = vt ? BackendMode.THREAD : BackendMode.LOOP;
         if (vt && mode != BackendMode.THREAD) {
             return "vt calls Redis from each connection's own virtual thread: --backend-mode thread, not " + mode;
         }
-        if (mode == BackendMode.THREAD && !vt && !arch.equals("mp")) {
-            return "--backend-mode thread is vt's (a virtual thread per connection); " + arch + " has loop, pool and blocking";
+        if (mode == BackendMode.THREAD && !vt && !mp) {
+            return "--backend-mode thread is vt's (a virtual thread per connection); " + (arch == null ? "this server" : arch)
+                    + " has loop, pool and blocking";
         }
         if (timeout.isZero() || timeout.isNegative()) return "--backend-timeout must be positive";
         if (timeout.toMillis() > Integer.MAX_VALUE) return "--backend-timeout is too long";

@@ -47,7 +47,9 @@ public enum Counter {
     /** HTTP: bytes read and dropped while lingering. */
     LINGER_BYTES(true, "linger_bytes"),
     /** HTTP: lingers cut off by {@code --linger-time} or {@code --linger-bytes} before the client's end of stream. */
-    LINGER_TIMEOUTS(true, "linger_timeouts");
+    LINGER_TIMEOUTS(true, "linger_timeouts"),
+    /** {@code --work-ns}: nanoseconds spent in busy work, as measured (see {@link BusyWork}). */
+    WORK_NS(true, "work_ns");
 
     /** The rows an HTTP server declares: its closes linger. */
     public static final Counter[] LINGER_ROWS = {LINGER_CLOSES, LINGER_BYTES, LINGER_TIMEOUTS};

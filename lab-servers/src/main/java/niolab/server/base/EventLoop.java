@@ -48,10 +48,14 @@ public abstract class EventLoop implements Server {
     private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long DRAIN_WAIT_MS = 50;
 
-    protected final ServerOptions options;
+    protected final ServerConfig config;
     /** The {@code --mistake}s this loop makes on purpose; each is tested at its marked spot. */
     protected final Mistakes mistakes;
     protected final Counters counters;
+    /** {@code --work-ns} of an echo loop, per read that returns bytes; null without it, and for HTTP. */
+    protected final BusyWork readWork;
+    /** {@code --work-ns} of an HTTP loop, per request: handed to each connection's parser; null without it, and for echo. */
+    protected final BusyWork requestWork;
     protected final IdleSweep idle;
     protected final AcceptBackoff acceptBackoff;
     private final Linger linger;
@@ -65,16 +69,18 @@ public abstract class EventLoop implements Server {
     /** MISTAKE herd: the loops polling one listener ({@link SharedListener}); null while the listener is this loop's own. */
     SharedListener sharedListener;
 
-    protected EventLoop(String arch, ServerOptions options, Counters counters) {
+    protected EventLoop(String arch, ServerConfig config, Counters counters) {
         this.arch = arch;
         this.logName = arch;
-        this.options = options;
-        this.mistakes = options.mistakes();
+        this.config = config;
+        this.mistakes = config.mistakes();
         this.counters = counters;
-        this.idle = new IdleSweep(options.idleTimeout);
+        this.readWork = BusyWork.perRead(config, counters);
+        this.requestWork = BusyWork.perRequest(config, counters);
+        this.idle = new IdleSweep(config.idleTimeout());
         this.acceptBackoff = new AcceptBackoff(arch, log, mistakes.noAcceptBackoff);
-        this.linger = new Linger(options.lingerTime, options.lingerBytes);
-        if (options.protocol == Protocol.HTTP) counters.declare(Counter.LINGER_ROWS);
+        this.linger = new Linger(config.lingerTime(), config.lingerBytes());
+        if (config.protocol() == Protocol.HTTP) counters.declare(Counter.LINGER_ROWS);
     }
 
     @Override
@@ -228,8 +234,8 @@ public abstract class EventLoop implements Server {
     }
 
     /** The extra counter rows lt and et print: empty accepts where several loops share the port (the herd shows there). */
-    protected static Counter[] acceptRows(ServerOptions options) {
-        return options.loops > 1 ? new Counter[] {Counter.EMPTY_ACCEPTS} : new Counter[0];
+    protected static Counter[] acceptRows(ServerConfig config) {
+        return config.loops() > 1 ? new Counter[] {Counter.EMPTY_ACCEPTS} : new Counter[0];
     }
 
     /** A connection was accepted. */
@@ -263,6 +269,6 @@ public abstract class EventLoop implements Server {
 
     @Override
     public String label() {
-        return arch + ", " + options.protocolLabel() + mistakes.label;
+        return config.label(arch);
     }
 }

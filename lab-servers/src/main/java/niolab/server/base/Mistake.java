@@ -1,8 +1,11 @@
 package niolab.server.base;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -13,27 +16,34 @@ import picocli.CommandLine.TypeConversionException;
  * says so on its ready line. The loops test them through {@link Mistakes}' final fields.
  */
 public enum Mistake {
-    ACCEPT_ONCE("accept-once", "et", null, "one accept per edge: a burst waits in the backlog"),
-    READ_ONCE("read-once", "et", null, "one read per edge: echoes stall (try --buffer-size 16)"),
-    STANDING_WRITE("standing-write", "lt", null, "OP_WRITE always on: select spins though all are idle"),
-    KEYS_NOT_REMOVED("keys-not-removed", "lt", null, "selectedKeys() never cleared: stale keys run again"),
-    NO_ACCEPT_BACKOFF("no-accept-backoff", "lt et", null, "no pause after EMFILE: accept spins, logs each failure"),
-    UNBOUNDED_OUTPUT("unbounded-output", "lt et", Protocol.ECHO, "echo: reads on while output is pending: memory grows"),
-    BLOCKING_ON_LOOP("blocking-on-loop", "lt et", null, "a 1 ms sleep per read on the loop: ~1000 requests/s"),
-    NAGLE("nagle", "lt et", Protocol.HTTP, "http: Nagle on, headers and body sent apart: ~40 ms"),
-    HERD("herd", "lt et", null, "--loops N poll one listener: all wake, one accepts"),
-    NO_LINGER("no-linger", "lt et", Protocol.HTTP, "http: closes at once after a 431: a reset may eat it");
+    ACCEPT_ONCE("accept-once", On.ET, null, "one accept per edge: a burst waits in the backlog"),
+    READ_ONCE("read-once", On.ET, null, "one read per edge: echoes stall (try --buffer-size 16)"),
+    STANDING_WRITE("standing-write", On.LT, null, "OP_WRITE always on: select spins though all are idle"),
+    KEYS_NOT_REMOVED("keys-not-removed", On.LT, null, "selectedKeys() never cleared: stale keys run again"),
+    NO_ACCEPT_BACKOFF("no-accept-backoff", On.LT_ET, null, "no pause after EMFILE: accept spins, logs each failure"),
+    UNBOUNDED_OUTPUT("unbounded-output", On.LT_ET, Protocol.ECHO, "echo: reads on while output is pending: memory grows"),
+    BLOCKING_ON_LOOP("blocking-on-loop", On.LT_ET, null, "a 1 ms sleep per read on the loop: ~1000 requests/s"),
+    NAGLE("nagle", On.LT_ET, Protocol.HTTP, "http: Nagle on, headers and body sent apart: ~40 ms"),
+    HERD("herd", On.LT_ET, null, "--loops N poll one listener: all wake, one accepts"),
+    NO_LINGER("no-linger", On.LT_ET, Protocol.HTTP, "http: closes at once after a 431: a reset may eat it");
+
+    // Constants of a constant's own class: an enum's initialisers may not read its own statics.
+    private static final class On {
+        static final Set<Arch> LT = EnumSet.of(Arch.LT);
+        static final Set<Arch> ET = EnumSet.of(Arch.ET);
+        static final Set<Arch> LT_ET = EnumSet.of(Arch.LT, Arch.ET);
+    }
 
     /** The name users type and the ready line shows. */
     public final String label;
-    /** The architectures it breaks, space-separated. */
-    public final String archs;
+    /** The architectures it breaks. */
+    public final Set<Arch> archs;
     /** The protocol whose symptom it shows, or null for both. */
     public final Protocol protocol;
     /** One line for {@code --help} (the protocol first when only one shows the symptom). */
     public final String description;
 
-    Mistake(String label, String archs, Protocol protocol, String description) {
+    Mistake(String label, Set<Arch> archs, Protocol protocol, String description) {
         this.label = label;
         this.archs = archs;
         this.protocol = protocol;
@@ -45,17 +55,22 @@ public enum Mistake {
         return label;
     }
 
-    public boolean appliesTo(String arch) {
-        return (" " + archs + " ").contains(" " + arch + " ");
+    public boolean appliesTo(Arch arch) {
+        return archs.contains(arch);
+    }
+
+    /** The architectures it breaks, joined by {@code separator}: {@code lt,et}. */
+    public String archs(String separator) {
+        return archs.stream().map(Arch::toString).collect(Collectors.joining(separator));
     }
 
     /** The {@code --help} lines listing the mistakes {@code arch} can make (mp: every one, with the workers it needs). */
-    public static String[] helpLines(String arch) {
-        boolean mp = arch.equals("mp");
+    public static String[] helpLines(Arch arch) {
+        boolean mp = arch == Arch.MP;
         List<String> lines = new ArrayList<>();
         lines.add("%nMistakes for the course (--mistake NAME, repeatable):");
         for (Mistake m : values()) {
-            if (mp) lines.add(String.format(Locale.ROOT, "  %-17s %-5s %s", m.label, m.archs.replace(' ', ','), m.description));
+            if (mp) lines.add(String.format(Locale.ROOT, "  %-17s %-5s %s", m.label, m.archs(","), m.description));
             else if (m.appliesTo(arch)) lines.add(String.format(Locale.ROOT, "  %-17s %s", m.label, m.description));
         }
         return lines.toArray(new String[0]);

@@ -10,8 +10,8 @@ import java.util.Set;
  * goes the same way, no allocation, nothing the correct path pays for measurably.
  *
  * <pre>
- *   Mistakes m = options.mistakes();                  // built once from --mistake and --epoll-exclusive
- *   if (Mistakes.refused(options, "lt")) return 2;    // one line for people: not an lt mistake, ...
+ *   Mistakes m = config.mistakes();                   // built once from --mistake and --epoll-exclusive
+ *   if (Mistakes.refused(config, Arch.LT)) return 2;  // one line for people: not an lt mistake, ...
  *   label + m.label                                   // "lt, echo, mistake: standing-write"
  * </pre>
  */
@@ -51,28 +51,28 @@ public final class Mistakes {
     }
 
     /** Prints {@link #check}'s line, if there is one, and says so: the command then exits 2. */
-    public static boolean refused(ServerOptions options, String arch) {
-        String why = check(options, arch);
+    public static boolean refused(ServerConfig config, Arch arch) {
+        String why = check(config, arch);
         if (why != null) System.err.println("error: " + why);
         return why != null;
     }
 
     /**
-     * Why {@code options} cannot run on {@code arch} ({@code lt}, {@code et}; for mp, its
+     * Why {@code config} cannot run on {@code arch} ({@code lt}, {@code et}; for mp, its
      * workers' architecture), as one line for people; null when they can.
      */
-    public static String check(ServerOptions options, String arch) {
-        for (Mistake m : options.mistakeList) {
+    public static String check(ServerConfig config, Arch arch) {
+        for (Mistake m : config.mistakeList()) {
             if (!m.appliesTo(arch)) {
-                return "--mistake " + m + " breaks " + m.archs.replace(" ", " and ") + ", not " + arch + " (--help lists the mistakes)";
+                return "--mistake " + m + " breaks " + m.archs(" and ") + ", not " + arch + " (--help lists the mistakes)";
             }
-            if (m.protocol != null && m.protocol != options.protocol) {
-                return "--mistake " + m + " shows with --protocol " + m.protocol + ", not " + options.protocol;
+            if (m.protocol != null && m.protocol != config.protocol()) {
+                return "--mistake " + m + " shows with --protocol " + m.protocol + ", not " + config.protocol();
             }
         }
-        Mistakes m = options.mistakes();
-        if (m.herd && options.loops < 2) return "--mistake herd needs --loops 2 or more: it shares one listener among the loops";
-        if (m.epollExclusive && !(arch.equals("et") && m.herd)) {
+        Mistakes m = config.mistakes();
+        if (m.herd && config.loops() < 2) return "--mistake herd needs --loops 2 or more: it shares one listener among the loops";
+        if (m.epollExclusive && !(arch == Arch.ET && m.herd)) {
             return "--epoll-exclusive registers the listener --mistake herd shares: et --loops N --mistake herd --epoll-exclusive";
         }
         return null;

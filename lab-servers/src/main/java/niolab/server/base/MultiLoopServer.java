@@ -22,16 +22,16 @@ import java.net.InetSocketAddress;
 public final class MultiLoopServer implements Server {
     private final ServerFactory factory;
     private final Server[] loops;
-    private final ServerOptions options;
-    /** What the loops are made from: a copy of the command's options (which stay as parsed), on the port the first bound. */
-    private ServerOptions loopOptions;
+    private final ServerConfig config;
+    /** What the loops are made from: the command's config, on the port the first bound. */
+    private ServerConfig loopConfig;
     private final PrintStream out;
     /** Stopped before every loop was made (an mp worker whose master went while it bound). */
     private volatile boolean stopped;
 
-    public MultiLoopServer(ServerFactory factory, ServerOptions options, PrintStream out) {
+    public MultiLoopServer(ServerFactory factory, ServerConfig config, PrintStream out) {
         this.factory = factory;
-        this.options = options;
+        this.config = config;
         this.out = out;
         // Every loop's listener joins the port's group. MISTAKE herd: one listener, no group of our own.
         // BEGIN SOLUTION loops-reuseport
@@ -40,36 +40,35 @@ public final class MultiLoopServer implements Server {
         // STUB: // one port, and how does the kernel then pick the one a new connection goes to? ServerOptions has it.
         // STUB: // Leave it off under the mistake: the loops-herd checkpoint expects this line to decide.
         // STUB: ServerOptions each = options; // MISTAKE herd: the loops share loop 1's listener, no option needed
-        ServerOptions each = options.mistakes().herd ? options : options.withReusePort();
+        ServerConfig each = config.mistakes().herd ? config : config.withReusePort();
         // END SOLUTION
-        loopOptions = each;
-        loops = new Server[options.loops];
+        loopConfig = each;
+        loops = new Server[config.loops()];
         loops[0] = newLoop(0, each);
     }
 
-    private Server newLoop(int i, ServerOptions o) {
+    private Server newLoop(int i, ServerConfig o) {
         Server loop = factory.newServer(o);
-        if (loop instanceof EventLoop) ((EventLoop) loop).nameInLogs(options.arch() + " loop" + (i + 1));
+        if (loop instanceof EventLoop) ((EventLoop) loop).nameInLogs(config.arch() + " loop" + (i + 1));
         return loop;
-    }
-
-    /** The port the loops bind: the one asked for, until the first loop has resolved port 0. */
-    int port() {
-        return loopOptions.port;
     }
 
     /** Binds the first loop (which resolves port 0), then makes the others on the port it bound and binds them. */
     @Override
     public InetSocketAddress bind() throws IOException {
         InetSocketAddress bound = loops[0].bind();
-        loopOptions = loopOptions.withPort(bound.getPort());
+        loopConfig = loopConfig.withPort(bound.getPort());
         for (int i = 1; i < loops.length; i++) {
-            loops[i] = newLoop(i, loopOptions);
+            loops[i] = newLoop(i, loopConfig);
             if (stopped) loops[i].stop();
-            if (options.mistakes().herd) {
+            if (config.mistakes().herd) {
                 SharedListener.join((EventLoop) loops[0], (EventLoop) loops[i]); // MISTAKE herd: every loop polls one socket
             } else {
-                loops[i].bind();
+                try {
+                    loops[i].bind();
+                } catch (IOException | RuntimeException e) {
+                    throw new ServerRunner.BindFailedOn(loopConfig.port(), e); // the port loop 1 resolved from 0
+                }
             }
         }
         return bound;
@@ -132,6 +131,6 @@ public final class MultiLoopServer implements Server {
 
     @Override
     public String label() {
-        return options.arch() + ", " + loops.length + " loops, " + options.protocolLabel() + options.mistakes().label;
+        return config.label(config.arch() + ", " + loops.length + " loops");
     }
 }

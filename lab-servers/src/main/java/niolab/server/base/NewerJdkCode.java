@@ -7,7 +7,7 @@ package niolab.server.base;
  *
  * <pre>
  *   static final NewerJdkCode&lt;UringRuntime&gt; RUNTIME =
- *           new NewerJdkCode&lt;&gt;("uring", 22, "niolab.server.uring.IoUringRuntime", UringRuntime.class);
+ *           new NewerJdkCode&lt;&gt;("uring", 22, "niolab.server.uring.Jdk22UringRuntime", UringRuntime.class);
  *   String why = RUNTIME.unavailable();   // null, or "uring needs JDK 22 or newer (this JVM is 17)"
  *   RUNTIME.get().newServer(options, mode);
  * </pre>

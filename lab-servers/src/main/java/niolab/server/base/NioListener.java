@@ -21,10 +21,10 @@ public final class NioListener {
      * and SO_REUSEPORT with {@code --reuse-port}; in blocking mode, the JDK's default. A port in
      * use is a {@link java.net.BindException}, which {@link ServerRunner} turns into one line.
      */
-    public static ServerSocketChannel open(ServerOptions options) throws IOException {
-        InetSocketAddress local = new InetSocketAddress(options.host, options.port);
+    public static ServerSocketChannel open(ServerConfig config) throws IOException {
+        InetSocketAddress local = new InetSocketAddress(config.host(), config.port());
         if (local.isUnresolved()) throw new UnresolvedAddressException();
-        return open(local, options.backlog, options.reusePort);
+        return open(local, config.backlog(), config.reusePort());
     }
 
     /** The same at a resolved address. */

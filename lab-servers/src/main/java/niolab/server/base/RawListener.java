@@ -10,7 +10,7 @@ import niolab.epoll.Syscalls;
 
 /**
  * The listening socket of a loop on raw fds (et, uring), opened one way for both; the twin of
- * {@link NioListener}, with the same options.
+ * {@link NioListener}, from the same config.
  */
 public final class RawListener {
     private RawListener() {
@@ -22,10 +22,10 @@ public final class RawListener {
      * opened through {@code sys}. A failed bind becomes a {@link BindException}, which
      * {@link ServerRunner} turns into the same one-line errors as {@link NioListener}'s.
      */
-    public static int open(Syscalls sys, ServerOptions options) throws IOException {
-        InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(options.host), options.port);
+    public static int open(Syscalls sys, ServerConfig config) throws IOException {
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
         try {
-            return Sockets.listen(sys, at, options.backlog, options.reusePort);
+            return Sockets.listen(sys, at, config.backlog(), config.reusePort());
         } catch (ErrnoException e) {
             if (!e.call().equals("bind")) throw e;
             BindException b = new BindException(e.getMessage());

@@ -1,7 +1,7 @@
 package niolab.server.base;
 
-/** A subcommand that makes its architecture's server from options it parsed (or a copy of them: {@link MultiLoopServer}). */
+/** A subcommand that makes its architecture's server from a config (the one it parsed, or one {@link MultiLoopServer} derived from it). */
 public interface ServerFactory {
-    /** The server for {@code options}, made but not bound. */
-    Server newServer(ServerOptions options);
+    /** The server for {@code config}, made but not bound. */
+    Server newServer(ServerConfig config);
 }

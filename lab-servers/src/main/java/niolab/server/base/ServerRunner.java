@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import niolab.common.ReadyLine;
 import sun.misc.Signal;
 
 /**
@@ -28,42 +29,52 @@ public final class ServerRunner {
     }
 
     /**
-     * Why the server could not listen, in one line. A server of several listeners has resolved
-     * port 0 by its first bind, and a later bind that fails is on that port.
+     * A bind that failed on another port than the one asked for: a server of several listeners
+     * has resolved port 0 by its first bind, and a later bind that fails is on that port.
      */
-    private static String bindFailure(Exception e, ServerOptions options, Server server) {
-        int port = server instanceof MultiLoopServer ? ((MultiLoopServer) server).port() : options.port;
-        String where = ServerOptions.hostPort(options.host, port);
+    public static final class BindFailedOn extends IOException {
+        private final int port;
+
+        public BindFailedOn(int port, Exception cause) {
+            super(cause.getMessage(), cause);
+            this.port = port;
+        }
+    }
+
+    /** Why the server could not listen, in one line. */
+    private static String bindFailure(Exception failure, ServerConfig config) {
+        int port = failure instanceof BindFailedOn f ? f.port : config.port();
+        Exception e = failure instanceof BindFailedOn ? (Exception) failure.getCause() : failure;
+        String where = ReadyLine.hostPort(config.host(), port);
         String msg = String.valueOf(e.getMessage());
         if (e instanceof BindException && msg.contains("in use")) return where + " is already in use";
         if (e instanceof BindException && msg.contains("ermission")) return "permission denied binding " + where + " (ports below 1024 need root)";
         if (e instanceof BindException) return "cannot bind " + where + ": " + msg;
         if (e instanceof UnknownHostException || e instanceof java.nio.channels.UnresolvedAddressException) {
-            return "cannot resolve host '" + options.host + "'";
+            return "cannot resolve host '" + config.host() + "'";
         }
         if (e instanceof SocketException) return "cannot listen on " + where + ": " + msg;
         return "cannot listen on " + where + ": " + describe(e);
     }
 
     /** Runs {@code server} on this thread; returns the process exit code (0 after a graceful stop). */
-    public static int run(Server server, ServerOptions options) {
-        return run(server, options, System.out, System.err);
+    public static int run(Server server, ServerConfig config) {
+        return run(server, config, System.out, System.err);
     }
 
-    public static int run(Server server, ServerOptions options, PrintStream out, PrintStream err) {
-        if (options.exitOnStdinEof) watchStdin(server);
+    public static int run(Server server, ServerConfig config, PrintStream out, PrintStream err) {
+        if (config.exitOnStdinEof()) watchStdin(server);
         InetSocketAddress bound;
         try {
             bound = server.bind();
         } catch (IOException | RuntimeException e) {
-            err.println("error: " + bindFailure(e, options, server));
+            err.println("error: " + bindFailure(e, config));
             return 1;
         }
         Signal.handle(new Signal("TERM"), s -> server.stop());
         Signal.handle(new Signal("INT"), s -> server.stop());
-        Thread stats = startStatsPrinter(server, options.statsInterval, out);
-        out.println("listening on " + ServerOptions.hostPort(bound.getAddress().getHostAddress(), bound.getPort())
-                + " (" + server.label() + ")");
+        Thread stats = startStatsPrinter(server, config.statsInterval(), out);
+        out.println(ReadyLine.format(bound.getAddress().getHostAddress(), bound.getPort(), server.label()));
         out.flush();
         int code = 0;
         try {

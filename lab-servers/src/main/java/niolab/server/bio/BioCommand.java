@@ -1,30 +1,20 @@
 package niolab.server.bio;
 
-import java.util.concurrent.Callable;
 import niolab.server.base.Server;
-import niolab.server.base.ServerFactory;
-import niolab.server.base.ServerOptions;
-import niolab.server.base.ServerRunner;
+import niolab.server.base.ServerCommand;
+import niolab.server.base.ServerConfig;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 @Command(name = "bio", mixinStandardHelpOptions = true,
         description = "Echo or HTTP /ping server with a platform thread per connection and blocking reads and writes.")
-public final class BioCommand implements Callable<Integer>, ServerFactory {
-    @Mixin
-    ServerOptions options;
-
+public final class BioCommand extends ServerCommand {
     @Override
-    public Integer call() {
-        if (options.loops > 1) {
-            System.err.println("error: --loops is for the event loops (lt, et): bio already runs a thread per connection");
-            return 2;
-        }
-        return ServerRunner.run(newServer(options), options);
+    protected int unusable(ServerConfig config) {
+        return noLoops(config, "bio already runs a thread per connection");
     }
 
     @Override
-    public Server newServer(ServerOptions options) {
-        return new BlockingServer(options);
+    public Server newServer(ServerConfig config) {
+        return new BlockingServer(config);
     }
 }

@@ -26,11 +26,12 @@ import java.util.Set;
 import niolab.server.base.AcceptBackoff;
 import niolab.server.base.BlockingLinger;
 import niolab.server.base.Counter;
+import niolab.server.base.BusyWork;
 import niolab.server.base.Counters;
 import niolab.server.base.NioListener;
 import niolab.server.base.Protocol;
 import niolab.server.base.Server;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
 
@@ -64,7 +65,7 @@ public final class BlockingServer implements Server {
     /** After the drain, closed connections' threads only have to notice the close and count. */
     private static final long CLOSE_GRACE_MS = 2000;
 
-    private final ServerOptions options;
+    private final ServerConfig config;
     private final AcceptBackoff acceptBackoff = new AcceptBackoff(ARCH, System.err);
     /** Written by the accepting thread only. */
     private final Counters acceptorCounters = new Counters(WAIT_NAME, LIVE);
@@ -75,14 +76,14 @@ public final class BlockingServer implements Server {
     private ServerSocket listener;
     private volatile boolean running = true;
 
-    public BlockingServer(ServerOptions options) {
-        this.options = options;
-        if (options.protocol == Protocol.HTTP) acceptorCounters.declare(Counter.LINGER_ROWS);
+    public BlockingServer(ServerConfig config) {
+        this.config = config;
+        if (config.protocol() == Protocol.HTTP) acceptorCounters.declare(Counter.LINGER_ROWS);
     }
 
     @Override
     public InetSocketAddress bind() throws IOException {
-        listener = NioListener.open(options).socket(); // java.net's face of the channel: accept() returns a blocking Socket
+        listener = NioListener.open(config).socket(); // java.net's face of the channel: accept() returns a blocking Socket
         return (InetSocketAddress) listener.getLocalSocketAddress();
     }
 
@@ -130,8 +131,8 @@ public final class BlockingServer implements Server {
         Counters counted = new Counters(WAIT_NAME, LIVE);
         try {
             s.setTcpNoDelay(true);
-            if (options.idleTimeout != null) s.setSoTimeout((int) Math.max(1, options.idleTimeout.toMillis()));
-            if (options.protocol == Protocol.HTTP) {
+            if (config.idleTimeout() != null) s.setSoTimeout((int) Math.max(1, config.idleTimeout().toMillis()));
+            if (config.protocol() == Protocol.HTTP) {
                 answerPings(s, counted);
             } else {
                 echo(s, counted);
@@ -150,19 +151,23 @@ public final class BlockingServer implements Server {
     private void echo(Socket s, Counters counted) throws IOException {
         InputStream in = s.getInputStream();
         OutputStream out = s.getOutputStream();
-        byte[] buf = new byte[options.bufferSize];
+        byte[] buf = new byte[config.bufferSize()];
+        BusyWork work = BusyWork.perRead(config, counted);
         int n;
-        while ((n = read(in, buf, counted)) > 0) write(out, buf, n, counted);
+        while ((n = read(in, buf, counted)) > 0) {
+            if (work != null) work.request(); // --work-ns: a calibrated cost per request
+            write(out, buf, n, counted);
+        }
     }
 
     /** {@code GET /ping}, keep-alive and pipelined: each read's requests answered in one write. */
     private void answerPings(Socket s, Counters counted) throws IOException {
         InputStream in = s.getInputStream();
         OutputStream out = s.getOutputStream();
-        byte[] requests = new byte[options.bufferSize];
+        byte[] requests = new byte[config.bufferSize()];
         ByteBuffer request = ByteBuffer.wrap(requests);
-        ByteBuffer responses = ByteBuffer.allocate(Math.max(options.bufferSize, HttpPing.MAX_RESPONSE_BYTES));
-        HttpConnection conn = new HttpConnection();
+        ByteBuffer responses = ByteBuffer.allocate(Math.max(config.bufferSize(), HttpPing.MAX_RESPONSE_BYTES));
+        HttpConnection conn = new HttpConnection(BusyWork.perRequest(config, counted));
         int n;
         while ((n = read(in, requests, counted)) > 0) {
             request.limit(n).position(0);
@@ -173,7 +178,7 @@ public final class BlockingServer implements Server {
                 if (responses.position() > 0) write(out, responses.array(), responses.position(), counted);
             } while ((flags & HttpPing.OUT_FULL) != 0);
             if ((flags & HttpPing.CLOSE) != 0) {
-                BlockingLinger.linger(s, requests, options.lingerTime, options.lingerBytes, counted); // the answer must not be lost to a reset
+                BlockingLinger.linger(s, requests, config.lingerTime(), config.lingerBytes(), counted); // the answer must not be lost to a reset
                 return;
             }
         }
@@ -249,7 +254,7 @@ public final class BlockingServer implements Server {
 
     @Override
     public String label() {
-        return ARCH + ", " + options.protocol;
+        return config.label(ARCH);
     }
 
     private static void closeQuietly(AutoCloseable c) {

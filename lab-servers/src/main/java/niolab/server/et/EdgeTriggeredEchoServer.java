@@ -10,7 +10,7 @@ import static niolab.epoll.Linux.EPOLLRDHUP;
 
 import java.nio.ByteBuffer;
 import niolab.epoll.Syscalls;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.UnboundedOutput;
 
 /**
@@ -21,8 +21,8 @@ import niolab.server.base.UnboundedOutput;
  * waiting in the kernel.
  */
 public final class EdgeTriggeredEchoServer extends EdgeTriggeredServer {
-    public EdgeTriggeredEchoServer(ServerOptions options, Syscalls sys) {
-        super(options, sys);
+    public EdgeTriggeredEchoServer(ServerConfig config, Syscalls sys) {
+        super(config, sys);
     }
 
     @Override

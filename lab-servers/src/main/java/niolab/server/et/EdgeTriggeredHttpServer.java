@@ -16,7 +16,7 @@ import niolab.server.backend.Backends;
 import niolab.server.backend.EpollRedisTransport;
 import niolab.server.backend.RedisPipeline;
 import niolab.server.backend.Waiters;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
@@ -49,15 +49,15 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
     /** Null without {@code --backend}: then /healthz is an unknown path. */
     private final Backend<EtConnection> backend;
 
-    public EdgeTriggeredHttpServer(ServerOptions options, Syscalls sys) {
-        super(options, sys);
+    public EdgeTriggeredHttpServer(ServerConfig config, Syscalls sys) {
+        super(config, sys);
         this.in = readMemory.view();
         int outSize = Math.max(bufferSize, Math.max(HttpPing.MAX_RESPONSE_BYTES, Healthz.MAX_RESPONSE_BYTES));
         this.writeMemory = NativeBuffer.allocate(sys, outSize);
         this.writeBuffer = writeMemory.address();
         this.out = writeMemory.view();
         // The skeleton starts it, runs it around each epoll_wait and closes it (a LoopDuty).
-        this.backend = options.backend == null ? null : addDuty(Backends.open(options.backend, options.arch(), log,
+        this.backend = config.backend() == null ? null : addDuty(Backends.open(config.backend(), config.arch().label, log,
                 counters, this, new EpollRedisTransport(sys, this::watch), this::wakeUp));
     }
 
@@ -76,7 +76,7 @@ public final class EdgeTriggeredHttpServer extends EdgeTriggeredServer implement
             return;
         }
         HttpConnection h = c.http;
-        if (h == null) c.http = h = new HttpConnection(); // once per fd slot; reset on reuse
+        if (h == null) c.http = h = new HttpConnection(requestWork); // once per fd slot; reset on reuse
         ByteBuffer parked = h.pendingOutput();
         if (parked != null && parked.hasRemaining()) {
             // Not writable yet: wait for the EPOLLOUT edge (errors surface through send).

@@ -32,7 +32,7 @@ import niolab.server.base.Counters;
 import niolab.server.base.EventLoop;
 import niolab.server.base.LoopConnection;
 import niolab.server.base.RawListener;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.SharedListener;
 
 /**
@@ -85,17 +85,17 @@ public abstract class EdgeTriggeredServer extends EventLoop implements SharedLis
     private final NativeBuffer sndbuf;
     private Epoll epoll;
 
-    protected EdgeTriggeredServer(ServerOptions options, Syscalls sys) {
-        super("et", options, new Counters("epoll_waits", acceptRows(options)));
+    protected EdgeTriggeredServer(ServerConfig config, Syscalls sys) {
+        super("et", config, new Counters("epoll_waits", acceptRows(config)));
         this.sys = sys;
         this.events = new EpollEvents(sys, MAX_EVENTS);
-        this.bufferSize = options.bufferSize;
+        this.bufferSize = config.bufferSize();
         this.readMemory = NativeBuffer.allocate(sys, bufferSize);
         this.readBuffer = readMemory.address();
         this.wakeValue = NativeBuffer.allocate(sys, 8);
         wakeValue.view().order(java.nio.ByteOrder.nativeOrder()).putLong(0, 1);
-        this.sndbuf = options.sndbuf > 0 ? NativeBuffer.allocate(sys, Integer.BYTES) : null;
-        if (sndbuf != null) sndbuf.view().order(java.nio.ByteOrder.nativeOrder()).putInt(0, options.sndbuf);
+        this.sndbuf = config.sndbuf() > 0 ? NativeBuffer.allocate(sys, Integer.BYTES) : null;
+        if (sndbuf != null) sndbuf.view().order(java.nio.ByteOrder.nativeOrder()).putInt(0, config.sndbuf());
         // Load these now: after EMFILE, loading a class from the class path may need a descriptor.
         Errno.message(Errno.EMFILE, sys);
         EtConnection.class.getName();
@@ -103,7 +103,7 @@ public abstract class EdgeTriggeredServer extends EventLoop implements SharedLis
 
     @Override
     protected InetSocketAddress listen() throws IOException {
-        listenFd = RawListener.open(sys, options);
+        listenFd = RawListener.open(sys, config);
         openEpoll();
         return Sockets.localAddress(sys, listenFd);
     }
@@ -254,6 +254,7 @@ public abstract class EdgeTriggeredServer extends EventLoop implements SharedLis
             counters.inc(READS);
             if (n > 0) {
                 counters.add(BYTES_IN, n);
+                if (readWork != null) readWork.request(); // --work-ns: a calibrated cost per request
                 if (mistakes.blockingOnLoop) blockTheLoop(); // MISTAKE blocking-on-loop: a synchronous call per request
                 return n;
             }

@@ -1,28 +1,20 @@
 package niolab.server.et;
 
-import java.util.concurrent.Callable;
 import niolab.epoll.Bindings;
 import niolab.epoll.Epoll;
 import niolab.epoll.Syscalls;
-import niolab.server.base.Mistakes;
-import niolab.server.base.MultiLoopServer;
 import niolab.server.base.Protocol;
-import niolab.server.base.ServerFactory;
-import niolab.server.base.ServerOptions;
-import niolab.server.base.ServerRunner;
+import niolab.server.base.ServerCommand;
+import niolab.server.base.ServerConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "et", mixinStandardHelpOptions = true,
         description = "Single-thread echo or HTTP /ping server calling epoll directly through JNA or FFM (edge-triggered).")
-public final class EtCommand implements Callable<Integer>, ServerFactory {
-    @Mixin
-    ServerOptions options;
-
+public final class EtCommand extends ServerCommand {
     @Option(names = "--binding", defaultValue = "jna",
             description = "How the loop calls libc: jna (JNA direct mapping) or ffm (the FFM API, JDK 22+) (default: ${DEFAULT-VALUE}).")
     String binding;
@@ -30,21 +22,12 @@ public final class EtCommand implements Callable<Integer>, ServerFactory {
     @Spec
     CommandSpec spec;
 
-    /** An mp worker's command, from options its master parsed: no parser at a worker's start. */
-    public static EtCommand of(ServerOptions options, String binding) {
-        EtCommand c = new EtCommand();
-        c.options = options;
-        c.binding = binding;
-        return c;
-    }
-
     @Override
-    public Integer call() {
+    protected int unusable(ServerConfig config) {
         if (!Epoll.isSupported()) {
             System.err.println("error: et needs Linux epoll");
             return 1;
         }
-        if (Mistakes.refused(options, "et")) return 2;
         try {
             Bindings.named(binding);
         } catch (IllegalArgumentException e) {
@@ -53,12 +36,12 @@ public final class EtCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: " + e.getMessage());
             return 2;
         }
-        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(options), options);
+        return 0;
     }
 
     @Override
-    public EdgeTriggeredServer newServer(ServerOptions options) {
+    public EdgeTriggeredServer newServer(ServerConfig config) {
         Syscalls sys = Bindings.named(binding); // one per loop: the FFM binding keeps its loop thread's errno slot
-        return options.protocol == Protocol.HTTP ? new EdgeTriggeredHttpServer(options, sys) : new EdgeTriggeredEchoServer(options, sys);
+        return config.protocol() == Protocol.HTTP ? new EdgeTriggeredHttpServer(config, sys) : new EdgeTriggeredEchoServer(config, sys);
     }
 }

@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import niolab.epoll.Bindings;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.UnboundedOutput;
 
 /**
@@ -19,9 +19,9 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
     /** One buffer for the whole loop: each read is echoed (or stashed) before the next read. */
     private final ByteBuffer readBuffer;
 
-    public LevelTriggeredEchoServer(ServerOptions options) {
-        super(options);
-        this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
+    public LevelTriggeredEchoServer(ServerConfig config) {
+        super(config);
+        this.readBuffer = ByteBuffer.allocateDirect(config.bufferSize());
     }
 
     @Override
@@ -45,7 +45,7 @@ public final class LevelTriggeredEchoServer extends LevelTriggeredServer {
         if (c == null) key.attach(c = new LtConnection(idle.sweeps));
         ByteBuffer pending = c.pending;
         if (pending == null) {
-            pending = c.pending = ByteBuffer.allocateDirect(options.bufferSize); // once per connection, on the slow path
+            pending = c.pending = ByteBuffer.allocateDirect(config.bufferSize()); // once per connection, on the slow path
         }
         pending.clear();
         pending.put(rest).flip();

@@ -12,7 +12,7 @@ import niolab.server.backend.Backends;
 import niolab.server.backend.NioRedisTransport;
 import niolab.server.backend.RedisPipeline;
 import niolab.server.backend.Waiters;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
@@ -38,20 +38,20 @@ public final class LevelTriggeredHttpServer extends LevelTriggeredServer impleme
     /** Null without {@code --backend}: then /healthz is an unknown path. */
     private final Backend<SelectionKey> backend;
 
-    public LevelTriggeredHttpServer(ServerOptions options) {
-        super(options);
-        this.readBuffer = ByteBuffer.allocateDirect(options.bufferSize);
-        this.writeBuffer = ByteBuffer.allocateDirect(Math.max(options.bufferSize,
+    public LevelTriggeredHttpServer(ServerConfig config) {
+        super(config);
+        this.readBuffer = ByteBuffer.allocateDirect(config.bufferSize());
+        this.writeBuffer = ByteBuffer.allocateDirect(Math.max(config.bufferSize(),
                 Math.max(HttpPing.MAX_RESPONSE_BYTES, Healthz.MAX_RESPONSE_BYTES)));
         // The skeleton starts it, runs it around each select and closes it (a LoopDuty).
-        this.backend = options.backend == null ? null : addDuty(Backends.open(options.backend, options.arch(), log,
+        this.backend = config.backend() == null ? null : addDuty(Backends.open(config.backend(), config.arch().label, log,
                 counters, this, new NioRedisTransport(this::watch), this::wakeUp));
     }
 
     @Override
     protected LtConnection newAttachment() {
         LtConnection c = new LtConnection(idle.sweeps);
-        c.http = new HttpConnection(); // a few ints of parser state; its buffers come only if needed
+        c.http = new HttpConnection(requestWork); // a few ints of parser state; its buffers come only if needed
         return c;
     }
 

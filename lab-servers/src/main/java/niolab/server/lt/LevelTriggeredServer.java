@@ -29,7 +29,7 @@ import niolab.server.base.Counters;
 import niolab.server.base.EventLoop;
 import niolab.server.base.LoopConnection;
 import niolab.server.base.NioListener;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.SharedListener;
 
 /**
@@ -60,8 +60,8 @@ public abstract class LevelTriggeredServer extends EventLoop implements SharedLi
     private ServerSocketChannel listener;
     private SelectionKey listenKey;
 
-    protected LevelTriggeredServer(ServerOptions options) {
-        super("lt", options, new Counters("selects", acceptRows(options)));
+    protected LevelTriggeredServer(ServerConfig config) {
+        super("lt", config, new Counters("selects", acceptRows(config)));
         // MISTAKE standing-write: OP_WRITE too, for good. A socket with room to send is always
         // writable, so every select returns at once, idle connections or not.
         readingOps = mistakes.standingWrite ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
@@ -90,7 +90,7 @@ public abstract class LevelTriggeredServer extends EventLoop implements SharedLi
 
     @Override
     protected InetSocketAddress listen() throws IOException {
-        listener = NioListener.open(options);
+        listener = NioListener.open(config);
         listener.configureBlocking(false);
         listenKey = listener.register(selector, SelectionKey.OP_ACCEPT);
         return (InetSocketAddress) listener.getLocalAddress();
@@ -186,7 +186,7 @@ public abstract class LevelTriggeredServer extends EventLoop implements SharedLi
             try {
                 ch.configureBlocking(false);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, !mistakes.nagle); // MISTAKE nagle: Nagle's algorithm left on
-                if (options.sndbuf > 0) ch.setOption(StandardSocketOptions.SO_SNDBUF, options.sndbuf); // --sndbuf: partial writes on loopback
+                if (config.sndbuf() > 0) ch.setOption(StandardSocketOptions.SO_SNDBUF, config.sndbuf()); // --sndbuf: partial writes on loopback
                 ch.register(selector, readingOps, newAttachment());
             } catch (IOException e) {
                 counters.inc(RESETS);
@@ -256,6 +256,7 @@ public abstract class LevelTriggeredServer extends EventLoop implements SharedLi
             return false;
         }
         counters.add(BYTES_IN, n);
+        if (readWork != null) readWork.request(); // --work-ns: a calibrated cost per request
         if (mistakes.blockingOnLoop) blockTheLoop(); // MISTAKE blocking-on-loop: a synchronous call per request
         buf.flip();
         return true;

@@ -1,15 +1,15 @@
 package niolab.server.mp;
 
-import java.util.Set;
-import java.util.concurrent.Callable;
-import niolab.server.base.Mistakes;
-import niolab.server.base.ServerOptions;
-import niolab.server.base.ServerRunner;
+import java.util.ArrayList;
+import java.util.List;
+import niolab.server.base.Arch;
+import niolab.server.base.Server;
+import niolab.server.base.ServerCommand;
+import niolab.server.base.ServerConfig;
 import niolab.server.uring.UringCommand;
 import niolab.server.vt.VtCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,12 +25,7 @@ import picocli.CommandLine.Spec;
         footer = {"%n--migrate: when a worker's listener closes (it stops or dies), the connections waiting in its accept"
                 + " queue are reset, unless net.ipv4.tcp_migrate_req=1 (Linux 5.14+), in which case the kernel moves them"
                 + " to the surviving workers. The setting is system-wide and needs root: '" + MigrateSysctl.ENABLE + "'."})
-public final class MpCommand implements Callable<Integer> {
-    private static final Set<String> WORKER_ARCHS = Set.of("lt", "et", "vt", "uring");
-
-    @Mixin
-    ServerOptions options;
-
+public final class MpCommand extends ServerCommand {
     @Option(names = "--workers", defaultValue = "4", description = "Worker processes (default: ${DEFAULT-VALUE}).")
     int workers;
 
@@ -50,32 +45,56 @@ public final class MpCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() {
+    protected int unusable(ServerConfig config) {
         if (workers < 1 || workers > 256) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, not " + workers);
         }
-        if (!WORKER_ARCHS.contains(workerArch)) {
+        Arch arch = Arch.of(workerArch);
+        if (WorkerMain.command(arch) == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--worker-arch must be lt, et, vt or uring, not '" + workerArch + "'");
         }
         // The workers run this very JVM: say now, once, if it cannot run them.
-        if (workerArch.equals("uring")) {
+        if (arch == Arch.URING) {
             int unusable = UringCommand.checkPlatform(System.err);
             if (unusable != 0) return unusable;
         }
-        String unavailable = workerArch.equals("vt") ? VtCommand.RUNTIME.unavailable() : null;
+        String unavailable = arch == Arch.VT ? VtCommand.RUNTIME.unavailable() : null;
         if (unavailable != null) {
             System.err.println("error: " + unavailable); // said once here, not by each worker as it is given up on
             return 2;
         }
-        if (Mistakes.refused(options, workerArch)) return 2; // the workers make them: passed on with the other options
-        String backendProblem = options.backend == null ? null : options.backend.problem(workerArch);
+        String backendProblem = config.backend() == null ? null : config.backend().problem(arch);
         if (backendProblem != null) throw new CommandLine.ParameterException(spec.commandLine(), backendProblem);
-        if (binding != null && !workerArch.equals("et")) {
+        if (binding != null && arch != Arch.ET) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--binding goes with --worker-arch et");
         }
         if (binding != null && !binding.equals("jna") && !binding.equals("ffm")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown binding '" + binding + "' (expected jna or ffm)");
         }
-        return ServerRunner.run(new MultiProcessMaster(options, workers, workerArch, binding, migrate), options);
+        return 0;
+    }
+
+    /** The workers make the mistakes: checked against their architecture, then passed on with the other options. */
+    @Override
+    protected Arch mistakesArch(ServerConfig config) {
+        return Arch.of(workerArch);
+    }
+
+    /** Each worker makes the loops of {@code --loops N}. */
+    @Override
+    protected boolean loopsInThisJvm() {
+        return false;
+    }
+
+    @Override
+    public Server newServer(ServerConfig config) {
+        return new MultiProcessMaster(config, workers, Arch.of(workerArch), workerArgs(), migrate);
+    }
+
+    /** The server options as the user gave them, for each worker to parse again; et's binding with them. */
+    List<String> workerArgs() {
+        List<String> args = new ArrayList<>(options.asArgs(WorkerCommand.MASTER_DECIDES));
+        if (binding != null) args.addAll(List.of("--binding", binding));
+        return args;
     }
 }

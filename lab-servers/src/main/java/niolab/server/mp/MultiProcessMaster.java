@@ -5,13 +5,15 @@ import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import niolab.server.base.Arch;
 import niolab.server.base.Counters;
 import niolab.server.base.NioListener;
 import niolab.server.base.Server;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 
 /**
  * The {@code mp} architecture: a master that runs N worker JVMs ({@code lab-server lt|et|vt
@@ -45,10 +47,11 @@ public final class MultiProcessMaster implements Server {
     /** LabServer's exit status for bad flags. */
     private static final int BAD_FLAGS_STATUS = 2;
 
-    private final ServerOptions options;
-    private final String workerArch;
+    private final ServerConfig config;
+    private final Arch workerArch;
     private final boolean migrate;
-    private final String binding;
+    /** A worker's command line after its architecture, but for what the master decides: host, port, SO_REUSEPORT, its stdin. */
+    private final List<String> workerArgs;
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
     private final BlockingQueue<PoolEvent> events = new LinkedBlockingQueue<>();
@@ -62,12 +65,12 @@ public final class MultiProcessMaster implements Server {
     private String workerLabel = "?";
     private boolean poolReady;
 
-    /** @param binding et's {@code --binding} for the workers, or null for its default */
-    public MultiProcessMaster(ServerOptions options, int workerCount, String workerArch, String binding, boolean migrate) {
-        this.options = options;
+    /** @param workerArgs the options each worker parses, as the user gave them ({@link WorkerCommand}) */
+    public MultiProcessMaster(ServerConfig config, int workerCount, Arch workerArch, List<String> workerArgs, boolean migrate) {
+        this.config = config;
         this.workerArch = workerArch;
         this.migrate = migrate;
-        this.binding = binding;
+        this.workerArgs = workerArgs;
         this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) workers[i] = new Worker(i + 1, waitName(), events, out, err);
     }
@@ -79,10 +82,10 @@ public final class MultiProcessMaster implements Server {
         // same socket family (lt and et both open AF_INET for an IPv4 address, AF_INET6 for an
         // IPv6 one) and so the same SO_REUSEPORT group: an AF_INET and a dual-stack AF_INET6
         // listener on one port do not share the load, one of them gets it all.
-        InetAddress address = InetAddress.getByName(options.host);
+        InetAddress address = InetAddress.getByName(config.host());
         if (migrate) MigrateSysctl.report(out, err);
-        command = new WorkerCommand(workerArch, address.getHostAddress(), options, binding);
-        port = options.port;
+        command = new WorkerCommand(workerArch, address.getHostAddress(), workerArgs);
+        port = config.port();
         if (port != 0) probe(address, port);
         try {
             // Port 0: the first worker alone asks the kernel for a port; the others join it there.
@@ -156,10 +159,10 @@ public final class MultiProcessMaster implements Server {
         life.ready = true;
         w.failedStartsInARow = 0;
         if (port == 0) {
-            port = e.port();
+            port = e.ready().port();
             for (int i = 1; i < workers.length; i++) launch(workers[i]);
         }
-        workerLabel = e.label();
+        workerLabel = e.ready().label();
         if (poolReady) out.println(w.tag + "restarted; the pool is whole again");
     }
 
@@ -329,9 +332,9 @@ public final class MultiProcessMaster implements Server {
     /** What the workers' counters call their wait. */
     String waitName() {
         switch (workerArch) {
-            case "et": return "epoll_waits";
-            case "uring": return "enters";
-            case "vt": return "waits";
+            case ET: return "epoll_waits";
+            case URING: return "enters";
+            case VT: return "waits";
             default: return "selects";
         }
     }

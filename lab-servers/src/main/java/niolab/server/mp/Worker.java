@@ -9,8 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import niolab.common.ReadyLine;
 import niolab.server.base.Counters;
 
 /**
@@ -20,7 +19,6 @@ import niolab.server.base.Counters;
  * (restart schedule, failure history, counters of past lives) belongs to the master's thread.
  */
 final class Worker {
-    private static final Pattern READY = Pattern.compile("^listening on (\\S+):(\\d+) \\((.*)\\)");
     private static final long STDERR_JOIN_MS = 2000;
 
     final int id;
@@ -123,12 +121,10 @@ final class Worker {
                     }
                     if (line.startsWith("stats: ")) lastCounters = Counters.parse(line, worker.waitName);
                     worker.out.println(worker.tag + line);
-                    if (!sawReady) {
-                        Matcher m = READY.matcher(line);
-                        if (m.find()) {
-                            sawReady = true;
-                            worker.events.add(PoolEvent.ready(this, m.group(1), Integer.parseInt(m.group(2)), m.group(3)));
-                        }
+                    ReadyLine ready = sawReady ? null : ReadyLine.parse(line);
+                    if (ready != null) {
+                        sawReady = true;
+                        worker.events.add(PoolEvent.ready(this, ready));
                     }
                 }
             } catch (IOException | RuntimeException ignored) {

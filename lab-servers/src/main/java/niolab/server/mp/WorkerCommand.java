@@ -5,21 +5,29 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import niolab.server.base.ServerOptions;
+import java.util.Set;
+import niolab.server.base.Arch;
 
 /**
  * The command line of a worker: this very JVM again (same java binary, same classpath, the JVM
  * options the master was given, e.g. {@code -Xmx} or an AOT cache), running {@link WorkerMain}
- * with the master's parsed options on the shared port.
+ * with the server options the user gave the master, then what the master decides: the literal
+ * address, the shared port, SO_REUSEPORT, and a stop when the master goes.
+ *
+ * <pre>
+ *   java ... niolab.server.mp.WorkerMain lt --protocol http --work-ns 5000 --host 127.0.0.1 --port 9988 --reuse-port --exit-on-stdin-eof
+ * </pre>
  */
 final class WorkerCommand {
     private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
+    /** The options a worker is given by the master alone, never passed on from the user's. */
+    static final Set<String> MASTER_DECIDES = Set.of("--host", "--port", "--reuse-port", "--exit-on-stdin-eof");
+
     private final List<String> jvm;
-    private final String arch;
+    private final Arch arch;
     private final String host;
-    private final ServerOptions options;
-    private final String binding;
+    private final List<String> args;
 
     /**
      * @param host a literal address, resolved once by the master: every worker then binds the
@@ -27,17 +35,19 @@ final class WorkerCommand {
      *             (a name such as {@code localhost} could otherwise resolve differently, and an
      *             IPv4 and an IPv6 listener on one port do not share the load: one of them gets it all)
      */
-    WorkerCommand(String arch, String host, ServerOptions options, String binding) {
+    WorkerCommand(Arch arch, String host, List<String> args) {
         this.jvm = thisJvm();
         this.arch = arch;
         this.host = host;
-        this.options = options;
-        this.binding = binding;
+        this.args = List.copyOf(args);
     }
 
     List<String> forPort(int port) {
         List<String> cmd = new ArrayList<>(jvm);
-        cmd.addAll(WorkerMain.args(arch, options, binding, host, port));
+        cmd.add(arch.label);
+        cmd.addAll(args);
+        // the pool shares the port, and no worker outlives its master
+        cmd.addAll(List.of("--host", host, "--port", Integer.toString(port), "--reuse-port", "--exit-on-stdin-eof"));
         return cmd;
     }
     /** The launcher options are already among the JVM's input arguments: passing them twice would print "Picked up" twice. */

@@ -1,6 +1,7 @@
 package niolab.server.proto;
 
 import java.nio.ByteBuffer;
+import niolab.server.base.BusyWork;
 
 /**
  * One HTTP connection's state, for {@link HttpPing#process}: the parser's position in the
@@ -13,7 +14,7 @@ import java.nio.ByteBuffer;
  * waits with more requests behind it.
  */
 public final class HttpConnection {
-    final HttpRequestParser parser = new HttpRequestParser();
+    final HttpRequestParser parser;
     /** A response that did not fit into the output buffer; it goes first on the next call. */
     byte[] owed;
     boolean owedClose;
@@ -21,6 +22,16 @@ public final class HttpConnection {
     int healthz = Healthz.NONE;
     /** Which connection this is, for a loop that reuses the state (et by fd number): a late backend answer checks it. */
     private long generation;
+
+    /** A connection whose requests cost nothing beyond their answer. */
+    public HttpConnection() {
+        this(null);
+    }
+
+    /** A connection whose every request also costs {@code work} ({@code --work-ns}; null for none). */
+    public HttpConnection(BusyWork work) {
+        parser = new HttpRequestParser(work);
+    }
 
     /** {@link #keptInput()} when nothing was kept: no remaining bytes, and nothing can be put. */
     private static final ByteBuffer NOTHING = ByteBuffer.allocate(0).asReadOnlyBuffer();

@@ -1,6 +1,7 @@
 package niolab.server.proto;
 
 import java.nio.ByteBuffer;
+import niolab.server.base.BusyWork;
 
 /**
  * An incremental HTTP/1.x request parser: one instance per connection, fed whatever bytes each
@@ -85,6 +86,9 @@ public final class HttpRequestParser {
         for (char c : "!#$%&'*+-.^_`|~".toCharArray()) TCHAR[c] = true;
     }
 
+    /** {@code --work-ns}: its cost paid for each request completed; null for none. */
+    private final BusyWork work;
+
     private int state = START;
     private int headBytes;
     /** Bytes of the current method, target (its path, before any query), name or Connection token. */
@@ -105,6 +109,11 @@ public final class HttpRequestParser {
     private boolean sawClose;
     private boolean sawKeepAlive;
     private long contentLength = -1;
+
+    /** A parser whose every completed request also costs {@code work} (null: nothing more). */
+    HttpRequestParser(BusyWork work) {
+        this.work = work;
+    }
 
     /**
      * Consumes bytes from {@code in} (position to limit) until a request completes, an error is
@@ -344,6 +353,7 @@ public final class HttpRequestParser {
     private int complete() {
         state = START;
         headBytes = 0;
+        if (work != null) work.request(); // --work-ns: a calibrated cost per request
         return REQUEST;
     }
 

@@ -1,15 +1,11 @@
 package niolab.server.uring;
 
 import java.io.PrintStream;
-import java.util.concurrent.Callable;
-import niolab.server.base.MultiLoopServer;
 import niolab.server.base.NewerJdkCode;
 import niolab.server.base.Server;
-import niolab.server.base.ServerFactory;
-import niolab.server.base.ServerOptions;
-import niolab.server.base.ServerRunner;
+import niolab.server.base.ServerCommand;
+import niolab.server.base.ServerConfig;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -20,12 +16,9 @@ import picocli.CommandLine.Option;
 @Command(name = "uring", mixinStandardHelpOptions = true,
         description = {"Single-thread echo or HTTP /ping server on io_uring through FFM (completion-based; JDK 22+).",
                 "The loop queues the accepts, receives and sends themselves; the kernel reports them done."})
-public final class UringCommand implements Callable<Integer>, ServerFactory {
+public final class UringCommand extends ServerCommand {
     public static final NewerJdkCode<UringRuntime> RUNTIME =
-            new NewerJdkCode<>("uring", 22, "niolab.server.uring.IoUringRuntime", UringRuntime.class);
-
-    @Mixin
-    ServerOptions options;
+            new NewerJdkCode<>("uring", 22, "niolab.server.uring.Jdk22UringRuntime", UringRuntime.class);
 
     @Option(names = "--uring-mode", converter = UringMode.Converter.class,
             description = "basic (a recv per request, a buffer per connection), multishot (multishot accept and recv,"
@@ -33,15 +26,8 @@ public final class UringCommand implements Callable<Integer>, ServerFactory {
                     + " Default: the best this kernel supports.")
     UringMode mode;
 
-    /** An mp worker's command (in its default mode), from options its master parsed: no parser at a worker's start. */
-    public static UringCommand of(ServerOptions options) {
-        UringCommand c = new UringCommand();
-        c.options = options;
-        return c;
-    }
-
     @Override
-    public Integer call() {
+    protected int unusable(ServerConfig config) {
         int unusable = checkPlatform(System.err);
         if (unusable != 0) return unusable;
         String unsupported = mode == null ? null : RUNTIME.get().unsupportedReason(mode);
@@ -49,13 +35,13 @@ public final class UringCommand implements Callable<Integer>, ServerFactory {
             System.err.println("error: uring: " + unsupported);
             return 1;
         }
-        return ServerRunner.run(options.loops > 1 ? new MultiLoopServer(this, options, System.out) : newServer(options), options);
+        return 0;
     }
 
     @Override
-    public Server newServer(ServerOptions options) {
+    public Server newServer(ServerConfig config) {
         UringRuntime runtime = RUNTIME.get();
-        return runtime.newServer(options, mode != null ? mode : runtime.bestMode());
+        return runtime.newServer(config, mode != null ? mode : runtime.bestMode());
     }
 
     /**

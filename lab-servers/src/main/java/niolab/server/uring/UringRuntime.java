@@ -1,7 +1,7 @@
 package niolab.server.uring;
 
 import niolab.server.base.Server;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 
 /**
  * What the {@code uring} command needs from the JDK 22+ side (io_uring through FFM), reached
@@ -17,6 +17,6 @@ public interface UringRuntime {
     /** Null when this kernel supports {@code mode}; otherwise one line saying what it lacks. */
     String unsupportedReason(UringMode mode);
 
-    /** The server for these options in this mode, made but not bound. */
-    Server newServer(ServerOptions options, UringMode mode);
+    /** The server for this config in this mode, made but not bound. */
+    Server newServer(ServerConfig config, UringMode mode);
 }

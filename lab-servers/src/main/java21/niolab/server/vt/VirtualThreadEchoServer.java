@@ -1,15 +1,15 @@
 package niolab.server.vt;
 
 import java.io.IOException;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 
 /**
  * {@code vt --protocol echo}: read, write it all back, again, until the peer has finished
  * sending. The loop an event-driven server spreads over callbacks and interest ops, in four lines.
  */
 final class VirtualThreadEchoServer extends VirtualThreadServer {
-    VirtualThreadEchoServer(ServerOptions options) {
-        super(options);
+    VirtualThreadEchoServer(ServerConfig config) {
+        super(config);
     }
 
     @Override

@@ -5,8 +5,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import niolab.server.backend.ThreadBackend;
 import niolab.server.base.BlockingLinger;
+import niolab.server.base.BusyWork;
 import niolab.server.base.Counter;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.proto.Healthz;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
@@ -28,15 +29,15 @@ final class VirtualThreadHttpServer extends VirtualThreadServer {
     /** Null without {@code --backend}: then /healthz is an unknown path. */
     private final ThreadBackend backend;
 
-    VirtualThreadHttpServer(ServerOptions options) {
-        super(options);
+    VirtualThreadHttpServer(ServerConfig config) {
+        super(config);
         // The HTTP classes are initialized here, not by the first connections' virtual threads,
         // which would wait for each other pinned: HttpPing and Healthz by this read, the parser by this object.
         int largestResponse = Math.max(HttpPing.MAX_RESPONSE_BYTES, Healthz.MAX_RESPONSE_BYTES);
-        firstOutputBytes = Math.max(Math.min(FIRST_BUFFER_BYTES, options.bufferSize), largestResponse);
-        outputBytes = Math.max(options.bufferSize, largestResponse);
+        firstOutputBytes = Math.max(Math.min(FIRST_BUFFER_BYTES, config.bufferSize()), largestResponse);
+        outputBytes = Math.max(config.bufferSize(), largestResponse);
         new HttpConnection();
-        backend = options.backend == null ? null : new ThreadBackend(options.backend, options.arch(), log);
+        backend = config.backend() == null ? null : new ThreadBackend(config.backend(), config.arch().label, log);
         if (backend != null) declare(ThreadBackend.rows());
         declare(Counter.LINGER_ROWS);
     }
@@ -50,12 +51,12 @@ final class VirtualThreadHttpServer extends VirtualThreadServer {
 
     @Override
     protected void serve(VtConnection c) throws IOException {
-        HttpConnection http = new HttpConnection();
+        HttpConnection http = new HttpConnection(BusyWork.perRequest(config, c.counters));
         ThreadBackend.Caller redis = backend == null ? null : backend.newCaller(c.counters);
         while (read(c) >= 0) {
             if (answer(c, http, redis)) {
                 // Through the channel's socket adaptor, whose reads take a timeout: only on this closing path.
-                BlockingLinger.linger(c.channel.socket(), c.in.array(), options.lingerTime, options.lingerBytes, c.counters);
+                BlockingLinger.linger(c.channel.socket(), c.in.array(), config.lingerTime(), config.lingerBytes(), c.counters);
                 return;
             }
         }

@@ -34,7 +34,7 @@ import niolab.server.base.Counters;
 import niolab.server.base.IdleSweep;
 import niolab.server.base.NioListener;
 import niolab.server.base.Server;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.base.WaitTimeout;
 
 /**
@@ -90,7 +90,7 @@ public abstract class VirtualThreadServer implements Server {
     /** Where a connection's buffers start (or {@code --buffer-size}, if smaller); they grow as reads fill them. */
     protected static final int FIRST_BUFFER_BYTES = 4096;
 
-    protected final ServerOptions options;
+    protected final ServerConfig config;
     protected final PrintStream log = System.err;
     private final AcceptBackoff acceptBackoff = new AcceptBackoff(ARCH, log);
     /** Owned by the sweeper thread; {@link #sweepClock} publishes its clock to the connections. */
@@ -110,15 +110,15 @@ public abstract class VirtualThreadServer implements Server {
     private ServerSocketChannel listener;
     private volatile boolean running = true;
 
-    protected VirtualThreadServer(ServerOptions options) {
-        this.options = options;
-        this.idle = new IdleSweep(options.idleTimeout);
+    protected VirtualThreadServer(ServerConfig config) {
+        this.config = config;
+        this.idle = new IdleSweep(config.idleTimeout());
         exerciseJdkIo();
     }
 
     @Override
     public InetSocketAddress bind() throws IOException {
-        listener = NioListener.open(options); // blocking: the acceptor waits in accept()
+        listener = NioListener.open(config); // blocking: the acceptor waits in accept()
         return (InetSocketAddress) listener.getLocalAddress();
     }
 
@@ -235,15 +235,16 @@ public abstract class VirtualThreadServer implements Server {
     protected final int read(VtConnection c) throws IOException {
         ByteBuffer in = c.in;
         if (in == null) {
-            in = c.in = ByteBuffer.allocate(Math.min(FIRST_BUFFER_BYTES, options.bufferSize));
-        } else if (in.limit() == in.capacity() && in.capacity() < options.bufferSize) {
-            in = c.in = ByteBuffer.allocate(Math.min(2 * in.capacity(), options.bufferSize)); // the last read was taken
+            in = c.in = ByteBuffer.allocate(Math.min(FIRST_BUFFER_BYTES, config.bufferSize()));
+        } else if (in.limit() == in.capacity() && in.capacity() < config.bufferSize()) {
+            in = c.in = ByteBuffer.allocate(Math.min(2 * in.capacity(), config.bufferSize())); // the last read was taken
         }
         in.clear();
         int n = c.channel.read(in);
         c.counters.inc(READS);
         if (n > 0) {
             c.counters.add(BYTES_IN, n);
+            if (c.readWork != null) c.readWork.request(); // --work-ns: a calibrated cost per request
             stampActive(c);
         }
         in.flip();
@@ -364,7 +365,7 @@ public abstract class VirtualThreadServer implements Server {
 
     @Override
     public final String label() {
-        return ARCH + ", " + options.protocolLabel();
+        return config.label(ARCH);
     }
 
     /**

@@ -2,6 +2,7 @@ package niolab.server.vt;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import niolab.server.base.BusyWork;
 import niolab.server.base.Counters;
 
 /**
@@ -13,6 +14,8 @@ final class VtConnection implements Runnable {
     final SocketChannel channel;
     /** What this connection's thread counted; summed by readers, folded into the total at close. */
     final Counters counters = new Counters("waits");
+    /** {@code --work-ns} per read of an echo connection, counted by this thread; null without it. */
+    final BusyWork readWork;
     /** The idle sweep of its last read or write ({@link niolab.server.base.IdleSweep}); read by the sweeper thread. */
     volatile long lastActive;
     /** What the last read brought, flipped; a heap buffer (see {@link VirtualThreadServer#read}). */
@@ -25,6 +28,7 @@ final class VtConnection implements Runnable {
         this.server = server;
         this.channel = channel;
         this.lastActive = lastActive;
+        this.readWork = BusyWork.perRead(server.config, counters);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package niolab.server.uring;
 
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.uring.UringCapabilities;
 
 /**
@@ -10,8 +10,8 @@ import niolab.uring.UringCapabilities;
  * {@code --buffer-size} here, and the rest waits in the kernel.
  */
 public final class UringEchoServer extends UringServer {
-    public UringEchoServer(ServerOptions options, UringMode mode, UringCapabilities capabilities) {
-        super(options, mode, capabilities);
+    public UringEchoServer(ServerConfig config, UringMode mode, UringCapabilities capabilities) {
+        super(config, mode, capabilities);
     }
 
     @Override

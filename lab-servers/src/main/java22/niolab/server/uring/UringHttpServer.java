@@ -2,7 +2,7 @@ package niolab.server.uring;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.server.proto.HttpConnection;
 import niolab.server.proto.HttpPing;
 import niolab.uring.UringCapabilities;
@@ -17,8 +17,8 @@ public final class UringHttpServer extends UringServer {
     private static final ByteBuffer NO_INPUT = ByteBuffer.allocate(0);
     private ResponseBuffers responses;
 
-    public UringHttpServer(ServerOptions options, UringMode mode, UringCapabilities capabilities) {
-        super(options, mode, capabilities);
+    public UringHttpServer(ServerConfig config, UringMode mode, UringCapabilities capabilities) {
+        super(config, mode, capabilities);
     }
 
     @Override
@@ -30,7 +30,7 @@ public final class UringHttpServer extends UringServer {
     @Override
     protected void respond(UringConnection c) {
         HttpConnection h = c.http;
-        if (h == null) c.http = h = new HttpConnection(); // once per slot; reset on reuse
+        if (h == null) c.http = h = new HttpConnection(requestWork); // once per slot; reset on reuse
         int response = responses.take();
         ByteBuffer out = responses.cleared(response);
         int flags;

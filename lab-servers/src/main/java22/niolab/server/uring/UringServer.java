@@ -28,7 +28,7 @@ import niolab.server.base.Counters;
 import niolab.server.base.EventLoop;
 import niolab.server.base.LoopConnection;
 import niolab.server.base.RawListener;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.uring.CompletionHandler;
 import niolab.uring.CompletionQueue;
 import niolab.uring.IoUring;
@@ -97,11 +97,11 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     /** The 8-byte value wakeUp() writes to the eventfd. */
     private final NativeBuffer wakeValue = NativeBuffer.allocate(sys, 8);
 
-    protected UringServer(ServerOptions options, UringMode mode, UringCapabilities capabilities) {
-        super("uring", options, new Counters("enters", SUBMISSIONS, NO_BUFFERS));
+    protected UringServer(ServerConfig config, UringMode mode, UringCapabilities capabilities) {
+        super("uring", config, new Counters("enters", SUBMISSIONS, NO_BUFFERS));
         this.mode = mode;
         this.capabilities = capabilities;
-        this.bufferSize = options.bufferSize;
+        this.bufferSize = config.bufferSize();
         wakeValue.view().order(java.nio.ByteOrder.nativeOrder()).putLong(0, 1);
         // Load these now: after EMFILE, loading a class from the class path may need a descriptor.
         Errno.message(Errno.EMFILE, sys);
@@ -110,7 +110,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
 
     @Override
     protected InetSocketAddress listen() throws IOException {
-        listenFd = RawListener.open(sys, options);
+        listenFd = RawListener.open(sys, config);
         synchronized (this) {
             wakeFd = ErrnoException.check(sys, "eventfd", sys.eventfd(0, Linux.EFD_NONBLOCK | Linux.EFD_CLOEXEC));
         }
@@ -215,6 +215,7 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
         if (res > 0) {
             counters.inc(READS);
             counters.add(BYTES_IN, res);
+            if (readWork != null) readWork.request(); // --work-ns: a calibrated cost per request
             c.lastActive = idle.sweeps;
             int id = input.filled(c, flags);
             if (c.lingering()) {
@@ -455,6 +456,6 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     /** {@code uring bufring, echo}: the mode is what the numbers depend on. */
     @Override
     public String label() {
-        return "uring " + mode + ", " + options.protocol;
+        return config.label("uring " + mode);
     }
 }

@@ -2,72 +2,71 @@ package niolab.server.mp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import niolab.server.LabServer;
-import niolab.server.base.BackendOptions;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.Arch;
+import niolab.server.base.BackendMode;
+import niolab.server.base.ServerCommand;
+import niolab.server.base.ServerConfig;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * A worker reads the options its master parsed from a command line of its own, without picocli:
- * every option a user gives mp reaches each worker with the same value.
+ * A worker parses the options the user gave its master with the same command as a server of
+ * its own ({@link WorkerMain}): every option reaches each worker with the same value, one that
+ * WorkerMain never names included.
  */
 class WorkerMainTest {
-    /** Options the master sets on each worker itself, and the ones that are not the server's. */
-    private static final Set<String> SET_BY_MASTER = Set.of("--host", "--port", "--reuse-port", "--exit-on-stdin-eof");
-
     /** Every server option, each away from its default. */
     private static final String[] EVERY_OPTION = {"mp", "--host", "localhost", "--port", "0", "--backlog", "77",
             "--buffer-size", "4096", "--sndbuf", "8192", "--loops", "3", "--protocol", "http", "--stats-interval", "1.5s", "--idle-timeout", "250ms",
             "--linger-time", "750ms", "--linger-bytes", "4096",
-            "--mistake", "accept-once", "--mistake", "read-once", "--epoll-exclusive",
+            "--mistake", "accept-once", "--mistake", "read-once", "--epoll-exclusive", "--work-ns", "5000",
             "--backend", "redis://localhost:6390", "--backend-mode", "pool", "--backend-timeout", "2s", "--backend-threads", "5",
             "--worker-arch", "et", "--binding", "ffm"};
 
     @Test
-    void everyOptionTheUserGaveReachesTheWorkerWithItsValue() throws Exception {
+    void everyOptionTheUserGaveReachesTheWorkerWithItsValue() {
         MpCommand mp = parse(EVERY_OPTION);
-        assertThat(mp.options.backend.problem("et")).isNull();
+        ServerConfig master = mp.config();
+        List<String> argv = workerArgv(mp);
+        ServerCommand worker = WorkerMain.command(Arch.of(argv.get(0)));
+        new CommandLine(worker).parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
+        ServerConfig w = worker.config();
 
-        WorkerMain.Spec worker = WorkerMain.Spec.parse(
-                WorkerMain.args("et", mp.options, mp.binding, "127.0.0.1", 9988).toArray(new String[0]));
-
-        assertThat(worker.arch()).isEqualTo("et");
-        assertThat(worker.binding()).isEqualTo("ffm");
-        ServerOptions w = worker.options();
-        assertThat(w.arch()).isEqualTo("et");
-        assertThat(w.host).isEqualTo("127.0.0.1");
-        assertThat(w.port).isEqualTo(9988);
-        assertThat(w.reusePort).isTrue();
-        assertThat(w.exitOnStdinEof).isTrue();
-        for (Field f : optionFields(ServerOptions.class)) {
-            if (f.getName().equals("host") || f.getName().equals("port") || f.getName().equals("reusePort")
-                    || f.getName().equals("exitOnStdinEof") || f.getName().equals("backend")) continue;
-            assertThat(f.get(w)).as(f.getName()).isEqualTo(f.get(mp.options));
-        }
-        assertThat(w.loops).isEqualTo(3);
-        for (Field f : optionFields(BackendOptions.class)) {
-            assertThat(f.get(w.backend)).as("backend " + f.getName()).isEqualTo(f.get(mp.options.backend));
-        }
-        assertThat(w.backend.address.toString()).isEqualTo("localhost:6390");
+        assertThat(w.arch()).isEqualTo(Arch.ET);
+        assertThat(w.host()).isEqualTo("127.0.0.1");
+        assertThat(w.port()).isEqualTo(9988);
+        assertThat(w.reusePort()).isTrue();
+        assertThat(w.exitOnStdinEof()).isTrue();
+        assertThat(w).usingRecursiveComparison().ignoringFields("arch", "host", "port", "reusePort", "exitOnStdinEof").isEqualTo(master);
+        assertThat(w.workNs()).as("an option WorkerMain never names").isEqualTo(5000);
+        assertThat(w.loops()).isEqualTo(3);
+        assertThat(w.backend().address.toString()).isEqualTo("localhost:6390");
+        assertThat(argv).containsSequence("--binding", "ffm");
     }
 
-    /** Guards the test above: an option ServerOptions gains later must be in EVERY_OPTION, and so passed on. */
+    /** Guards the test above: an option ServerOptions gains later must be in EVERY_OPTION, so that the round trip proves it. */
     @Test
     void theRoundTripCoversEveryServerOption() {
         CommandLine mp = LabServer.commandLine("mp").getSubcommands().get("mp");
         List<String> given = List.of(EVERY_OPTION);
         List<String> missing = new ArrayList<>();
+        Set<String> byMaster = WorkerCommand.MASTER_DECIDES;
         for (OptionSpec o : mp.getCommandSpec().mixins().get("options").options()) {
-            if (!SET_BY_MASTER.contains(o.longestName()) && !given.contains(o.longestName())) missing.add(o.longestName());
+            if (!byMaster.contains(o.longestName()) && !given.contains(o.longestName())) missing.add(o.longestName());
         }
         assertThat(missing).as("server options the round trip leaves out").isEmpty();
         assertThat(given).contains("--backend", "--backend-mode", "--backend-timeout", "--backend-threads");
+    }
+
+    @Test
+    void optionsLeftAtTheirDefaultsAreNotPassedOn() {
+        assertThat(workerArgv(parse("mp", "--port", "0", "--workers", "2")))
+                .containsExactly("lt", "--host", "127.0.0.1", "--port", "9988", "--reuse-port", "--exit-on-stdin-eof");
     }
 
     @Test
@@ -75,6 +74,7 @@ class WorkerMainTest {
         assertThat(WorkerMain.run(new String[] {"lt", "--no-such-flag"})).isEqualTo(2);
         assertThat(WorkerMain.run(new String[] {"lt", "--port"})).isEqualTo(2);
         assertThat(WorkerMain.run(new String[] {"bio", "--port", "0"})).isEqualTo(2);
+        assertThat(WorkerMain.run(new String[] {})).isEqualTo(2);
         assertThat(WorkerMain.run(new String[] {"lt", "--backend-mode", "LOOP"})).isEqualTo(2);
         assertThat(WorkerMain.run(new String[] {"lt", "--protocol", "gopher"})).isEqualTo(2);
     }
@@ -82,20 +82,21 @@ class WorkerMainTest {
     @Test
     void aVtPoolsBackendDefaultsToVtsOwnPosture() {
         MpCommand mp = parse("mp", "--protocol", "http", "--backend", "redis://127.0.0.1:6390", "--worker-arch", "vt");
-        assertThat(mp.options.backend.problem("vt")).isNull();
-        assertThat(WorkerMain.args("vt", mp.options, null, "127.0.0.1", 1)).containsSequence("--backend-mode", "THREAD");
+        List<String> argv = workerArgv(mp);
+        ServerCommand worker = WorkerMain.command(Arch.VT);
+        new CommandLine(worker).parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
+        assertThat(worker.config().backend().mode).isEqualTo(BackendMode.THREAD);
+    }
+
+    /** What a worker of {@code mp} runs on port 9988, from its architecture on. */
+    private static List<String> workerArgv(MpCommand mp) {
+        mp.config(); // the master's checks first, as its call() makes them
+        List<String> cmd = new WorkerCommand(Arch.of(mp.workerArch), "127.0.0.1", mp.workerArgs()).forPort(9988);
+        return cmd.subList(cmd.indexOf(WorkerMain.class.getName()) + 1, cmd.size());
     }
 
     private static MpCommand parse(String... args) {
         CommandLine.ParseResult parsed = LabServer.commandLine(args).parseArgs(args);
         return (MpCommand) parsed.subcommand().commandSpec().userObject();
-    }
-
-    private static List<Field> optionFields(Class<?> type) {
-        List<Field> fields = new ArrayList<>();
-        for (Field f : type.getDeclaredFields()) {
-            if (f.isAnnotationPresent(CommandLine.Option.class) || f.isAnnotationPresent(CommandLine.ArgGroup.class)) fields.add(f);
-        }
-        return fields;
     }
 }

@@ -17,9 +17,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import niolab.common.ReadyLine;
 
 /**
  * A lab server started as a child JVM the way users start it ({@code lab-server <arch> ...}),
@@ -27,7 +27,6 @@ import java.util.stream.Collectors;
  * always stops it (SIGTERM, then SIGKILL), so no test leaves a process behind.
  */
 public final class ServerProcess implements AutoCloseable {
-    private static final Pattern READY = Pattern.compile("^listening on (\\S+):(\\d+) \\((.*)\\)");
     private static final Pattern WARNING = Pattern.compile("^(\\[w\\d+\\] )?WARNING:");
     private static final long READY_TIMEOUT_S = 60;
     /**
@@ -179,11 +178,10 @@ public final class ServerProcess implements AutoCloseable {
             String line;
             while ((line = r.readLine()) != null) {
                 output.add(line);
-                Matcher m = READY.matcher(line);
-                if (address == null && m.find()) {
-                    String host = m.group(1).replace("[", "").replace("]", "");
-                    label = m.group(3);
-                    address = new InetSocketAddress(host, Integer.parseInt(m.group(2)));
+                ReadyLine listening = address == null ? ReadyLine.parse(line) : null;
+                if (listening != null) {
+                    label = listening.label();
+                    address = new InetSocketAddress(listening.host(), listening.port());
                     ready.countDown();
                 }
             }

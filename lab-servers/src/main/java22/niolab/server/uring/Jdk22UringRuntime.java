@@ -2,12 +2,12 @@ package niolab.server.uring;
 
 import niolab.server.base.Protocol;
 import niolab.server.base.Server;
-import niolab.server.base.ServerOptions;
+import niolab.server.base.ServerConfig;
 import niolab.uring.UringCapabilities;
 import niolab.uring.UringSupport;
 
 /** {@link UringRuntime} on JDK 22+: what {@link UringSupport} found, and the servers. Loaded by name by {@link UringCommand}. */
-public final class IoUringRuntime implements UringRuntime {
+public final class Jdk22UringRuntime implements UringRuntime {
     @Override
     public String unavailableReason() {
         return UringSupport.check();
@@ -38,8 +38,8 @@ public final class IoUringRuntime implements UringRuntime {
     }
 
     @Override
-    public Server newServer(ServerOptions options, UringMode mode) {
+    public Server newServer(ServerConfig config, UringMode mode) {
         UringCapabilities caps = UringSupport.capabilities();
-        return options.protocol == Protocol.HTTP ? new UringHttpServer(options, mode, caps) : new UringEchoServer(options, mode, caps);
+        return config.protocol() == Protocol.HTTP ? new UringHttpServer(config, mode, caps) : new UringEchoServer(config, mode, caps);
     }
 }

@@ -1,0 +1,24 @@
+package niolab.server.base;
+
+import java.util.Locale;
+
+/** The lab's architectures, as {@code lab-server <arch>} names them and the ready line shows them. */
+public enum Arch {
+    LT, ET, VT, URING, MP, BIO;
+
+    /** The name users type: {@code lt}, {@code et}... */
+    public final String label = name().toLowerCase(Locale.ROOT);
+
+    @Override
+    public String toString() {
+        return label;
+    }
+
+    /** The architecture {@code label} names, or null if it names none. */
+    public static Arch of(String label) {
+        for (Arch a : values()) {
+            if (a.label.equals(label)) return a;
+        }
+        return null;
+    }
+}
