@@ -239,6 +239,8 @@ class HandoutTest {
         assertThat(skeleton.output).as("every stub compiles and every checkpoint ran; Maven said:%n%s", log(dest))
                 .doesNotContain("did the build fail").doesNotContain("did not run");
         for (String id : ONE_PER_LAB.split(",")) {
+            // a checkpoint for a newer JDK (vt-echo: 21) is n/a on an older one, and scores nothing either way
+            if (Runtime.version().feature() < 21 && Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(skeleton.output).find()) continue;
             assertThat(skeleton.output).as("%s fails on the stubs", id).containsPattern("\\n  " + Pattern.quote(id) + " +0/[1-9]\\d* +FAIL ");
         }
         String every = IntStream.rangeClosed(1, labs).mapToObj(Integer::toString).collect(Collectors.joining(", "));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
@@ -39,7 +40,8 @@ final class NoiseForks {
             seconds.put(row.get("run"), Double.parseDouble(row.get("seconds")));
             finished.put(row.get("run"), row.get("finished"));
         }
-        String setup = "`make noise-forks`: " + value(settings, "cycles") + " cycles " + value(settings, "gap_s") + " s apart, each running"
+        RunEnvironment env = forks.has("env.json") ? forks.json("env.json", RunEnvironment.class) : null;
+        String setup = "`make noise-forks`" + (env == null ? "" : " (" + env.date() + ", commit " + env.commit() + ")") + ": " + value(settings, "cycles") + " cycles " + value(settings, "gap_s") + " s apart, each running"
                 + " its comparisons in a fresh random order; " + value(settings, "connections") + " keep-alive echo connections, "
                 + value(settings, "slice") + " slices; servers on CPU 0 and the client on CPU 1, at nice " + value(settings, "nice")
                 + " (other work on the machine at nice 0); load average " + value(settings, "load_before") + " before, "

@@ -1,5 +1,6 @@
 package niolab.reports;
 
+import niolab.common.ProcStat;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -92,17 +93,19 @@ final class ProcSamples {
         boolean process = m.group(2) == null;
         long tid = process ? pid : Long.parseLong(m.group(2));
         if (m.group(3).equals("stat")) {
-            // the command name may hold spaces and parentheses: the fields restart after the last ')'
-            int open = line.indexOf('('), close = line.lastIndexOf(')');
-            String[] fields = line.substring(close + 2).trim().split(" +");
-            long utime = Long.parseLong(fields[11]), stime = Long.parseLong(fields[12]);
+            ProcStat stat;
+            try {
+                stat = ProcStat.parse(line);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+            }
             if (process) {
-                sample.processTicks.put(pid, utime + stime);
+                sample.processTicks.put(pid, stat.utime() + stat.stime());
             } else {
                 Thread t = sample.thread(pid, tid);
-                t.comm = line.substring(open + 1, close);
-                t.utime = utime;
-                t.stime = stime;
+                t.comm = stat.comm();
+                t.utime = stat.utime();
+                t.stime = stat.stime();
             }
         } else if (line.startsWith("VmRSS:")) {
             sample.rssKb += Long.parseLong(line.substring(6).replace("kB", "").trim());
