@@ -130,7 +130,8 @@ final class ForkedServer {
             }
             try (Socket probe = new Socket()) {
                 probe.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-                return;
+                // the port was free when chosen, but another program may have taken it since: only our own listener counts
+                if (ListenerOwner.owns(process.pid(), port)) return;
             } catch (IOException notYet) {
                 // not listening yet
             }

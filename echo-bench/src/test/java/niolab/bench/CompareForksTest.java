@@ -118,7 +118,7 @@ class CompareForksTest {
         long t0 = System.nanoTime();
         Cli run = Cli.run("compare", "--no-aa", "--start-timeout", "2s", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1",
                 "--rate", "100", "A=" + FakeServer.command("mute", tag), "B=127.0.0.1:1");
-        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.code()).as(run.out() + run.err()).isEqualTo(2);
         assertThat(run.err()).hasLineCount(1).matches("error: server A did not listen on port \\d+ within 2 s; its last lines: fake: never listening\\n");
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).as("bounded by --start-timeout").isLessThan(30);
         assertThat(FakeServer.tagged(tag)).isEmpty();
