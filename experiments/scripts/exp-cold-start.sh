@@ -31,7 +31,8 @@ set -euo pipefail
 NAME=cold-start
 EXP_PORT=${EXP_PORT:-29400}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-ROUNDS=${ROUNDS:-5} REQUESTS=${REQUESTS:-100} WARMUP=${WARMUP:-20000}
+# 6 rounds: the fewest whose median interval reaches 95% (MedianInterval.MIN_ROUNDS); with fewer a claim takes no direction
+ROUNDS=${ROUNDS:-6} REQUESTS=${REQUESTS:-100} WARMUP=${WARMUP:-20000}
 # the mp pool sizes whose ready time is measured
 MP_WORKERS=${MP_WORKERS:-1 2 4}
 
