@@ -49,8 +49,8 @@ class SummarizeTest {
     void perRequestValuesFromTheSamplesAndTheRunsOwnOutput(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("eb.csv"), "qps,requests,errors,server_cpu_us_per_req\n1000.5,4000,2,3.25\n");
         Files.writeString(dir.resolve("proc.txt"), String.join("\n",
-                "a 10.0", "a 10.0 /proc/5/stat:5 (java) S " + "0 ".repeat(10) + "100 20 0",
-                "a 14.0", "a 14.0 /proc/5/stat:5 (java) S " + "0 ".repeat(10) + "130 30 0",
+                "a 10.0", "a 10.0 /proc/5/stat:5 (java) S " + "0 ".repeat(10) + "100 20" + " 0".repeat(40),
+                "a 14.0", "a 14.0 /proc/5/stat:5 (java) S " + "0 ".repeat(10) + "130 30" + " 0".repeat(40),
                 "a 14.0 /proc/5/task/5/status:voluntary_ctxt_switches:\t400", ""));
         Files.writeString(dir.resolve("runs.csv"), "server,round,key,echo_bench,seconds\nlt,1,a,eb.csv,4\n");
         assertThat(run("runs", dir.resolve("runs.csv").toString(), "--proc", dir.resolve("proc.txt").toString(),
