@@ -19,7 +19,7 @@ import niolab.common.stats.Quantiles;
  * {@link Comparison#verdict}: the rule echo-bench compare applies.
  */
 final class NoiseForks {
-    /** The targets: runs whose interval holds another run's median; slowdowns called; A/A alarms. */
+    /** The lab's targets: runs whose interval holds another run's median; slowdowns called; A/A alarms. */
     static final double COVERAGE_TARGET = 0.80, POWER_TARGET = 0.90, FALSE_ALARM_TARGET = 0.05;
     /** The slowdown the power target is stated for, in percent. */
     static final int POWER_TARGET_SLOWDOWN = 5;
