@@ -74,8 +74,9 @@ public final class LabServerTraining {
      * then finds WorkerMain's classes in the cache too.
      */
     private static String[] worker(String arch, String protocol, String... more) {
+        // the user's flags and the master's own, as the master passes them on (an option given twice is refused, as the user's would be)
         List<String> args = new ArrayList<>(List.of(WORKER, arch, "--host", "127.0.0.1", "--reuse-port", "--backlog", "1024",
-                "--buffer-size", "65536", "--loops", "1", "--protocol", protocol));
+                "--buffer-size", "65536", "--protocol", protocol));
         args.addAll(List.of(more));
         return args.toArray(new String[0]);
     }
