@@ -17,8 +17,11 @@ class ShortRunExperimentTest {
     void thePairedRoundsGiveTheIntervalAndTheSequentialRunsSayTheyHaveNone() {
         Report out = new Report();
         new ShortRunExperiment().generate(new Results(EXPERIMENTS.resolve("results/short-run")), out);
-        assertThat(out.values.get("pairs_arch")).startsWith("ET against LT faster by 112% [72%, 198%] (threshold ±2.7%) (8 rounds)");
-        assertThat(out.values.get("best_qps_line")).isEqualTo("ET (+165.3% vs LT, +241.3% vs MP; 3 runs, no interval)");
+        // the committed run's figures change with every rerun: the shape of each sentence does not
+        assertThat(out.values.get("pairs_arch")).containsPattern(
+                "^(ET|MP) against LT (faster by \\d+% \\[\\d+%, \\d+%\\]|slower by \\d+% \\[\\d+%, \\d+%\\]|the same within ±[0-9.]+%: .*|undecided at this precision \\(±\\d+%\\))"
+                        + " \\(threshold ±[0-9.]+%\\) \\(\\d+ rounds\\)");
+        assertThat(out.values.get("best_qps_line")).matches("(LT|ET|MP) \\(.*; 3 runs, no interval\\)");
         assertThat(out.values.get("best_p99_line")).endsWith("; 3 runs, no interval)");
         assertThat(out.values.get("warm_reading")).endsWith("(3 runs, no interval)");
     }
