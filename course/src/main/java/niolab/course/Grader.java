@@ -320,18 +320,33 @@ public final class Grader {
     /** Every checkpoint of the table, in its order. */
     public static List<Checkpoint> read(Path table) throws IOException {
         List<Checkpoint> rows = new ArrayList<>();
-        List<String> lines = Files.readAllLines(table, StandardCharsets.UTF_8);
+        for (TsvRow r : tsv(table, 7)) {
+            String[] f = r.fields();
+            try {
+                rows.add(new Checkpoint(Integer.parseInt(f[0]), f[1], Integer.parseInt(f[2]), f[3], f[4], f[5], f[6]));
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException(table + ":" + r.line() + ": the lab and the points are whole numbers");
+            }
+        }
+        return rows;
+    }
+
+    /** One row of a tab-separated table: its line number (from 1) and its fields, stripped. */
+    record TsvRow(int line, String[] fields) {}
+
+    /** The rows of a tab-separated table, blank lines and # comments skipped; a row without {@code fields} fields names its line. */
+    static List<TsvRow> tsv(Path file, int fields) throws IOException {
+        List<TsvRow> rows = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank() || line.startsWith("#")) continue;
             String[] f = line.split("\t");
-            if (f.length != 7) throw new IllegalStateException(table + ":" + (i + 1) + ": 7 tab-separated fields expected, found " + f.length);
-            try {
-                rows.add(new Checkpoint(Integer.parseInt(f[0].strip()), f[1].strip(), Integer.parseInt(f[2].strip()),
-                        f[3].strip(), f[4].strip(), f[5].strip(), f[6].strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalStateException(table + ":" + (i + 1) + ": the lab and the points are whole numbers");
+            if (f.length != fields) {
+                throw new IllegalStateException(file + ":" + (i + 1) + ": " + fields + " tab-separated fields expected, found " + f.length);
             }
+            for (int k = 0; k < f.length; k++) f[k] = f[k].strip();
+            rows.add(new TsvRow(i + 1, f));
         }
         return rows;
     }
@@ -386,14 +401,7 @@ public final class Grader {
     static Map<String, List<String>> readNeeds(Path file) throws IOException {
         Map<String, List<String>> needs = new HashMap<>();
         if (!Files.isRegularFile(file)) return needs;
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank() || line.startsWith("#")) continue;
-            String[] f = line.split("\t");
-            if (f.length != 2) throw new IllegalStateException(file + ":" + (i + 1) + ": 2 tab-separated fields expected, found " + f.length);
-            needs.put(f[0].strip(), List.of(f[1].strip().split("\\s*,\\s*")));
-        }
+        for (TsvRow r : tsv(file, 2)) needs.put(r.fields()[0], List.of(r.fields()[1].split("\\s*,\\s*")));
         return needs;
     }
 
@@ -462,15 +470,9 @@ public final class Grader {
     static List<Hint> readHints(Path file) throws IOException {
         List<Hint> hints = new ArrayList<>();
         if (!Files.isRegularFile(file)) return hints;
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank() || line.startsWith("#")) continue;
-            String[] f = line.split("\t");
-            if (f.length != 4) throw new IllegalStateException(file + ":" + (i + 1) + ": 4 tab-separated fields expected, found " + f.length);
-            String when = f[2].strip();
-            hints.add(new Hint(f[0].strip(), f[1].strip(), when.equals("*") ? null : Pattern.compile(when, Pattern.CASE_INSENSITIVE),
-                    f[3].strip()));
+        for (TsvRow r : tsv(file, 4)) {
+            String[] f = r.fields();
+            hints.add(new Hint(f[0], f[1], f[2].equals("*") ? null : Pattern.compile(f[2], Pattern.CASE_INSENSITIVE), f[3]));
         }
         return hints;
     }
