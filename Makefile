@@ -15,9 +15,11 @@ EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mi
 EXPERIMENTS += vt
 
 REPORTS_JAR := experiments/reports/target/reports.jar
-# The course's tools, run from source (java's source-file mode): no build needed before them.
+# The course's tools, run from source (java's source-file mode): no build needed before them;
+# its notes (make labs) read the experiments through the report generator, so they run from a jar.
 COURSE := course/src/main/java/niolab/course
-JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR) aot-training/target/aot-training.jar
+COURSE_JAR := course/target/course.jar
+JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR) $(COURSE_JAR) aot-training/target/aot-training.jar
 SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f -print) $(wildcard pom.xml */pom.xml */*/pom.xml)
 
 .PHONY: help all test clean aot run-bench-lt run-bench-et run-bench-bio run-bench-mp bench-http experiments reports labs handout grade handin \
@@ -118,7 +120,7 @@ reports: all ## Regenerate experiments/*.md and experiments/README.md's findings
 ##@ Course: the labs, the handout, the grader and the hand-in
 
 labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from labs/checkpoints.tsv and the committed results
-	@$(JDK) java -jar $(REPORTS_JAR) labs .
+	@$(JDK) java -jar $(COURSE_JAR) .
 
 # The handout is a git repository of one commit, what the student starts from: `make handin`
 # diffs the regions against it, and a sheet may say `git stash`. The commit's identity is the

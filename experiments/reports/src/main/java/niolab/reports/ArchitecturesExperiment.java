@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import niolab.common.results.BenchComparison;
-import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
@@ -17,7 +15,7 @@ import niolab.common.stats.Interval;
  */
 public final class ArchitecturesExperiment implements Experiment {
     /** Every server the script knows, in table order, with how the report names it ({@code {n}}: the loop count). */
-    private static final Map<String, String> LABELS = new LinkedHashMap<>();
+    static final Map<String, String> LABELS = new LinkedHashMap<>();
 
     static {
         LABELS.put("lt", "lt");
@@ -33,7 +31,7 @@ public final class ArchitecturesExperiment implements Experiment {
         LABELS.put("c", "C reference");
     }
 
-    static final String SHORT = "echo-short", PING = "ping-keepalive", PIPELINE = "ping-pipeline";
+    public static final String SHORT = "echo-short", PING = "ping-keepalive", PIPELINE = "ping-pipeline";
     /** exp-syscalls' architectures and workloads this report quotes. */
     private static final String[] SYSCALL_ARCHS = {"lt", "et", "mp"};
 
@@ -44,7 +42,7 @@ public final class ArchitecturesExperiment implements Experiment {
 
     @Override
     public void generate(Results r, Report out) {
-        Run run = new Run(r);
+        ArchitecturesRun run = new ArchitecturesRun(r);
         out.put("env", r.environment());
         settings(run, out);
         echoTables(run, out);
@@ -57,7 +55,7 @@ public final class ArchitecturesExperiment implements Experiment {
         claims(run, out);
     }
 
-    private static void settings(Run run, Report out) {
+    private static void settings(ArchitecturesRun run, Report out) {
         for (String k : List.of("rounds", "warmup", "idle_connections", "connections", "depth", "loops", "client_threads", "backlog", "nofile",
                 "load_at_start", "load_at_end")) {
             out.put(k, run.setting(k));
@@ -78,7 +76,7 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     /** Keep-alive echo by connections, the short-connection rate, errors; and the two charts. */
-    private static void echoTables(Run run, Report out) {
+    private static void echoTables(ArchitecturesRun run, Report out) {
         List<String> header = new ArrayList<>(List.of("server"));
         for (String c : run.levels) header.add("req/s at " + c);
         header.addAll(List.of("short conn/s", "errors at " + run.topLevel(), "errors, all echo runs"));
@@ -115,7 +113,7 @@ public final class ArchitecturesExperiment implements Experiment {
         out.chart("architectures-echo-cpu.svg", cpu.render());
     }
 
-    private static void pingTable(Run run, Report out) {
+    private static void pingTable(ArchitecturesRun run, Report out) {
         List<List<String>> rows = new ArrayList<>();
         for (String s : run.servers) {
             rows.add(List.of(run.label(s), withInterval(run.rates(s, PING), run.rate(s, PING)), withInterval(run.rates(s, PIPELINE), run.rate(s, PIPELINE)),
@@ -130,7 +128,7 @@ public final class ArchitecturesExperiment implements Experiment {
      * reference's), and context switches (voluntary + involuntary) beside events per wait from
      * the counters.
      */
-    private static void perRequestTables(Run run, Report out) {
+    private static void perRequestTables(ArchitecturesRun run, Report out) {
         String[] measures = {"echo-ka-" + run.setting("connections"), SHORT, PING, PIPELINE};
         List<List<String>> cpuRows = new ArrayList<>(), switchRows = new ArrayList<>();
         for (String s : run.servers) {
@@ -172,7 +170,7 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     /** The run's design, in a sentence for section 2. */
-    private static String design(Run run) {
+    private static String design(ArchitecturesRun run) {
         return "This run: " + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
                 + run.setting("c10k_rounds") + " rounds of " + run.setting("c10k_slice") + " at 5,000 connections or more, without warm-up),"
                 + " after a warm-up of " + run.setting("warmup") + " per server and measure.";
@@ -180,12 +178,12 @@ public final class ArchitecturesExperiment implements Experiment {
 
     /** "61234 [58000, 63000]": a rate's median over the rounds and its interval; the median alone under 2 rounds. */
     static String withInterval(double[] perRound, double median) {
-        Interval i = Run.median(perRound);
+        Interval i = ArchitecturesRun.median(perRound);
         return i == null ? Md.f0(median) : Md.f0(median) + " [" + Md.f0(i.low()) + ", " + Md.f0(i.high()) + "]";
     }
 
-    private static String cpuWithInterval(Run run, String s, String m) {
-        Interval i = Run.median(run.cpus(s, m));
+    private static String cpuWithInterval(ArchitecturesRun run, String s, String m) {
+        Interval i = ArchitecturesRun.median(run.cpus(s, m));
         return i == null ? measured(run.cpu(s, m)) : Md.interval(i);
     }
 
@@ -198,7 +196,7 @@ public final class ArchitecturesExperiment implements Experiment {
      * Every server against lt in every measure, paired by round: the median of the per-round
      * ratios with its interval, for the rate and, from CPU's own ratios, for CPU per request.
      */
-    static void ratioTables(Run run, Report out) {
+    static void ratioTables(ArchitecturesRun run, Report out) {
         List<String> measures = new ArrayList<>();
         List<String> header = new ArrayList<>(List.of("server"));
         for (String c : run.levels) {
@@ -238,7 +236,7 @@ public final class ArchitecturesExperiment implements Experiment {
         return Md.ratio(i, threshold) + " " + word;
     }
 
-    private static void memoryTable(Run run, Report out) {
+    private static void memoryTable(ArchitecturesRun run, Report out) {
         List<List<String>> rows = new ArrayList<>();
         for (String s : run.servers) {
             double[] ready = run.ready.numbers("ready_ms", "server", s);
@@ -273,7 +271,7 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     /** The comparisons the analysis rests on, as sentences that follow the figures. */
-    private static void evidence(Run run, Report out) {
+    private static void evidence(ArchitecturesRun run, Report out) {
         String at = "echo-ka-" + run.setting("connections"), atWords = "Keep-alive echo at " + run.setting("connections") + " connections";
         out.put("vt_evidence", versus(run, "vt", "lt", at, atWords));
         out.put("vt_short", versus(run, "vt", "lt", SHORT, "Short connections"));
@@ -293,7 +291,7 @@ public final class ArchitecturesExperiment implements Experiment {
      * The server with the highest median rate in measure {@code m}, and whether this run can tell
      * it from the next: their paired per-round ratio, in words.
      */
-    static String fastest(Run run, String m) {
+    static String fastest(ArchitecturesRun run, String m) {
         String first = null, second = null;
         for (String s : run.servers) {
             if (!run.has(s, m)) continue;
@@ -313,7 +311,7 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     /** "vt holds ... in 752.9 MB, lt in 71.9 MB: 69.7 KB more per connection." */
-    private static String memory(Run run, String a, String b) {
+    private static String memory(ArchitecturesRun run, String a, String b) {
         if (!run.hasIdle(a) || !run.hasIdle(b)) return "(" + a + " or " + b + " not measured idle on this run.)";
         double kbMore = (run.rssMb(a) - run.rssMb(b)) * 1024 / Double.parseDouble(run.setting("idle_connections"));
         return run.label(a) + " holds " + run.setting("idle_connections") + " idle connections in " + Md.f1(run.rssMb(a)) + " MB of RSS, "
@@ -325,7 +323,7 @@ public final class ArchitecturesExperiment implements Experiment {
      * "Short connections: vt 3516 req/s, ...; lt ...; vt against lt, paired by round: rate slower
      * by 8% [5%, 11%], CPU per request costlier by ...": each direction from its own interval.
      */
-    static String versus(Run run, String a, String b, String measure, String what) {
+    static String versus(ArchitecturesRun run, String a, String b, String measure, String what) {
         if (!run.has(a, measure) || !run.has(b, measure)) return "(" + what + ": " + a + " or " + b + " not measured on this run.)";
         if (!(run.rate(a, measure) > 0) || !(run.rate(b, measure) > 0)) return "(" + what + ": " + a + " or " + b + " served no request on this run.)";
         Interval rate = run.rateRatio(a, b, measure), cpu = run.cpuRatio(a, b, measure);
@@ -340,7 +338,7 @@ public final class ArchitecturesExperiment implements Experiment {
         return Md.f2(ratio.estimate()) + "×, " + Comparison.describe(ratio, quantity, threshold);
     }
 
-    private static String point(Run run, String s, String m) {
+    private static String point(ArchitecturesRun run, String s, String m) {
         return Md.f0(run.rate(s, m)) + " req/s, " + Md.f2(run.cpu(s, m)) + " µs CPU and " + Md.f3(run.switches(s, m))
                 + " context switches per request";
     }
@@ -350,7 +348,7 @@ public final class ArchitecturesExperiment implements Experiment {
      * interval from the rounds' ratios, paired by round (rounds interleave the servers, so round
      * i of two servers saw the same machine).
      */
-    static void claims(Run run, Report out) {
+    static void claims(ArchitecturesRun run, Report out) {
         List<Claim> claims = new ArrayList<>();
         String at = "echo-ka-" + run.setting("connections");
         if (!run.echoServers().isEmpty()) {
@@ -360,7 +358,7 @@ public final class ArchitecturesExperiment implements Experiment {
         Interval vtOverLt = vtOverLtEcho(run);
         if (vtOverLt != null) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
-                    vtOverLt, Run.pairedRounds(run.rates("vt", at), run.rates("lt", at)), 0.7));
+                    vtOverLt, ArchitecturesRun.pairedRounds(run.rates("vt", at), run.rates("lt", at)), 0.7));
         }
         String[][] cpuClaims = {{PING, "keep-alive /ping", "1.1"}, {at, "keep-alive echo", "1.1"}, {SHORT, "short connections", "1.2"}};
         for (String s : new String[] {"lt", "et"}) {
@@ -368,7 +366,7 @@ public final class ArchitecturesExperiment implements Experiment {
                 Interval ratio = run.has(s, c[0]) && run.has("c", c[0]) ? run.cpuRatio(s, "c", c[0]) : null;
                 if (ratio != null) {
                     claims.add(Claim.atMost(c[1] + ": " + s + " spends at most " + c[2] + "× the C reference's server CPU per request",
-                            ratio, Run.pairedRounds(run.cpus(s, c[0]), run.cpus("c", c[0])), Double.parseDouble(c[2])));
+                            ratio, ArchitecturesRun.pairedRounds(run.cpus(s, c[0]), run.cpus("c", c[0])), Double.parseDouble(c[2])));
                 }
             }
         }
@@ -382,231 +380,8 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     /** vt's keep-alive echo rate over lt's at the run's connections, paired by round; null when the run lacks either. */
-    static Interval vtOverLtEcho(Run run) {
+    static Interval vtOverLtEcho(ArchitecturesRun run) {
         String at = "echo-ka-" + run.setting("connections");
         return run.has("vt", at) && run.has("lt", at) ? run.rateRatio("vt", "lt", at) : null;
-    }
-
-    /**
-     * The run's raw files, read once: per server, measure and round, the rate and the server's
-     * CPU per request: one {@code echo-bench compare} JSON per measure, a slice per server and
-     * round in a fresh random order, so round i of two servers saw the same stretch of the
-     * machine and ratios pair by round.
-     */
-    static final class Run {
-        final Results r;
-        final Csv settings, ready, idle, proc;
-        final List<String> servers = new ArrayList<>(), levels;
-        final int cores;
-        /** The run's threshold ({@link Results#threshold}). */
-        final double threshold;
-        /** The compare runs by measure. */
-        private final Map<String, BenchComparison> compared = new LinkedHashMap<>();
-
-        Run(Results r) {
-            this.r = r;
-            settings = r.csv("settings.csv");
-            ready = r.csv("ready.csv");
-            idle = r.csv("idle.csv");
-            proc = r.csv("proc.csv");
-            List<String> ran = List.of(setting("servers").split(" "));
-            for (String s : LABELS.keySet()) {
-                if (ran.contains(s)) servers.add(s);
-            }
-            levels = List.of(setting("levels").split(" "));
-            cores = r.json("env.json", RunEnvironment.class).cores();
-            threshold = r.threshold();
-            if (!"compare".equals(optional("design"))) {
-                throw new IllegalArgumentException(r.dir.resolve("settings.csv") + " is a run of the sequential design, which this"
-                        + " generator no longer reads: rerun make exp-architectures");
-            }
-            List<String> measures = new ArrayList<>();
-            for (String c : levels) measures.add("echo-ka-" + c);
-            measures.addAll(List.of(SHORT, PING, PIPELINE));
-            for (String m : measures) {
-                // the script runs every measure: a missing one is a compare that died, said as such
-                if (!r.has("compare-" + m + ".json")) {
-                    throw new IllegalStateException("the " + m + " compare wrote no compare-" + m + ".json: its printout (compare-" + m
-                            + ".txt) says why; rerun make exp-architectures");
-                }
-                compared.put(m, r.json("compare-" + m + ".json", BenchComparison.class));
-            }
-        }
-
-        /** A setting, or null when this run's design has no such knob. */
-        String optional(String key) {
-            for (Map<String, String> row : settings.rows()) {
-                if (row.get("key").equals(key)) return row.get("value");
-            }
-            return null;
-        }
-
-        String setting(String key) {
-            return settings.row("key", key).get("value");
-        }
-
-        String label(String s) {
-            return LABELS.get(s).replace("{n}", setting("loops"));
-        }
-
-        List<String> echoServers() {
-            List<String> echo = new ArrayList<>(servers);
-            echo.removeIf(s -> !has(s, SHORT));
-            return echo;
-        }
-
-        /** The keep-alive echo measure at the most connections. */
-        String top() {
-            return "echo-ka-" + topLevel();
-        }
-
-        String topLevel() {
-            return levels.get(levels.size() - 1);
-        }
-
-        /** How many echo servers served measure {@code m} (some requests, no error). */
-        int clean(String m) {
-            int n = 0;
-            for (String s : echoServers()) {
-                if (errors(s, m) == 0 && rate(s, m) > 0) n++;
-            }
-            return n;
-        }
-
-        /** The rounds of measure {@code m}: each server's slices in it. */
-        int rounds(String m) {
-            return compared.get(m).config().rounds();
-        }
-
-        boolean has(String s, String m) {
-            BenchComparison c = compared.get(m);
-            if (c == null) return false;
-            for (BenchComparison.Server server : c.servers()) {
-                if (server.name().equals(s)) return true;
-            }
-            return false;
-        }
-
-        /** Server {@code s}'s slice in round {@code round} of measure {@code m}, or null. */
-        private BenchComparison.Slice slice(String s, String m, int round) {
-            for (BenchComparison.Slice x : compared.get(m).slices()) {
-                if (x.round() == round && x.server().equals(s)) return x;
-            }
-            return null;
-        }
-
-        /** Requests per second, median over the rounds that served. */
-        double rate(String s, String m) {
-            return Stats.median(finite(rates(s, m)));
-        }
-
-        /** Requests per second, one per round in round order; NaN for a round without a figure. */
-        double[] rates(String s, String m) {
-            double[] v = new double[rounds(m)];
-            for (int i = 0; i < v.length; i++) {
-                BenchComparison.Slice x = slice(s, m, i + 1);
-                v[i] = x == null || x.rate() == null || x.refused() ? Double.NaN : x.rate();
-            }
-            return v;
-        }
-
-        /** Server CPU µs per request, median over the rounds that measured it. */
-        double cpu(String s, String m) {
-            double[] v = finite(cpus(s, m));
-            return v.length == 0 ? Double.NaN : Stats.median(v);
-        }
-
-        /** Server CPU µs per request, one per round: compare's reading of the server's /proc over each slice. */
-        double[] cpus(String s, String m) {
-            double[] v = new double[rounds(m)];
-            for (int i = 0; i < v.length; i++) {
-                BenchComparison.Slice x = slice(s, m, i + 1);
-                v[i] = x == null || x.serverCpuUsPerRequest() == null ? Double.NaN : x.serverCpuUsPerRequest();
-            }
-            return v;
-        }
-
-        /** The median of {@code a}'s per-round rates over {@code b}'s, with its interval; null under 2 paired rounds. */
-        Interval rateRatio(String a, String b, String m) {
-            return paired(rates(a, m), rates(b, m));
-        }
-
-        /** The same for server CPU per request: its own rounds' ratios, never the rates' spread. */
-        Interval cpuRatio(String a, String b, String m) {
-            return paired(cpus(a, m), cpus(b, m));
-        }
-
-        /** The median of a rate or CPU figure over the rounds, with its interval; null without 2 rounds. */
-        static Interval median(double[] v) {
-            double[] x = finite(v);
-            return x.length < 2 ? null : Claim.median(x);
-        }
-
-        /** The median of numer[i] / denom[i] over the rounds where both have a figure; null under 2 such rounds. */
-        static Interval paired(double[] numer, double[] denom) {
-            List<double[]> pairs = new ArrayList<>();
-            for (int i = 0; i < Math.min(numer.length, denom.length); i++) {
-                if (Double.isFinite(numer[i]) && Double.isFinite(denom[i]) && denom[i] > 0) pairs.add(new double[] {numer[i], denom[i]});
-            }
-            if (pairs.size() < 2) return null;
-            double[] n = new double[pairs.size()], d = new double[pairs.size()];
-            for (int i = 0; i < n.length; i++) {
-                n[i] = pairs.get(i)[0];
-                d[i] = pairs.get(i)[1];
-            }
-            return Claim.ratio(n, d);
-        }
-
-        /** The rounds of a paired ratio: those where both servers have a figure. */
-        static int pairedRounds(double[] numer, double[] denom) {
-            int n = 0;
-            for (int i = 0; i < Math.min(numer.length, denom.length); i++) {
-                if (Double.isFinite(numer[i]) && Double.isFinite(denom[i]) && denom[i] > 0) n++;
-            }
-            return n;
-        }
-
-        static double[] finite(double[] v) {
-            int n = 0;
-            for (double x : v) {
-                if (Double.isFinite(x)) n++;
-            }
-            double[] out = new double[n];
-            n = 0;
-            for (double x : v) {
-                if (Double.isFinite(x)) out[n++] = x;
-            }
-            return out;
-        }
-
-        /**
-         * Context switches of the server per request, counted around the whole compare run over
-         * the slices' requests (the warm-up's switches counted, its requests not: a slight
-         * overstatement).
-         */
-        double switches(String s, String m) {
-            Map<String, String> row = proc.row("server", s, "measure", m);
-            double requests = 0;
-            for (BenchComparison.Slice x : compared.get(m).slices()) {
-                if (x.server().equals(s)) requests += x.requests();
-            }
-            return (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests;
-        }
-
-        long errors(String s, String m) {
-            long e = 0;
-            for (BenchComparison.Slice x : compared.get(m).slices()) {
-                if (x.server().equals(s)) e += x.errors();
-            }
-            return e;
-        }
-
-        boolean hasIdle(String s) {
-            return idle.numbers("rss_kb", "server", s).length > 0;
-        }
-
-        double rssMb(String s) {
-            return Csv.number(idle.row("server", s).get("rss_kb")) / 1024;
-        }
     }
 }

@@ -16,7 +16,7 @@ import niolab.common.stats.MedianInterval;
  * interval. The generator computes every interval from the slices,
  * so that a report regenerates byte for byte and the table and the claims agree.
  */
-final class CompareRun {
+public final class CompareRun {
     final BenchComparison json;
     /** The run's threshold ({@link Results#threshold}): a ratio within 1 ± it is no difference. */
     final double threshold;
@@ -27,7 +27,7 @@ final class CompareRun {
     }
 
     /** A compare file of {@code r}'s run, its verdicts against the run's threshold. */
-    static CompareRun of(Results r, String file) {
+    public static CompareRun of(Results r, String file) {
         return of(r, file, r.threshold());
     }
 
@@ -109,7 +109,7 @@ final class CompareRun {
     }
 
     /** {@code server}'s rate in each round it served, in round order. */
-    double[] rates(String server) {
+    public double[] rates(String server) {
         return values(server, RATE);
     }
 
@@ -154,7 +154,7 @@ final class CompareRun {
         throw new IllegalArgumentException("no server " + server + " in this compare run");
     }
 
-    boolean has(String server) {
+    public boolean has(String server) {
         for (BenchComparison.Server s : json.servers()) {
             if (s.name().equals(server)) return true;
         }

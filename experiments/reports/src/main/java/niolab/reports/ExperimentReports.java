@@ -25,10 +25,9 @@ import picocli.CommandLine.Spec;
  *   java -jar reports.jar experiments short-run       # one report
  *   java -jar reports.jar experiments --check         # every report with results: compare only
  *   java -jar reports.jar summarize runs MANIFEST ...  # the scripts' numbers from their raw output
- *   java -jar reports.jar labs .                      # make labs: the course's notes and checkpoint tables
  * </pre>
  */
-@Command(name = "reports", mixinStandardHelpOptions = true, subcommands = {LabNotes.class, ProfileShares.class, Summarize.class},
+@Command(name = "reports", mixinStandardHelpOptions = true, subcommands = {ProfileShares.class, Summarize.class},
         description = "Regenerates experiments/exp-NAME.md and its charts from experiments/results/NAME/ and "
                 + "experiments/templates/exp-NAME.md.",
         exitCodeListHeading = "%nExit codes:%n",

@@ -122,7 +122,7 @@ public final class HttpExperiment implements Experiment {
                 .withThreshold(run.threshold));
     }
 
-    static String compareFile(String load, String mode) {
+    public static String compareFile(String load, String mode) {
         return "compare-" + load + "-" + mode + ".json";
     }
 

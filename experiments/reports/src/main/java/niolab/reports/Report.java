@@ -1,5 +1,6 @@
 package niolab.reports;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -18,6 +19,11 @@ public final class Report {
     public Report put(String key, String value) {
         values.put(key, value);
         return this;
+    }
+
+    /** The values put so far, by key (the course's notes quote them). */
+    public Map<String, String> values() {
+        return Collections.unmodifiableMap(values);
     }
 
     /** Adds a chart, written as {@code experiments/charts/FILE}; the template links it. */

@@ -13,7 +13,7 @@ public final class ServerCounters {
 
     private final Map<String, Long> values;
 
-    ServerCounters(Map<String, Long> values) {
+    public ServerCounters(Map<String, Long> values) {
         this.values = values;
     }
 

@@ -26,7 +26,7 @@ class ArchitecturesExperimentTest {
     @Test
     void switchesAndErrorsComeFromTheProcSamplesAndTheSlices() {
         Results r = new Results(COMPARE_RUN);
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(r);
+        ArchitecturesRun run = new ArchitecturesRun(r);
         BenchComparison json = r.json("compare-ping-keepalive.json", BenchComparison.class);
         double requests = 0;
         long errors = 0;
@@ -44,7 +44,7 @@ class ArchitecturesExperimentTest {
 
     @Test
     void claimsFollowTheFigures() {
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(new Results(COMPARE_RUN));
+        ArchitecturesRun run = new ArchitecturesRun(new Results(COMPARE_RUN));
         Report out = new Report();
         ArchitecturesExperiment.claims(run, out);
         String table = out.values.get("claims_table");
@@ -58,7 +58,7 @@ class ArchitecturesExperimentTest {
 
     @Test
     void aComparisonWithAServerTheRunDidNotMeasureSaysSo() {
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(new Results(COMPARE_RUN));
+        ArchitecturesRun run = new ArchitecturesRun(new Results(COMPARE_RUN));
         assertThat(ArchitecturesExperiment.versus(run, "vt", "lt", "ping-keepalive", "keep-alive /ping"))
                 .isEqualTo("(keep-alive /ping: vt or lt not measured on this run.)");
         assertThat(ArchitecturesExperiment.versus(run, "lt", "c", "ping-keepalive", "keep-alive /ping"))
@@ -74,7 +74,7 @@ class ArchitecturesExperimentTest {
         Files.writeString(dir.resolve("settings.csv"), "key,value\nrounds,3\nlevels,50\nservers,lt c\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("env.json"), Files.readString(COMPARE_RUN.resolve("env.json")), StandardCharsets.UTF_8);
         for (String f : new String[] {"ready.csv", "idle.csv", "proc.csv"}) Files.copy(COMPARE_RUN.resolve(f), dir.resolve(f));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ArchitecturesExperiment.Run(new Results(dir)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ArchitecturesRun(new Results(dir)))
                 .hasMessageContaining("sequential design").hasMessageContaining("rerun make exp-architectures");
     }
 
@@ -84,7 +84,7 @@ class ArchitecturesExperimentTest {
     @Test
     void theCompareDesignTakesEachRoundsSliceAndPairsTheServersByRound() {
         Results r = new Results(COMPARE_RUN);
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(r);
+        ArchitecturesRun run = new ArchitecturesRun(r);
         BenchComparison json = r.json("compare-echo-ka-50.json", BenchComparison.class);
         double[] lt = new double[json.config().rounds()], et = new double[lt.length];
         for (BenchComparison.Slice s : json.slices()) {
@@ -100,14 +100,14 @@ class ArchitecturesExperimentTest {
     @Test
     void aRoundWithoutBothServersIsLeftOutOfTheirRatio() {
         double[] a = {2, 4, Double.NaN, 8}, b = {1, 2, 3, Double.NaN};
-        assertThat(ArchitecturesExperiment.Run.pairedRounds(a, b)).isEqualTo(2);
-        assertThat(ArchitecturesExperiment.Run.paired(a, b)).isEqualTo(MedianInterval.medianOfRatios(new double[] {2, 4}, new double[] {1, 2}));
-        assertThat(ArchitecturesExperiment.Run.paired(new double[] {1, Double.NaN}, new double[] {1, 1})).isNull();
+        assertThat(ArchitecturesRun.pairedRounds(a, b)).isEqualTo(2);
+        assertThat(ArchitecturesRun.paired(a, b)).isEqualTo(MedianInterval.medianOfRatios(new double[] {2, 4}, new double[] {1, 2}));
+        assertThat(ArchitecturesRun.paired(new double[] {1, Double.NaN}, new double[] {1, 1})).isNull();
     }
 
     @Test
     void everyRatioCellSaysTheDirectionItsIntervalAllows() {
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(new Results(COMPARE_RUN));
+        ArchitecturesRun run = new ArchitecturesRun(new Results(COMPARE_RUN));
         Report out = new Report();
         ArchitecturesExperiment.ratioTables(run, out);
         ArchitecturesExperiment.claims(run, out);

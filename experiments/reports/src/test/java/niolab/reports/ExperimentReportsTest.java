@@ -138,6 +138,6 @@ class ExperimentReportsTest {
     @Test
     void helpListsTheExitCodesAndTheSubcommand() {
         assertThat(run("--help")).isZero();
-        assertThat(out.toString()).contains("Exit codes:").contains("summarize").contains("labs");
+        assertThat(out.toString()).contains("Exit codes:").contains("summarize").contains("profile-shares");
     }
 }

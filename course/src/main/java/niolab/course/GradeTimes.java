@@ -1,4 +1,4 @@
-package niolab.reports;
+package niolab.course;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
-import niolab.course.Grader;
+import niolab.reports.Md;
 
 /**
  * The grading times {@code make grade-times} measured ({@code labs/grade-times.tsv}), as the

@@ -1,4 +1,4 @@
-package niolab.reports;
+package niolab.course;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,8 +19,21 @@ import java.util.stream.Stream;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
-import niolab.course.Grader;
 import niolab.course.Grader.Checkpoint;
+import niolab.reports.ArchitecturesExperiment;
+import niolab.reports.ArchitecturesRun;
+import niolab.reports.CompareRun;
+import niolab.reports.Csv;
+import niolab.reports.Experiment;
+import niolab.reports.ExperimentReports;
+import niolab.reports.HttpExperiment;
+import niolab.reports.Md;
+import niolab.reports.Report;
+import niolab.reports.Results;
+import niolab.reports.ServerCounters;
+import niolab.reports.ShortRunExperiment;
+import niolab.reports.Stats;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,7 +55,9 @@ import picocli.CommandLine.Spec;
  *     {@code labs/checkpoints.tsv}), {@code grading} (points per lab) and {@code gradetimes}
  *     (what {@code make grade-times} measured, {@link GradeTimes}).</li>
  * </ul>
- * With {@code --check} it only compares, as {@code reports --check} does.
+ * With {@code --check} it only compares, as {@code reports --check} does. It reads the results
+ * through the report generator's own classes (niolab.reports), so that it sits on the course's
+ * side of that module: {@code java -jar course/target/course.jar ROOT}.
  */
 @Command(name = "labs", mixinStandardHelpOptions = true,
         description = "Regenerates labs/instructor-notes.md and the generated blocks of the lab sheets from "
@@ -68,6 +83,10 @@ public final class LabNotes implements Callable<Integer> {
 
     @Option(names = "--check", description = "Compare with the files on disk instead of writing them.")
     private boolean check;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new LabNotes()).execute(args));
+    }
 
     @Override
     public Integer call() {
@@ -206,7 +225,7 @@ public final class LabNotes implements Callable<Integer> {
             Results r = new Results(experiments.resolve("results").resolve(e.name()));
             Report one = new Report();
             e.generate(r, one);
-            for (Map.Entry<String, String> v : one.values.entrySet()) all.put(e.name() + ":" + v.getKey(), v.getValue());
+            for (Map.Entry<String, String> v : one.values().entrySet()) all.put(e.name() + ":" + v.getKey(), v.getValue());
             RunEnvironment env = r.json("env.json", RunEnvironment.class);
             all.put(e.name() + ":machine", env.cpu() + ", " + env.cores() + " cores, " + env.kernel() + ", " + env.jdk()
                     + ", server on CPU " + env.serverCpu() + ", client on CPU " + env.clientCpu() + " (" + env.date().substring(0, 10) + ")");
@@ -294,12 +313,12 @@ public final class LabNotes implements Callable<Integer> {
     static void lab7Ranges(Path results, Report out) {
         Results arch = new Results(results.resolve("architectures"));
         StringBuilder echo = new StringBuilder(), ping = new StringBuilder(), idle = new StringBuilder();
-        ArchitecturesExperiment.Run run = new ArchitecturesExperiment.Run(arch);
+        ArchitecturesRun run = new ArchitecturesRun(arch);
         Csv idleCsv = arch.csv("idle.csv");
         for (String server : LAB7_SERVERS) {
             if (!run.has(server, "echo-ka-50")) continue;
-            append(echo, server + " " + range(ArchitecturesExperiment.Run.finite(run.rates(server, "echo-ka-50"))) + "/s");
-            append(ping, server + " " + range(ArchitecturesExperiment.Run.finite(run.rates(server, ArchitecturesExperiment.PING))) + "/s");
+            append(echo, server + " " + range(ArchitecturesRun.finite(run.rates(server, "echo-ka-50"))) + "/s");
+            append(ping, server + " " + range(ArchitecturesRun.finite(run.rates(server, ArchitecturesExperiment.PING))) + "/s");
             double[] rss = idleCsv.numbers("rss_kb", "server", server);
             if (rss.length > 0) append(idle, server + " " + Md.f0(rss[0] / 1024) + " MB");
         }
