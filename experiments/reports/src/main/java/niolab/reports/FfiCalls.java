@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,11 +13,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code summarize ffi DIR}: {@code make bench-ffi}'s figures per call, from what it measured
@@ -29,35 +25,24 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "ffi", mixinStandardHelpOptions = true, description = "make bench-ffi's medians per call, from c.csv and jmh.json.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:written", "1:a file cannot be read or written", "2:bad usage"})
-final class FfiCalls implements Callable<Integer> {
+final class FfiCalls extends SummaryCommand {
     static final List<String> CALLS = List.of("epollWait", "readEagain", "send64");
     /** JMH's benchmark classes (niolab.microbench.CLASS.call) and their columns. */
     private static final Map<String, String> COLUMN = Map.of("JnaCosts", "jna", "FfmCosts", "ffm", "FfmCriticalCosts", "ffm_critical",
             "SocketChannelCosts", "socketchannel");
     private static final List<String> BINDINGS = List.of("jna", "ffm", "ffm_critical", "socketchannel");
 
-    @Spec
-    private CommandSpec spec;
-
     @Parameters(paramLabel = "DIR", description = "make bench-ffi's results folder (RESULTS_DIR).")
     private Path dir;
 
     @Override
-    public Integer call() {
-        try {
-            ObjectMapper json = new ObjectMapper();
-            List<Map<String, Object>> calls = calls(Csv.parse(Files.readString(dir.resolve("c.csv"), StandardCharsets.UTF_8), "c.csv"),
-                    json.readTree(dir.resolve("jmh.json").toFile()));
-            json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("results.json").toFile(), calls);
-            Files.writeString(dir.resolve("results.csv"), csv(calls), StandardCharsets.UTF_8);
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(tables(calls));
-            out.flush();
-            return 0;
-        } catch (IOException | RuntimeException e) {
-            spec.commandLine().getErr().println("error: " + e.getMessage());
-            return 1;
-        }
+    String summary() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        List<Map<String, Object>> calls = calls(Csv.parse(Files.readString(dir.resolve("c.csv"), StandardCharsets.UTF_8), "c.csv"),
+                json.readTree(dir.resolve("jmh.json").toFile()));
+        json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("results.json").toFile(), calls);
+        Files.writeString(dir.resolve("results.csv"), csv(calls), StandardCharsets.UTF_8);
+        return tables(calls);
     }
 
     /** A map per call: call, c_ns, c_min_ns, then BINDING_ns, BINDING_min_ns and BINDING_bytes_per_op in JMH's order. */

@@ -1,12 +1,8 @@
 package niolab.reports;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import niolab.common.results.BenchComparison;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
@@ -33,9 +29,9 @@ public final class NoiseExperiment implements Experiment {
         Csv settings = r.csv("settings.csv");
         for (String k : List.of("budget_s", "ab_runs", "ab_gap_s", "hog_start_s", "hog_end_s")) out.put(k, settings.row("key", k).get("value"));
         slices(r, out);
-        order(Rounds.of(r, "slice-1.json"), out);
-        Interval paired = Rounds.of(r, "slice-1.json").ratio(0);
-        Interval sequential = Claim.ratio(Rounds.of(r, "seq-b.json").rates(0), Rounds.of(r, "seq-a.json").rates(0));
+        order(NoiseRounds.of(r, "slice-1.json"), out);
+        Interval paired = NoiseRounds.of(r, "slice-1.json").ratio(0);
+        Interval sequential = Claim.ratio(NoiseRounds.of(r, "seq-b.json").rates(0), NoiseRounds.of(r, "seq-a.json").rates(0));
         out.put("design_table", Md.table(List.of("design (same budget per server)", "A/A ratio", "95% interval", "width"), List.of(
                 List.of("paired slices, random order, 1 s", Md.f3(paired.estimate()), interval(paired), pct(paired.width())),
                 List.of("sequential rounds (all of A, then all of B), 1 s, paired by index", Md.f3(sequential.estimate()),
@@ -66,7 +62,7 @@ public final class NoiseExperiment implements Experiment {
         List<List<String>> rows = new ArrayList<>();
         int differ = 0;
         for (int i = 0; i < files.size(); i++) {
-            Rounds rounds = Rounds.of(hog, files.get(i));
+            NoiseRounds rounds = NoiseRounds.of(hog, files.get(i));
             Interval ratio = rounds.ratio(0);
             String verdict = ratio.low() > 1 ? "lt-b faster" : ratio.high() < 1 ? "lt-b slower" : "no difference";
             if (!ratio.contains(1)) differ++;
@@ -102,7 +98,7 @@ public final class NoiseExperiment implements Experiment {
         double[] x = new double[SLICES.length], width = new double[SLICES.length];
         int narrowest = -1;
         for (int i = 0; i < SLICES.length; i++) {
-            Rounds rounds = Rounds.of(r, "slice-" + SLICES[i] + ".json");
+            NoiseRounds rounds = NoiseRounds.of(r, "slice-" + SLICES[i] + ".json");
             List<Integer> firsts = new ArrayList<>();
             for (int k = MedianInterval.MIN_ROUNDS; k < rounds.count(); k *= 2) firsts.add(k);
             firsts.add(rounds.count());
@@ -128,7 +124,7 @@ public final class NoiseExperiment implements Experiment {
     }
 
     /** The order bias: B over A in the rounds A went first (a fixed order), in those B went first, and in all. */
-    static void order(Rounds rounds, Report out) {
+    static void order(NoiseRounds rounds, Report out) {
         Interval aFirst = rounds.ratioWhereFirst(rounds.servers.get(0)), bFirst = rounds.ratioWhereFirst(rounds.servers.get(1));
         Interval all = rounds.ratio(0);
         out.put("order_table", Md.table(List.of("rounds", "A/A ratio (B over A)", "95% interval"), List.of(
@@ -145,7 +141,7 @@ public final class NoiseExperiment implements Experiment {
 
     /** Quiet against the hog: the interval, and how far each server's rates spread. */
     private static void hog(Results r, Interval quiet, Report out) {
-        Rounds quietRounds = Rounds.of(r, "slice-1.json"), hogRounds = Rounds.of(r, "hog.json");
+        NoiseRounds quietRounds = NoiseRounds.of(r, "slice-1.json"), hogRounds = NoiseRounds.of(r, "hog.json");
         Interval hog = hogRounds.ratio(0);
         out.put("hog_table", Md.table(List.of("machine", "A/A ratio", "95% interval", "width", "A's rate, (max − min) / median"), List.of(
                 List.of("quiet (slice-1)", Md.f3(quiet.estimate()), interval(quiet), pct(quiet.width()), pct(Stats.relativeSpread(quietRounds.rates(0)))),
@@ -164,7 +160,7 @@ public final class NoiseExperiment implements Experiment {
         double[] x = new double[runs], est = new double[runs], low = new double[runs], high = new double[runs];
         String names = "";
         for (int i = 0; i < runs; i++) {
-            Rounds rounds = Rounds.of(r, "ab-" + (i + 1) + ".json");
+            NoiseRounds rounds = NoiseRounds.of(r, "ab-" + (i + 1) + ".json");
             names = rounds.servers.get(1) + " against " + rounds.servers.get(0);
             Interval a = rounds.ratio(0);
             intervals.add(a);
@@ -214,82 +210,4 @@ public final class NoiseExperiment implements Experiment {
         return Md.f1(v * 100) + "%";
     }
 
-    /** One compare run's slices: each round's rate per server, and which server went first. */
-    static final class Rounds {
-        final List<String> servers = new ArrayList<>();
-        final Map<Integer, Map<String, Double>> rate = new TreeMap<>();
-        final Map<Integer, String> first = new TreeMap<>();
-        /** When the compare wrote its JSON, at its end ("" when not recorded). */
-        String date = "";
-        /** Seconds of load the run spent: its slices and each server's warm-up. */
-        double loadS;
-
-        static Rounds of(Results r, String file) {
-            return of(r.json(file, BenchComparison.class));
-        }
-
-        static Rounds of(BenchComparison json) {
-            Rounds rounds = new Rounds();
-            for (BenchComparison.Server s : json.servers()) rounds.servers.add(s.name());
-            rounds.date = json.environment() == null || json.environment().time() == null ? "" : json.environment().time();
-            rounds.loadS = json.config().warmupS() * json.servers().size();
-            for (BenchComparison.Slice s : json.slices()) {
-                rounds.loadS += s.seconds();
-                if (s.rate() == null || s.refused()) continue;
-                rounds.rate.computeIfAbsent(s.round(), k -> new TreeMap<>()).put(s.server(), s.rate());
-                if (s.position() == 0) rounds.first.put(s.round(), s.server());
-            }
-            return rounds;
-        }
-
-        int count() {
-            return rate.size();
-        }
-
-        /** When the run started: its recorded end less its slices and warm-ups, to the second ("" when not recorded). */
-        String started() {
-            if (date.isEmpty()) return "";
-            return Instant.parse(date).minusMillis(Math.round(loadS * 1000)).truncatedTo(ChronoUnit.SECONDS).toString();
-        }
-
-        /** Server {@code index}'s rates, one per round that served it, in round order. */
-        double[] rates(int index) {
-            List<Double> v = new ArrayList<>();
-            for (Map<String, Double> round : rate.values()) {
-                Double x = round.get(servers.get(index));
-                if (x != null) v.add(x);
-            }
-            return toArray(v);
-        }
-
-        /** The second server over the first, per round where both served, from the first {@code limit} rounds (0: all). */
-        Interval ratio(int limit) {
-            return ratioOf(limit, null);
-        }
-
-        /** The same, from the rounds where {@code server} went first. */
-        Interval ratioWhereFirst(String server) {
-            return ratioOf(0, server);
-        }
-
-        private Interval ratioOf(int limit, String firstServer) {
-            List<Double> numer = new ArrayList<>(), denom = new ArrayList<>();
-            int seen = 0;
-            for (Map.Entry<Integer, Map<String, Double>> e : rate.entrySet()) {
-                if (limit > 0 && seen++ >= limit) break;
-                if (firstServer != null && !firstServer.equals(first.get(e.getKey()))) continue;
-                Double a = e.getValue().get(servers.get(0)), b = e.getValue().get(servers.get(1));
-                if (a == null || b == null) continue;
-                numer.add(b);
-                denom.add(a);
-            }
-            return MedianInterval.medianOfRatios(toArray(numer), toArray(denom));
-        }
-
-        private static double[] toArray(List<Double> v) {
-            double[] a = new double[v.size()];
-            for (int i = 0; i < a.length; i++) a[i] = v.get(i);
-            return a;
-        }
-    }
 }

@@ -1,19 +1,17 @@
 package niolab.reports;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Formatter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.reports.ProfileCategories.Category;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code profile-shares FILE...}: where each profile's CPU went, by {@link ProfileCategories}:
@@ -24,10 +22,7 @@ import picocli.CommandLine.Spec;
         description = "Prints each collapsed-stack profile's CPU by category (ProfileCategories).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:printed", "1:a file cannot be read or is not collapsed stacks", "2:bad usage"})
-final class ProfileShares implements Callable<Integer> {
-    @Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
-
+final class ProfileShares extends SummaryCommand {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Collapsed stacks (frame;frame COUNT a line), .gz or plain.")
     private List<Path> files;
 
@@ -45,32 +40,27 @@ final class ProfileShares implements Callable<Integer> {
     private Path flameSvg;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        try {
-            if (load != null) {
-                BenchReport b = new Results(load.toAbsolutePath().getParent()).bench(load.getFileName().toString());
-                double cpu = Stats.median(b.serverCpuPerRun());
-                out.printf(Locale.ROOT, "load %.1f requests/s, server cpu %.2f us/request%n", Stats.median(b.column(Column.QPS)), cpu);
-                if (cpuUsPerRequest == 0 && cpu > 0) cpuUsPerRequest = cpu;
-            }
-            for (Path f : files) {
-                CollapsedProfile p = CollapsedProfile.read(f);
-                out.printf(Locale.ROOT, "%s: %d samples%n", f.getFileName(), p.samples());
-                for (Category c : Category.values()) {
-                    if (p.samples(c) == 0) continue;
-                    out.printf(Locale.ROOT, "  %-32s %5.1f%%", c.label, 100 * p.share(c));
-                    if (cpuUsPerRequest > 0) out.printf(Locale.ROOT, "  %6.2f us/request", cpuUsPerRequest * p.share(c));
-                    out.println();
-                }
-                if (flameSvg != null && f.equals(files.get(0))) {
-                    Files.writeString(flameSvg, new SvgFlameGraph(f.getFileName() + " (" + p.samples() + " samples)", ProfileExperiment.FLAME_MIN_SHARE).render(p));
-                }
-            }
-        } catch (RuntimeException | IOException e) {
-            spec.commandLine().getErr().println("error: " + e.getMessage());
-            return 1;
+    String summary() throws IOException {
+        Formatter out = new Formatter(Locale.ROOT);
+        if (load != null) {
+            BenchReport b = new Results(load.toAbsolutePath().getParent()).bench(load.getFileName().toString());
+            double cpu = Stats.median(b.serverCpuPerRun());
+            out.format("load %.1f requests/s, server cpu %.2f us/request%n", Stats.median(b.column(Column.QPS)), cpu);
+            if (cpuUsPerRequest == 0 && cpu > 0) cpuUsPerRequest = cpu;
         }
-        return 0;
+        for (Path f : files) {
+            CollapsedProfile p = CollapsedProfile.read(f);
+            out.format("%s: %d samples%n", f.getFileName(), p.samples());
+            for (Category c : Category.values()) {
+                if (p.samples(c) == 0) continue;
+                out.format("  %-32s %5.1f%%", c.label, 100 * p.share(c));
+                if (cpuUsPerRequest > 0) out.format("  %6.2f us/request", cpuUsPerRequest * p.share(c));
+                out.format("%n");
+            }
+            if (flameSvg != null && f.equals(files.get(0))) {
+                Files.writeString(flameSvg, new SvgFlameGraph(f.getFileName() + " (" + p.samples() + " samples)", ProfileExperiment.FLAME_MIN_SHARE).render(p));
+            }
+        }
+        return out.toString();
     }
 }

@@ -10,14 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code summarize strace TRACE --process NAME}: the calls of a {@code strace -f} trace by
@@ -29,14 +26,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "strace", mixinStandardHelpOptions = true, description = "Counts a strace -f trace's calls by thread and kind.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:printed", "1:the trace cannot be read", "2:bad usage"})
-final class StraceCount implements Callable<Integer> {
+final class StraceCount extends SummaryCommand {
     private static final Pattern CALL = Pattern.compile("([a-z_0-9]+)\\(.*");
     private static final Pattern ERROR = Pattern.compile("= -1 (E[A-Z0-9]+)");
     /** strace -c: % time, seconds, usecs/call, calls, [errors], syscall. */
     private static final Pattern SUMMARY_ROW = Pattern.compile("\\s*[0-9.]+\\s+[0-9.]+\\s+\\d+\\s+(\\d+)\\s+(?:(\\d+)\\s+)?([a-z_0-9]+)\\s*");
-
-    @Spec
-    private CommandSpec spec;
 
     @Parameters(paramLabel = "TRACE", description = "strace -f -o's trace (with --summary: strace -c -o's table).")
     private Path trace;
@@ -48,16 +42,11 @@ final class StraceCount implements Callable<Integer> {
     private boolean summary;
 
     @Override
-    public Integer call() {
-        try {
-            String text = Files.readString(trace, StandardCharsets.UTF_8);
-            for (String row : summary ? summaryRows(text, process) : rows(text, process)) spec.commandLine().getOut().println(row);
-            spec.commandLine().getOut().flush();
-            return 0;
-        } catch (IOException e) {
-            spec.commandLine().getErr().println("error: " + e.getMessage());
-            return 1;
-        }
+    String summary() throws IOException {
+        String text = Files.readString(trace, StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder();
+        for (String row : summary ? summaryRows(text, process) : rows(text, process)) out.append(row).append('\n');
+        return out.toString();
     }
 
     static List<String> rows(String trace, String process) {

@@ -1,18 +1,14 @@
 package niolab.reports;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** exp-time-wait's counts of sockets in TIME-WAIT, from what the script saved as it came. */
 final class TimeWaitCounts {
@@ -26,23 +22,13 @@ final class TimeWaitCounts {
      */
     @Command(name = "tw-timeline", mixinStandardHelpOptions = true, description = "TIME-WAIT over time, from /proc/net/sockstat lines.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:printed", "1:the file cannot be read", "2:bad usage"})
-    static final class Timeline implements Callable<Integer> {
-        @Spec
-        private CommandSpec spec;
-
+    static final class Timeline extends SummaryCommand {
         @Parameters(paramLabel = "FILE", description = "The sampler's lines.")
         private Path file;
 
         @Override
-        public Integer call() {
-            try {
-                spec.commandLine().getOut().print(timeline(Files.readString(file, StandardCharsets.UTF_8)));
-                spec.commandLine().getOut().flush();
-                return 0;
-            } catch (IOException | RuntimeException e) {
-                spec.commandLine().getErr().println("error: " + e.getMessage());
-                return 1;
-            }
+        String summary() throws IOException {
+            return timeline(Files.readString(file, StandardCharsets.UTF_8));
         }
     }
 
@@ -69,10 +55,7 @@ final class TimeWaitCounts {
      */
     @Command(name = "tw-holders", mixinStandardHelpOptions = true, description = "Which side holds the TIME-WAIT sockets ss listed.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:printed", "1:the file cannot be read", "2:bad usage"})
-    static final class Holders implements Callable<Integer> {
-        @Spec
-        private CommandSpec spec;
-
+    static final class Holders extends SummaryCommand {
         @Option(names = "--port", required = true, paramLabel = "P", description = "The server's port.")
         private int port;
 
@@ -80,16 +63,8 @@ final class TimeWaitCounts {
         private Path file;
 
         @Override
-        public Integer call() {
-            try {
-                PrintWriter out = spec.commandLine().getOut();
-                out.print(holders(Files.readString(file, StandardCharsets.UTF_8), port));
-                out.flush();
-                return 0;
-            } catch (IOException | RuntimeException e) {
-                spec.commandLine().getErr().println("error: " + e.getMessage());
-                return 1;
-            }
+        String summary() throws IOException {
+            return holders(Files.readString(file, StandardCharsets.UTF_8), port);
         }
     }
 
