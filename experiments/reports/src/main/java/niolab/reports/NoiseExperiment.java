@@ -209,5 +209,4 @@ public final class NoiseExperiment implements Experiment {
     private static String pct(double v) {
         return Md.f1(v * 100) + "%";
     }
-
 }
