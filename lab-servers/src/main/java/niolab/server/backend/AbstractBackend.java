@@ -5,7 +5,7 @@ import static niolab.server.base.Counter.BACKEND_ROUND_TRIPS;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import niolab.server.base.BackendOptions;
+import niolab.server.base.BackendConfig;
 import niolab.server.base.Counters;
 import niolab.server.base.Episode;
 import niolab.server.proto.Healthz;
@@ -23,7 +23,7 @@ abstract class AbstractBackend<W> implements Backend<W> {
     static final long LONGEST_RETRY_MS = 1000;
     static final String WHILE_DOWN = "/healthz answers 503 until it is back, retrying at least every 1000 ms";
 
-    final BackendOptions options;
+    final BackendConfig options;
     final Counters counters;
     final Episode episode;
     /** The one answer object, refilled for each answer: the loop consumes it before the next. */
@@ -31,11 +31,11 @@ abstract class AbstractBackend<W> implements Backend<W> {
     private final Waiters<W> loop;
     private final String where;
 
-    AbstractBackend(BackendOptions options, String logName, PrintStream log, Counters counters, Waiters<W> loop) {
+    AbstractBackend(BackendConfig options, String logName, PrintStream log, Counters counters, Waiters<W> loop) {
         this.options = options;
         this.counters = counters;
         this.loop = loop;
-        this.where = "redis " + options.address;
+        this.where = "redis " + options.address();
         this.episode = new Episode(logName, log, FIRST_RETRY_MS, LONGEST_RETRY_MS);
     }
 
@@ -43,7 +43,7 @@ abstract class AbstractBackend<W> implements Backend<W> {
     @Override
     public void start() {
         try {
-            HealthzKeys.seed(options.address, options.timeoutMillis());
+            HealthzKeys.seed(options.address(), options.timeoutMillis());
         } catch (JedisException e) {
             failed(reason(e));
         }

@@ -4,7 +4,7 @@ import static niolab.server.base.Counter.BACKEND_CALLS;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import niolab.server.base.BackendOptions;
+import niolab.server.base.BackendConfig;
 import niolab.server.base.Counters;
 import niolab.server.base.WaitTimeout;
 import niolab.server.proto.Healthz;
@@ -26,9 +26,9 @@ final class BlockingBackend<W> extends AbstractBackend<W> {
     /** One connection, opened on first use and again after a failure (Jedis connects as it is made). */
     private Jedis jedis;
 
-    BlockingBackend(BackendOptions options, String logName, PrintStream log, Counters counters, Waiters<W> loop) {
+    BlockingBackend(BackendConfig options, String logName, PrintStream log, Counters counters, Waiters<W> loop) {
         super(options, logName, log, counters, loop);
-        this.hostAndPort = new HostAndPort(options.address.host(), options.address.port());
+        this.hostAndPort = new HostAndPort(options.address().host(), options.address().port());
     }
 
     @Override

@@ -1,7 +1,7 @@
 package niolab.server.backend;
 
 import java.nio.charset.StandardCharsets;
-import niolab.server.base.BackendOptions;
+import niolab.server.base.BackendConfig;
 import niolab.server.proto.Healthz;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
@@ -35,7 +35,7 @@ final class HealthzKeys {
     }
 
     /** SETs both keys, once, at start (idempotent: every loop and worker seeds the same values). */
-    static void seed(BackendOptions.Address address, int timeoutMs) {
+    static void seed(BackendConfig.Address address, int timeoutMs) {
         try (Jedis jedis = new Jedis(new HostAndPort(address.host(), address.port()), clientConfig(timeoutMs))) {
             for (int i = 0; i < KEYS.length; i++) jedis.set(KEYS[i], SEED_VALUES[i]);
         }
@@ -54,13 +54,13 @@ final class HealthzKeys {
      * {@code --backend-threads} pooled connections with {@link #clientConfig}; a borrower waits
      * for a free one at most {@code --backend-timeout}.
      */
-    static JedisPool pool(BackendOptions options) {
+    static JedisPool pool(BackendConfig options) {
         GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
-        config.setMaxTotal(options.threads);
-        config.setMaxIdle(options.threads);
-        config.setMaxWait(options.timeout);
+        config.setMaxTotal(options.threads());
+        config.setMaxIdle(options.threads());
+        config.setMaxWait(options.timeout());
         config.setJmxEnabled(false);
-        return new JedisPool(config, new HostAndPort(options.address.host(), options.address.port()),
+        return new JedisPool(config, new HostAndPort(options.address().host(), options.address().port()),
                 clientConfig(options.timeoutMillis()));
     }
 

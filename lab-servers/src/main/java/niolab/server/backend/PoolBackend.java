@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import niolab.server.base.BackendOptions;
+import niolab.server.base.BackendConfig;
 import niolab.server.base.Counters;
 import niolab.server.base.WaitTimeout;
 import niolab.server.proto.Healthz;
@@ -42,12 +42,12 @@ final class PoolBackend<W> extends AbstractBackend<W> {
     private final JedisPool pool;
 
     /** {@code wakeUp} ends the loop's wait from another thread. */
-    PoolBackend(BackendOptions options, String logName, PrintStream log, Counters counters, Waiters<W> loop, Runnable wakeUp) {
+    PoolBackend(BackendConfig options, String logName, PrintStream log, Counters counters, Waiters<W> loop, Runnable wakeUp) {
         super(options, logName, log, counters, loop);
         this.wakeUp = wakeUp;
         this.pool = HealthzKeys.pool(options); // a connection per thread: none ever waits for one
         AtomicInteger n = new AtomicInteger();
-        this.threads = new ThreadPoolExecutor(options.threads, options.threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+        this.threads = new ThreadPoolExecutor(options.threads(), options.threads(), 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, logName + "-backend-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;

@@ -6,7 +6,7 @@ import static niolab.server.base.Counter.BACKEND_ROUND_TRIPS;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import niolab.server.base.BackendOptions;
+import niolab.server.base.BackendConfig;
 import niolab.server.base.Counters;
 import niolab.server.base.ServerRunner;
 import niolab.server.base.WaitTimeout;
@@ -60,7 +60,7 @@ public final class RedisPipeline<W> extends AbstractBackend<W> {
     private final String lateReason;
     private long connectDeadline;
 
-    public RedisPipeline(BackendOptions options, String logName, PrintStream log, Counters counters, Waiters<W> loop,
+    public RedisPipeline(BackendConfig options, String logName, PrintStream log, Counters counters, Waiters<W> loop,
             RedisTransport transport) {
         super(options, logName, log, counters, loop);
         this.transport = transport;
@@ -132,7 +132,7 @@ public final class RedisPipeline<W> extends AbstractBackend<W> {
         try {
             connectDeadline = System.nanoTime() + timeoutNanos;
             state = CONNECTING;
-            if (transport.connect(options.address.resolved())) up();
+            if (transport.connect(options.address().resolved())) up();
         } catch (IOException e) {
             lost(Healthz.Answer.UNAVAILABLE, ServerRunner.describe(e));
         }

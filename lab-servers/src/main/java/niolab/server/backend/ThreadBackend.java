@@ -8,7 +8,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.NoSuchElementException;
 import java.util.concurrent.locks.ReentrantLock;
-import niolab.server.base.BackendOptions;
+import niolab.server.base.BackendConfig;
 import niolab.server.base.Counter;
 import niolab.server.base.Counters;
 import niolab.server.base.Episode;
@@ -52,7 +52,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * not make a thousand reconnects.
  */
 public final class ThreadBackend {
-    private final BackendOptions options;
+    private final BackendConfig options;
     private final JedisPool pool;
     private final String where;
     private final ReentrantLock lock = new ReentrantLock();
@@ -66,9 +66,9 @@ public final class ThreadBackend {
      */
     private volatile boolean down;
 
-    public ThreadBackend(BackendOptions options, String logName, PrintStream log) {
+    public ThreadBackend(BackendConfig options, String logName, PrintStream log) {
         this.options = options;
-        this.where = "redis " + options.address;
+        this.where = "redis " + options.address();
         this.episode = new Episode(logName, log, AbstractBackend.FIRST_RETRY_MS, AbstractBackend.LONGEST_RETRY_MS);
         this.pool = HealthzKeys.pool(options);
     }
@@ -90,7 +90,7 @@ public final class ThreadBackend {
         Caller first = newCaller(new Counters("waits"));
         first.gets.connectFailed(new JedisConnectionException("not asked yet"));
         try {
-            HealthzKeys.seed(options.address, options.timeoutMillis());
+            HealthzKeys.seed(options.address(), options.timeoutMillis());
         } catch (JedisException e) {
             lock.lock();
             try {

@@ -23,7 +23,7 @@ public record ServerConfig(
         boolean reusePort,
         int loops,
         Protocol protocol,
-        BackendOptions backend,
+        BackendConfig backend,
         Duration statsInterval,
         Duration idleTimeout,
         Duration lingerTime,

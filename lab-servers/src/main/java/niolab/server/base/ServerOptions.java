@@ -114,14 +114,15 @@ public final class ServerOptions {
     /** The options as one immutable value, checked across options (a bad combination is a bad flag, exit 2). */
     public ServerConfig config() {
         Arch arch = Arch.of(spec.name());
-        check(arch);
+        BackendConfig backend = this.backend == null ? null : this.backend.config(arch);
+        check(arch, backend);
         return new ServerConfig(arch, host, port, backlog, bufferSize, sndbuf, reusePort, loops, protocol, backend,
                 statsInterval, idleTimeout, lingerTime, lingerBytes, List.copyOf(mistakeList),
                 new Mistakes(mistakeList, epollExclusive), workNs, exitOnStdinEof);
     }
 
     /** Checks what depends on several options, once all are parsed: a bad combination is a bad flag, exit 2. */
-    private void check(Arch arch) {
+    private void check(Arch arch, BackendConfig backend) {
         if (workNs < 0 || workNs > MAX_WORK_NS) {
             throw new ParameterException(spec.commandLine(), "--work-ns must be between 0 and " + MAX_WORK_NS + ", not " + workNs);
         }

@@ -45,7 +45,7 @@ class WorkerMainTest {
         assertThat(w).usingRecursiveComparison().ignoringFields("arch", "host", "port", "reusePort", "exitOnStdinEof").isEqualTo(master);
         assertThat(w.workNs()).as("an option WorkerMain never names").isEqualTo(5000);
         assertThat(w.loops()).isEqualTo(3);
-        assertThat(w.backend().address.toString()).isEqualTo("localhost:6390");
+        assertThat(w.backend().address().toString()).isEqualTo("localhost:6390");
         assertThat(argv).containsSequence("--binding", "ffm");
     }
 
@@ -85,7 +85,7 @@ class WorkerMainTest {
         List<String> argv = workerArgv(mp);
         ServerCommand worker = WorkerMain.command(Arch.VT);
         new CommandLine(worker).parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
-        assertThat(worker.config().backend().mode).isEqualTo(BackendMode.THREAD);
+        assertThat(worker.config().backend().mode()).isEqualTo(BackendMode.THREAD);
     }
 
     /** What a worker of {@code mp} runs on port 9988, from its architecture on. */
