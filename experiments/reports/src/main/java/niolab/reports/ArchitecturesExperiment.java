@@ -173,7 +173,8 @@ public final class ArchitecturesExperiment implements Experiment {
 
     /** The run's design, in a sentence for section 2. */
     private static String design(Run run) {
-        return "This run: " + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
+        return "This run: " + (run.forks(run.top()) > 1 ? run.forks(run.top()) + " forks (fresh server processes) of " : "")
+                + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
                 + run.setting("c10k_rounds") + " rounds of " + run.setting("c10k_slice") + " at 5,000 connections or more, without warm-up),"
                 + " after a warm-up of " + run.setting("warmup") + " per server and measure.";
     }
@@ -379,6 +380,7 @@ public final class ArchitecturesExperiment implements Experiment {
             }
         }
         Claim.report(claims, "measured", out, run.threshold);
+        CompareRun.forkPrecision(out, run.forks(run.top()), Integer.parseInt(run.setting("rounds")), run.threshold);
     }
 
     /** vt's keep-alive echo rate over lt's at the run's connections, paired by round; null when the run lacks either. */
@@ -473,9 +475,15 @@ public final class ArchitecturesExperiment implements Experiment {
             return n;
         }
 
-        /** The rounds of measure {@code m}: each server's slices in it. */
+        /** The rounds of measure {@code m} over all its forks (compare numbers them across forks): each server's slices in it. */
         int rounds(String m) {
-            return compared.get(m).config().rounds();
+            return compared.get(m).config().rounds() * forks(m);
+        }
+
+        /** The forks (fresh server processes) measure {@code m} ran in. */
+        int forks(String m) {
+            Integer forks = compared.get(m).config().forks();
+            return forks == null ? 1 : forks;
         }
 
         boolean has(String s, String m) {
@@ -528,12 +536,12 @@ public final class ArchitecturesExperiment implements Experiment {
 
         /** The median of {@code a}'s per-round rates over {@code b}'s, with its interval; null under 2 paired rounds. */
         Interval rateRatio(String a, String b, String m) {
-            return paired(rates(a, m), rates(b, m));
+            return paired(rates(a, m), rates(b, m), forks(m));
         }
 
         /** The same for server CPU per request: its own rounds' ratios, never the rates' spread. */
         Interval cpuRatio(String a, String b, String m) {
-            return paired(cpus(a, m), cpus(b, m));
+            return paired(cpus(a, m), cpus(b, m), forks(m));
         }
 
         /** The median of a rate or CPU figure over the rounds, with its interval; null without 2 rounds. */
@@ -555,6 +563,28 @@ public final class ArchitecturesExperiment implements Experiment {
                 d[i] = pairs.get(i)[1];
             }
             return Claim.ratio(n, d);
+        }
+
+        /**
+         * The same over {@code forks} forks of equal rounds (index i in fork i / rounds per fork), at the fork level
+         * ({@link CompareRun#forkLevel}): the interval spans fresh processes.
+         */
+        static Interval paired(double[] numer, double[] denom, int forks) {
+            if (forks < 2) return paired(numer, denom);
+            int perFork = numer.length / forks;
+            List<double[]> pairs = new ArrayList<>();
+            for (int i = 0; i < Math.min(numer.length, denom.length); i++) {
+                if (Double.isFinite(numer[i]) && Double.isFinite(denom[i]) && denom[i] > 0) pairs.add(new double[] {numer[i], denom[i], i / perFork});
+            }
+            if (pairs.size() < 2) return null;
+            double[] n = new double[pairs.size()], d = new double[pairs.size()];
+            int[] fork = new int[pairs.size()];
+            for (int i = 0; i < n.length; i++) {
+                n[i] = pairs.get(i)[0];
+                d[i] = pairs.get(i)[1];
+                fork[i] = (int) pairs.get(i)[2];
+            }
+            return CompareRun.forkLevel(n, d, fork).ratio();
         }
 
         /** The rounds of a paired ratio: those where both servers have a figure. */
@@ -587,7 +617,9 @@ public final class ArchitecturesExperiment implements Experiment {
         double switches(String s, String m) {
             Map<String, String> row = proc.row("server", s, "measure", m);
             double requests = 0;
-            for (BenchComparison.Slice x : compared.get(m).slices()) {
+            // a run in forks samples /proc around a compare of its own, on servers that stay up
+            String own = "raw/proc-compare-" + m + ".json";
+            for (BenchComparison.Slice x : (r.has(own) ? r.json(own, BenchComparison.class) : compared.get(m)).slices()) {
                 if (x.server().equals(s)) requests += x.requests();
             }
             return (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests;

@@ -87,6 +87,7 @@ public final class HttpExperiment implements Experiment {
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
         Claim.report(claims, "measured ratio", out, r.threshold());
+        CompareRun.forkPrecision(out, wrk[0].forks(), wrk[0].json.config().rounds(), r.threshold());
         out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + MedianInterval.MIN_ROUNDS
                 + " rounds in which both sides served (no interval): " + String.join("; ", leftOut) + ".");
         out.put("ruler_held", rulerHeld + " of " + servers.length);
@@ -101,8 +102,7 @@ public final class HttpExperiment implements Experiment {
         out.put("design_rounds", "all servers up at once; per mode and load generator one `echo-bench compare` of every server ("
                 + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
                 + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
-                + " machine's drift reaches them alike, and a ratio is the median of the rounds' own ratios with a 95%"
-                + " interval; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"
+                + " machine's drift reaches them alike, and a ratio is " + wrk[0].ratioMethod() + "; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"
                 + " 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it. Tables show each"
                 + " server's median slice");
         out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`, the compares with their results in"
