@@ -113,12 +113,22 @@ final class CompareRun {
      */
     static ForkInterval forkLevel(double[] numer, double[] denom, int[] fork) {
         Map<Integer, List<Double>> byFork = new TreeMap<>();
-        for (int i = 0; i < numer.length; i++) byFork.computeIfAbsent(fork[i], k -> new ArrayList<>()).add(numer[i] / denom[i]);
-        if (byFork.size() == 1) return new ForkInterval(Claim.ratio(numer, denom), 1, numer.length, Double.NaN);
+        for (int i = 0; i < numer.length; i++) {
+            // a zero (no CPU tick in a slice, nothing served) has no log: the forks' medians are of the rounds that measured
+            if (numer[i] > 0) byFork.computeIfAbsent(fork[i], k -> new ArrayList<>()).add(numer[i] / denom[i]);
+        }
+        if (byFork.size() < 2) return new ForkInterval(Claim.ratio(numer, denom), 1, numer.length, Double.NaN);
         double[][] ratios = new double[byFork.size()][];
         int f = 0;
         for (List<Double> r : byFork.values()) ratios[f++] = toArray(r);
         return ForkInterval.of(ratios);
+    }
+
+    /** The same of {numer, denom, fork} rows, a pair a column: the shape the reports that pair rounds themselves build. */
+    static ForkInterval forkLevel(double[][] pairs) {
+        int[] fork = new int[pairs[2].length];
+        for (int i = 0; i < fork.length; i++) fork[i] = (int) pairs[2][i];
+        return forkLevel(pairs[0], pairs[1], fork);
     }
 
     /** The forks of this run: 1 for a file written before forks. */
@@ -164,20 +174,24 @@ final class CompareRun {
 
     /**
      * {@code server}'s rate in this run and in {@code other} (another compare run of the same
-     * servers), paired by round number where both served: {numer, denom}. The runs follow each
-     * other, so a pair is not simultaneous and the drift between the runs lands in its ratio.
+     * servers), paired by round number where both served: {numer, denom, fork} (the fork of the
+     * round in this run). The runs follow each other, so a pair is not simultaneous and the drift
+     * between the runs lands in its ratio.
      */
     double[][] ratesAcross(CompareRun other, String server) {
         Map<Integer, Double> a = byRound(server, RATE), b = other.byRound(server, RATE);
-        List<Double> n = new ArrayList<>(), d = new ArrayList<>();
+        Map<Integer, Integer> forkOf = new TreeMap<>();
+        for (BenchComparison.Slice s : json.slices()) forkOf.put(s.round(), s.fork() == null ? 1 : s.fork());
+        List<Double> n = new ArrayList<>(), d = new ArrayList<>(), f = new ArrayList<>();
         for (Map.Entry<Integer, Double> e : a.entrySet()) {
             Double x = b.get(e.getKey());
             if (e.getValue() > 0 && x != null && x > 0) {
                 n.add(e.getValue());
                 d.add(x);
+                f.add((double) forkOf.get(e.getKey()));
             }
         }
-        return new double[][] {toArray(n), toArray(d)};
+        return new double[][] {toArray(n), toArray(d), toArray(f)};
     }
 
     /** How many rounds pair {@code numer} with {@code denom} in their rates. */

@@ -82,7 +82,7 @@ public final class HttpExperiment implements Experiment {
                 leftOut.add(statement);
                 continue;
             }
-            Claim c = Claim.within(statement, Claim.ratio(ebOverWrk[0], ebOverWrk[1]), n, 0.9, 1.1).withThreshold(r.threshold());
+            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk).ratio(), n, 0.9, 1.1).withThreshold(r.threshold());
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
@@ -99,7 +99,7 @@ public final class HttpExperiment implements Experiment {
         redis(r, servers, rate, new CompareRun[] {wrk[0], wrk[2]}, out);
         out.put("servers", String.join(", ", servers));
         out.put("rounds", Integer.toString(wrk[0].json.config().rounds()));
-        out.put("design_rounds", "all servers up at once; per mode and load generator one `echo-bench compare` of every server ("
+        out.put("design_rounds", (wrk[0].forks() > 1 ? "every server started afresh in each fork" : "all servers up at once") + "; per mode and load generator one `echo-bench compare` of every server ("
                 + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
                 + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
                 + " machine's drift reaches them alike, and a ratio is " + wrk[0].ratioMethod() + "; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"

@@ -137,11 +137,8 @@ public final class NetworkExperiment implements Experiment {
          */
         static Interval ratio(Point numer, Point denom, int quantity) {
             double[][] pairs = paired(numer, denom, quantity);
-            if (pairs[0].length < MedianInterval.MIN_ROUNDS) return null;
-            int[] fork = new int[pairs[2].length];
-            for (int i = 0; i < fork.length; i++) fork[i] = (int) pairs[2][i];
             // a run in forks: the interval over the forks, where the variance between fresh servers lives
-            return CompareRun.forkLevel(pairs[0], pairs[1], fork).ratio();
+            return pairs[0].length < MedianInterval.MIN_ROUNDS ? null : CompareRun.forkLevel(pairs).ratio();
         }
 
         static int pairedRounds(Point numer, Point denom, int quantity) {

@@ -76,7 +76,7 @@ public final class VtExperiment implements Experiment {
         out.put("architectures_gap", gap(echoEb, echoC, architecturesEcho(r)));
         Claim.report(claims, "ratio", out, t);
         BenchComparison forked = echo != null ? echo : ping;
-        if (forked != null && forked.config().forks() != null) {
+        if (forked != null && forked.config() != null && forked.config().forks() != null) {
             CompareRun.forkPrecision(out, forked.config().forks(), forked.config().rounds(), t);
             if (forked.config().forks() > 1 && r.has("echo-c.csv")) {
                 out.put("claims_precision", out.values.get("claims_precision") + " The C client's rounds ran against one lt and one vt"
@@ -129,10 +129,7 @@ public final class VtExperiment implements Experiment {
     /** The paired ratio at the fork level ({@link CompareRun#forkLevel}): a run in forks gets an interval over fresh processes. */
     static Interval ratio(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
         double[][] p = pairs(c, a, b, metric);
-        if (p[0].length == 0) return Interval.exactly(Double.NaN);
-        int[] fork = new int[p[2].length];
-        for (int i = 0; i < fork.length; i++) fork[i] = (int) p[2][i];
-        return CompareRun.forkLevel(p[0], p[1], fork).ratio();
+        return p[0].length == 0 ? Interval.exactly(Double.NaN) : CompareRun.forkLevel(p).ratio();
     }
 
     private static int rounds(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
