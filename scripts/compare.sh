@@ -36,9 +36,7 @@ if [ -n "${FORKS:-}" ] && [ "${HOLD:-0}" -eq 0 ]; then
       exit 2
     fi
     read -r -a words <<<"$rest"
-    options=("${words[@]:1}")
-    [ "${words[0]}" = mp ] && options=(--workers "${WORKERS:-4}" "${options[@]}")
-    commands+=("$name=$(pin_prefix "${SERVER_CPU:-}") $NIOLAB_HOME/bin/lab-server ${words[0]} --port {port} ${options[*]}")
+    commands+=("$name=$(server_command "${words[@]}")")
   done
   client_pin "$NIOLAB_HOME/bin/echo-bench" compare --forks "$FORKS" "$@" "${commands[@]}"
   exit $?

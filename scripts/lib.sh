@@ -20,6 +20,20 @@ pin_prefix() {
   if [ -n "$1" ]; then echo "taskset -c $1"; fi
 }
 
+# server_command ARCH [OPTIONS...]: lab-server ARCH as a command that `echo-bench compare --forks`
+# starts afresh in every fork, on SERVER_CPU, its port written {port} (compare picks a free one);
+# mp gets --workers WORKERS as start_server gives it. JAVA_OPTS set in the caller's environment
+# reaches it; SERVER_JAVA_OPTS=OPTS, when set, is prefixed as its own JAVA_OPTS (a JVM knob per server).
+server_command() {
+  local arch=$1 words
+  shift
+  words="$(pin_prefix "${SERVER_CPU:-}") $NIOLAB_HOME/bin/lab-server $arch --port {port}"
+  [ "$arch" = mp ] && words="$words --workers ${WORKERS:-4}"
+  [ $# -eq 0 ] || words="$words $*"
+  [ -z "${SERVER_JAVA_OPTS:-}" ] || words="JAVA_OPTS='${JAVA_OPTS:-} $SERVER_JAVA_OPTS' $words"
+  echo "${words# }"
+}
+
 # client_pin CMD...: runs CMD on CLIENT_CPU.
 client_pin() {
   # shellcheck disable=SC2046

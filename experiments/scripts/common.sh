@@ -4,11 +4,22 @@
 # echo_bench, which runs echo-bench against the running server. Servers, pinning and /proc
 # samples come from scripts/lib.sh. Raw files too large to keep (proc_sample's) go to
 # $RESULTS/tmp/, which git ignores.
+# RESULTS_DIR=DIR: the results go to DIR (cleared first) instead of experiments/results/NAME (a smoke run); the
+# report is then rendered in a scratch copy of experiments/, never over the committed one.
+# FORKS=F: an experiment that supports it runs its rate comparisons through `echo-bench compare
+# --forks F` with its servers as commands (FORK_ARGS, server_command): every fork starts fresh
+# server processes, so an interval spans processes, where the variance between runs lives.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 source scripts/lib.sh
 : "${NAME:?set NAME before sourcing common.sh}"
-RESULTS=$ROOT/experiments/results/$NAME
+RESULTS=${RESULTS_DIR:-$ROOT/experiments/results/$NAME}
+case $RESULTS in /*) ;; *) RESULTS=$ROOT/$RESULTS ;; esac
+# the A/A twin compare would add is left out: the run's threshold comes from its noise floor
+# (noise.json, itself measured in forks when FORKS is set)
+FORK_ARGS=()
+# a server gets as long to listen as start_server gives it (READY_TIMEOUT)
+[ -z "${FORKS:-}" ] || FORK_ARGS=(--forks "$FORKS" --no-aa --start-timeout "${READY_TIMEOUT:-60}s")
 export SERVER_CPU=${SERVER_CPU-0}
 export CLIENT_CPU=${CLIENT_CPU-1}
 EXP_PORT=${EXP_PORT:-29988}
@@ -44,14 +55,24 @@ stop_servers() {
 
 # report: records the machine's state over the run (conditions.json: load average before and
 # after, steal time; with NOISE=1, the default, the noise floor measured now by scripts/noise.sh,
-# in noise.json), then regenerates experiments/exp-$NAME.md from the results.
+# in noise.json, in FORKS forks when set), then regenerates experiments/exp-$NAME.md from the
+# results; with RESULTS_DIR, in a scratch copy of experiments/ whose path it prints.
 report() {
   if [ "${NOISE:-1}" = 1 ]; then
     stop_server quiet
-    PORT=$EXP_PORT JSON=$RESULTS/noise.json bash "$ROOT/scripts/noise.sh" >"$RESULTS/noise.txt" 2>&1 || echo "warning: make noise failed (see $RESULTS/noise.txt)" >&2
+    PORT=$EXP_PORT JSON=$RESULTS/noise.json bash "$ROOT/scripts/noise.sh" ${FORKS:+--no-aa} >"$RESULTS/noise.txt" 2>&1 \
+      || echo "warning: make noise failed (see $RESULTS/noise.txt)" >&2
   fi
   conditions_end "$RESULTS" "$([ -f "$RESULTS/noise.json" ] && echo "$RESULTS/noise.json")"
-  java -jar "$ROOT/experiments/reports/target/reports.jar" "$ROOT/experiments" "$NAME"
+  local experiments=$ROOT/experiments
+  if [ -n "${RESULTS_DIR:-}" ]; then
+    experiments=$(mktemp -d "${TMPDIR:-/tmp}/niolab-report.XXXXXX")
+    cp -r "$ROOT/experiments/." "$experiments/"
+    rm -rf "$experiments/results/$NAME"
+    cp -r "$RESULTS" "$experiments/results/$NAME"
+  fi
+  java -jar "$ROOT/experiments/reports/target/reports.jar" "$experiments" "$NAME"
+  [ -z "${RESULTS_DIR:-}" ] || echo "report (scratch copy): $experiments/exp-$NAME.md"
 }
 
 # ready_ms FILE KEY CPUS ARCH [OPTIONS...]: starts bin/lab-server on CPUS and stops it at its

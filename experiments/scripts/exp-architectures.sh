@@ -23,7 +23,19 @@
 # ROUNDS=8 C10K_ROUNDS=8 C10K_SLICE=3s LEVELS="1 50 10000" IDLE_CONNECTIONS=2000 SERVERS="lt et c".
 # EXP_PORT (29600) and the ports after it must lie below the ephemeral port range.
 # Env knobs: ROUNDS (10), SLICE (1s), WARMUP (1s), C10K_ROUNDS (8), C10K_SLICE (4s), READY_ROUNDS (5),
-# SERVERS, LEVELS, LOOPS, IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16).
+# SERVERS, LEVELS, LOOPS, IDLE_CONNECTIONS (10000), CONNECTIONS (50), DEPTH (16), FORKS, RESULTS_DIR.
+#
+# FORKS=F: phases 1 and 2 as above; in phase 3 each measure's compare starts its servers itself,
+# afresh in each of F forks (the servers as commands, pinned as above), ROUNDS (C10K_ROUNDS) rounds
+# per fork, so that each ratio's interval spans fresh processes; then every server up twice as
+# above, and around a two-round compare per measure on them (raw/proc-compare-MEASURE.json) the
+# context switches from /proc, what proc.csv needs a long-lived server for. In 3 forks of 3
+# rounds (C10K_ROUNDS 3) on 2 cores: 3 forks x ((3 levels + short) x 10 x (3 rounds + 1 s of
+# warm-up) + 2 x 11 x 4 + 10 x 3 x 4 s) = 1104 s, 570 server starts of a second or two, and the
+# two-round pass (7 measures x about 30 s); with phases 1 and 2 about 45 minutes, against about
+# 30 for the defaults in one fork. A smoke run in forks: FORKS=2 ROUNDS=3 C10K_ROUNDS=3
+# C10K_SLICE=2s LEVELS="1 50 2000" IDLE_CONNECTIONS=500 READY_ROUNDS=1 SERVERS="lt et vt c" NOISE=0
+# RESULTS_DIR=/tmp/exp-architectures.
 #
 # Writes to experiments/results/architectures/:
 #   settings.csv               key,value: the knobs of this run, and the 1-minute load average
@@ -121,6 +133,7 @@ first_protocol() {
   echo "backlog,$BACKLOG"
   echo "nofile,$(ulimit -Sn)"
   echo "load_at_start,$(cut -d' ' -f1 /proc/loadavg)"
+  [ -z "${FORKS:-}" ] || echo "forks,$FORKS"
 } >"$RESULTS/settings.csv"
 mkdir -p "$RESULTS/raw"
 
@@ -183,7 +196,47 @@ done
 rm -f "$failed_file"
 summarize runs "$TMP/idle-runs.csv" --proc "$TMP/idle-proc.txt" --out server,connections,failed,rss_kb >"$RESULTS/idle.csv"
 
-# 3. the comparisons: every server up, in both protocols, each on its own port
+# measures FUNCTION: FUNCTION MEASURE COMPARE-OPTIONS... for every measure of phase 3, each with
+# PASS_ROUNDS rounds where set (the two-round /proc pass of a run in forks: compare takes at least 2), else its own.
+measures() {
+  local c threads http
+  for c in $LEVELS; do
+    threads=$((c < CLIENT_THREADS ? c : CLIENT_THREADS))
+    if [ "$c" -ge 5000 ]; then
+      # each slice begins by opening all its connections; a warm-up would only do the same
+      "$1" "echo-ka-$c" -c "$c" -k --threads "$threads" --rounds "${PASS_ROUNDS:-$C10K_ROUNDS}" --slice "$C10K_SLICE" --warmup 0
+    else
+      "$1" "echo-ka-$c" -c "$c" -k --threads "$threads" --rounds "${PASS_ROUNDS:-$ROUNDS}" --slice "$SLICE" --warmup "$WARMUP"
+    fi
+  done
+  "$1" echo-short --rounds "${PASS_ROUNDS:-$ROUNDS}" --slice "$SLICE" --warmup "$WARMUP"
+  http=(--load wrk --protocol http -c "$CONNECTIONS" -k --threads "$CLIENT_THREADS" --rounds "${PASS_ROUNDS:-$ROUNDS}" --slice "$SLICE" --warmup "$WARMUP")
+  "$1" ping-keepalive "${http[@]}"
+  "$1" ping-pipeline "${http[@]}" --pipeline "$DEPTH" --wrk-script "$ROOT/scripts/wrk-pipeline.lua"
+}
+
+# protocol_of MEASURE: the protocol its servers speak.
+protocol_of() {
+  case $1 in ping-*) echo http ;; *) echo echo ;; esac
+}
+
+# 3a. with FORKS: the comparisons, fresh servers in every fork (compare starts and stops them)
+compare_forked() {
+  local m=$1 s protocol targets=() words
+  shift
+  protocol=$(protocol_of "$m")
+  for s in $SERVERS; do
+    speaks "$s" "$protocol" || continue
+    read -ra words <<<"$(server_args "$s")"
+    targets+=("$s=$(server_command "${words[@]}" --protocol "$protocol" --backlog "$BACKLOG")")
+  done
+  echo "== $m: ${#targets[@]} servers in $FORKS forks"
+  client_pin "$ROOT/bin/echo-bench" compare "${FORK_ARGS[@]}" "$@" --seed "$RANDOM$RANDOM" --json "$RESULTS/compare-$m.json" \
+    "${targets[@]}" >"$RESULTS/raw/compare-$m.txt" 2>&1 || echo "warning: compare $m exited non-zero (see raw/compare-$m.txt)" >&2
+}
+[ -z "${FORKS:-}" ] || measures compare_forked
+
+# 3. the comparisons (with FORKS: the /proc pass): every server up, in both protocols, each on its own port
 declare -A PID LOG PORT
 stop_all() {
   stop_servers "$RESULTS/raw/server-@.log"
@@ -205,11 +258,13 @@ done
 # compare MEASURE ARGS...: one `echo-bench compare` run over every server of MEASURE, in SERVERS'
 # order (compare's own summary takes the first, lt by default, as its baseline; the report pairs
 # each server with lt from the slices), each with its pid (CPU per request); the servers' context
-# switches sampled from /proc around the whole run (its warm-up included).
+# switches sampled from /proc around the whole run (its warm-up included). With FORKS its JSON is
+# raw/proc-compare-MEASURE.json, the requests those switches divide by.
 compare() {
-  local m=$1 key s protocol=echo targets=()
+  local m=$1 key s protocol targets=() json=$RESULTS/compare-$1.json txt=$RESULTS/raw/compare-$1.txt
   shift
-  case $m in ping-*) protocol=http ;; esac
+  protocol=$(protocol_of "$m")
+  [ -z "${FORKS:-}" ] || json=$RESULTS/raw/proc-compare-$m.json txt=$RESULTS/raw/proc-compare-$m.txt
   for s in $SERVERS; do
     speaks "$s" "$protocol" || continue
     key=$s-$protocol
@@ -217,8 +272,8 @@ compare() {
     proc_sample "$TMP/proc.txt" "$s-$m" "${PID[$key]}" tree
   done
   echo "== $m: ${#targets[@]} servers"
-  client_pin "$ROOT/bin/echo-bench" compare "$@" --seed "$RANDOM$RANDOM" --json "$RESULTS/compare-$m.json" "${targets[@]}" \
-    >"$RESULTS/raw/compare-$m.txt" 2>&1 || echo "warning: compare $m exited non-zero (see raw/compare-$m.txt)" >&2
+  client_pin "$ROOT/bin/echo-bench" compare "$@" --seed "$RANDOM$RANDOM" --json "$json" "${targets[@]}" \
+    >"$txt" 2>&1 || echo "warning: compare $m exited non-zero (see ${txt#"$RESULTS/"})" >&2
   for s in $SERVERS; do
     speaks "$s" "$protocol" || continue
     proc_sample "$TMP/proc.txt" "$s-$m" "${PID[$s-$protocol]}" tree
@@ -227,19 +282,7 @@ compare() {
 }
 
 echo "server,measure,key" >"$TMP/runs.csv"
-for c in $LEVELS; do
-  threads=$((c < CLIENT_THREADS ? c : CLIENT_THREADS))
-  if [ "$c" -ge 5000 ]; then
-    # each slice begins by opening all its connections; a warm-up would only do the same
-    compare "echo-ka-$c" -c "$c" -k --threads "$threads" --rounds "$C10K_ROUNDS" --slice "$C10K_SLICE" --warmup 0
-  else
-    compare "echo-ka-$c" -c "$c" -k --threads "$threads" --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP"
-  fi
-done
-compare echo-short --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP"
-HTTP=(--load wrk --protocol http -c "$CONNECTIONS" -k --threads "$CLIENT_THREADS" --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP")
-compare ping-keepalive "${HTTP[@]}"
-compare ping-pipeline "${HTTP[@]}" --pipeline "$DEPTH" --wrk-script "$ROOT/scripts/wrk-pipeline.lua"
+if [ -n "${FORKS:-}" ]; then PASS_ROUNDS=2 measures compare; else measures compare; fi
 stop_all
 summarize runs "$TMP/runs.csv" --proc "$TMP/proc.txt" --out server,measure,cpu_ticks,voluntary,nonvoluntary >"$RESULTS/proc.csv"
 echo "load_at_end,$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/settings.csv"

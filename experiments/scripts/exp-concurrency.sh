@@ -9,8 +9,16 @@
 # The load with the defaults: 5 levels x 2 modes x 10 rounds x 3 servers x 1 s = 300 s of
 # slices, 10 compares x 3 servers x 1 s = 30 s of warm-up; besides, 6 server starts and the
 # noise floor. compare gives an interval from 6 rounds on: ROUNDS at least 6.
-# A smoke run: ROUNDS=8 SLICE=0.25s WARMUP=0.25s LEVELS="1 16" NOISE=0.
-# Env knobs: LEVELS ("1 4 16 64 256"), ROUNDS (10), SLICE (1s), WARMUP (1s), WORKERS (2).
+# A smoke run: ROUNDS=8 SLICE=0.25s WARMUP=0.25s LEVELS="1 16" NOISE=0 RESULTS_DIR=/tmp/exp-concurrency.
+# Env knobs: LEVELS ("1 4 16 64 256"), ROUNDS (10), SLICE (1s), WARMUP (1s), WORKERS (2), FORKS, RESULTS_DIR.
+#
+# FORKS=F: every compare starts its servers itself, afresh in each of F forks (the servers as
+# commands, on SERVER_CPU), and runs ROUNDS rounds per fork, so that each ratio's interval spans
+# fresh processes (no server-MODE-ARCH.log then: each fork's servers are compare's own). In 3
+# forks of 3 rounds: 10 compares x 3 forks x 3 servers x (3 rounds + 1 s of warm-up) x 1 s =
+# 360 s, and 90 server starts of a second or two: about 8 minutes, against about 6 for the
+# defaults in one fork. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=0.25s WARMUP=0.25s
+# LEVELS="1 16" NOISE=0 RESULTS_DIR=/tmp/exp-concurrency.
 #
 # Writes to experiments/results/concurrency/:
 #   settings.csv               key,value: the knobs of this run
@@ -28,6 +36,7 @@ ARCHS="lt et mp"
 
 printf 'key,value\ndesign,compare\nrounds,%s\nslice,%s\nwarmup,%s\nlevels,%s\nworkers,%s\n' \
   "$ROUNDS" "$SLICE" "$WARMUP" "$LEVELS" "$WORKERS" >"$RESULTS/settings.csv"
+[ -z "${FORKS:-}" ] || echo "forks,$FORKS" >>"$RESULTS/settings.csv"
 
 declare -A PID LOG
 stop_all() {
@@ -40,6 +49,10 @@ for mode in keepalive short; do
   [ "$mode" = keepalive ] && flag=(-k)
   targets=() port=$EXP_PORT
   for a in $ARCHS; do
+    if [ -n "${FORKS:-}" ]; then
+      targets+=("$a=$(server_command "$a")")
+      continue
+    fi
     start_server_free "$a" "$port"
     PID[$a]=$SERVER_PID LOG[$a]=$SERVER_LOG
     targets+=("$a=127.0.0.1:$SERVER_PORT,pid=$SERVER_PID")
@@ -48,7 +61,7 @@ for mode in keepalive short; do
   SERVER_PID='' SERVER_LOG=''
   for c in $LEVELS; do
     echo "== $mode c=$c"
-    client_pin "$ROOT/bin/echo-bench" compare "${flag[@]}" -c "$c" --threads 1 --rounds "$ROUNDS" --slice "$SLICE" \
+    client_pin "$ROOT/bin/echo-bench" compare "${FORK_ARGS[@]}" "${flag[@]}" -c "$c" --threads 1 --rounds "$ROUNDS" --slice "$SLICE" \
       --warmup "$WARMUP" --seed "$RANDOM$RANDOM" --json "$RESULTS/compare-$mode-$c.json" "${targets[@]}" \
       >"$RESULTS/compare-$mode-$c.txt" 2>&1 || echo "warning: compare $mode $c exited non-zero (see compare-$mode-$c.txt)" >&2
   done

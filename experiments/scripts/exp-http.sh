@@ -13,7 +13,15 @@
 # A smoke run: ROUNDS=8 SLICE=1s WARMUP=0 SERVERS="lt et netty-nio" REDIS_ROUNDS=1 NOISE=0
 # (wrk takes whole seconds).
 # Env knobs: SERVERS, ROUNDS (10), SLICE (1s), WARMUP (1s),
-# CONNECTIONS (50), DEPTH (16), WORKERS (2), REDIS_ROUNDS (3).
+# CONNECTIONS (50), DEPTH (16), WORKERS (2), REDIS_ROUNDS (3), FORKS, RESULTS_DIR (experiments/scripts/common.sh).
+#
+# FORKS=F: no server stays up; every compare starts its servers itself, afresh in each of F forks
+# (the servers as commands, on SERVER_CPU), ROUNDS rounds per fork, so that each ratio's interval
+# spans fresh processes (no server-SERVER.log then); redis-benchmark runs as before. In 3 forks
+# of 3 rounds: 6 compares x 3 forks x 7 servers x (3 rounds + 1 s of warm-up) x 1 s = 504 s, and
+# 126 server starts of a second or two: about 12 minutes, against about 9 for the defaults in one
+# fork. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=1s WARMUP=0 SERVERS="lt et" REDIS_ROUNDS=1
+# NOISE=0 RESULTS_DIR=/tmp/exp-http.
 #
 # Writes to experiments/results/http/:
 #   settings.csv                 key,value: the knobs of this run
@@ -39,6 +47,7 @@ done
 
 printf 'key,value\ndesign,compare\nrounds,%s\nslice,%s\nwarmup,%s\nconnections,%s\ndepth,%s\nworkers,%s\nservers,%s\n' \
   "$ROUNDS" "$SLICE" "$WARMUP" "$CONNECTIONS" "$DEPTH" "$WORKERS" "$SERVERS" >"$RESULTS/settings.csv"
+[ -z "${FORKS:-}" ] || echo "forks,$FORKS" >>"$RESULTS/settings.csv"
 
 declare -A PID LOG
 REDIS_PID=
@@ -50,6 +59,10 @@ trap stop_all EXIT
 
 targets=() port=$EXP_PORT
 for s in $SERVERS; do
+  if [ -n "${FORKS:-}" ]; then
+    targets+=("$s=$(server_command "$s" --protocol http)")
+    continue
+  fi
   start_server_free "$s" "$port" --protocol http
   PID[$s]=$SERVER_PID LOG[$s]=$SERVER_LOG
   targets+=("$s=127.0.0.1:$SERVER_PORT,pid=$SERVER_PID")
@@ -61,7 +74,7 @@ for m in $MODES; do
   for load in wrk echo-bench; do
     read -ra mode <<<"$(http_mode_args "$m" "$load")"
     echo "== $m, $load: ${#targets[@]} servers"
-    client_pin "$ROOT/bin/echo-bench" compare --load "$load" --protocol http "${mode[@]}" -c "$CONNECTIONS" \
+    client_pin "$ROOT/bin/echo-bench" compare "${FORK_ARGS[@]}" --load "$load" --protocol http "${mode[@]}" -c "$CONNECTIONS" \
       --threads 1 --rounds "$ROUNDS" --slice "$SLICE" --warmup "$WARMUP" --seed "$RANDOM$RANDOM" \
       --json "$RESULTS/compare-$load-$m.json" "${targets[@]}" >"$RESULTS/compare-$load-$m.txt" 2>&1 \
       || echo "warning: compare $load $m exited non-zero (see compare-$load-$m.txt)" >&2

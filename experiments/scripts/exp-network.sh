@@ -21,7 +21,17 @@
 # warm-up per target and compare (30 s); besides, six server starts, the two generators, the
 # noise floor, the build and the namespaces.
 # A smoke run: NET_ROUNDS=8 NET_SLICE=0.25s NET_WARMUP=0.25s NET_PATHS="direct:0 relay0:0 rtt5:2.5"
-# NET_DURATION=1s NOISE=0.
+# NET_DURATION=1s NOISE=0. RESULTS_DIR: see experiments/scripts/common.sh.
+#
+# FORKS=F: the whole series above runs F times, each fork with fresh servers (started and stopped
+# here: compare's own forks start a server on its loopback, and these live in srv), NET_ROUNDS
+# rounds per fork, its files suffixed -fK (compare-P-PATH-fK.json, server-A-P-fK.txt) and listed
+# in runs.csv with their fork; the report gives each ratio's interval over the forks, so that it
+# spans fresh processes. The two generators run once, after the last fork. In 3 forks of 3
+# rounds: 3 forks x 2 protocols x (18 slices of 3 rounds + 15 s of warm-up) = 414 s and 18
+# server starts, against 390 s and 6 for the defaults in one fork. A smoke run in forks: FORKS=2
+# NET_ROUNDS=3 NET_SLICE=0.25s NET_WARMUP=0.25s NET_PATHS="direct:0 relay0:0 rtt5:2.5"
+# NET_DURATION=1s NOISE=0 RESULTS_DIR=/tmp/exp-network.
 #
 # Writes to experiments/results/network/:
 #   settings.csv        key,value: rounds, slice, warm-up, connections, archs
@@ -157,46 +167,55 @@ has_path() { [[ " $PATHS " == *" $1:"* ]]; }
 echo "key,value" >"$RESULTS/settings.csv"
 printf 'rounds,%s\nslice,%s\nwarmup,%s\nconnections,%s\narchs,%s\n' "$ROUNDS" "$SLICE" "$WARMUP" "$CONNECTIONS" "${ARCHS[*]}" \
   >>"$RESULTS/settings.csv"
-echo "protocol,path,rtt_ms,slice_s,file,suffix" >"$RESULTS/runs.csv"
+# with FORKS, a fork column in runs.csv and a -fK suffix on each fork's files
+fork_column= fork_tag=
+if [ -n "${FORKS:-}" ]; then
+  echo "forks,$FORKS" >>"$RESULTS/settings.csv"
+  fork_column=,fork
+fi
+echo "protocol,path,rtt_ms,slice_s,file,suffix$fork_column" >"$RESULTS/runs.csv"
 echo "protocol,path,relay,key,t0,t1" >"$TMP/relay-runs.csv"
-for protocol in echo http; do
-  start_servers "$protocol"
-  for p in $PATHS; do
-    path=${p%%:*} delay=${p#*:}
-    # relay0 runs in the direct path's compare when both are asked for: paired by round
-    [ "$path" = relay0 ] && has_path direct && continue
-    rtt=$(awk -v d="$delay" -v p="$path" 'BEGIN { print (p == "direct" ? 0 : 2 * d) }')
-    slice=$(slice_of "$rtt")
-    file=compare-$protocol-$path.json
-    mapfile -t specs < <(targets "$path")
-    echo "$protocol,$path,$rtt,$slice,$file," >>"$RESULTS/runs.csv"
-    relayed=$path
-    if [ "$path" = direct ]; then
-      relayed=
-      if has_path relay0; then
-        start_relays 0
-        relayed=relay0
-        mapfile -t -O "${#specs[@]}" specs < <(targets relay0 -relay0)
-        echo "$protocol,relay0,0,$slice,$file,-relay0" >>"$RESULTS/runs.csv"
+for fork in $(seq "${FORKS:-1}"); do
+  [ -z "${FORKS:-}" ] || fork_tag=-f$fork
+  for protocol in echo http; do
+    start_servers "$protocol"
+    for p in $PATHS; do
+      path=${p%%:*} delay=${p#*:}
+      # relay0 runs in the direct path's compare when both are asked for: paired by round
+      [ "$path" = relay0 ] && has_path direct && continue
+      rtt=$(awk -v d="$delay" -v p="$path" 'BEGIN { print (p == "direct" ? 0 : 2 * d) }')
+      slice=$(slice_of "$rtt")
+      file=compare-$protocol-$path$fork_tag.json
+      mapfile -t specs < <(targets "$path")
+      echo "$protocol,$path,$rtt,$slice,$file,${fork_column:+,$fork}" >>"$RESULTS/runs.csv"
+      relayed=$path
+      if [ "$path" = direct ]; then
+        relayed=
+        if has_path relay0; then
+          start_relays 0
+          relayed=relay0
+          mapfile -t -O "${#specs[@]}" specs < <(targets relay0 -relay0)
+          echo "$protocol,relay0,0,$slice,$file,-relay0${fork_column:+,$fork}" >>"$RESULTS/runs.csv"
+        fi
+      else
+        start_relays "$delay"
       fi
-    else
-      start_relays "$delay"
-    fi
-    key=$protocol-$path
-    [ -z "$relayed" ] || sample_relays "$key"
-    t0=$EPOCHREALTIME
-    echo "# $file: ${specs[*]}" >&2
-    client_pin ip netns exec "niolab-cli1-$TAG" "$ROOT/bin/echo-bench" compare --protocol "$protocol" -c "$CONNECTIONS" \
-      --keepalive --threads 1 --rounds "$ROUNDS" --slice "${slice}s" --warmup "$WARMUP" --seed "$RANDOM" \
-      --json "$RESULTS/$file" "${specs[@]}" >"$RESULTS/${file%.json}.txt" 2>&1 \
-      || echo "warning: $file: compare exited non-zero (see ${file%.json}.txt)" >&2
-    if [ -n "$relayed" ]; then
-      sample_relays "$key"
-      for i in "${!RELAY_PIDS[@]}"; do echo "$protocol,$relayed,$i,$key-$i,$t0,$EPOCHREALTIME" >>"$TMP/relay-runs.csv"; done
-    fi
-    stop_relays
+      key=$protocol-$path$fork_tag
+      [ -z "$relayed" ] || sample_relays "$key"
+      t0=$EPOCHREALTIME
+      echo "# $file: ${specs[*]}" >&2
+      client_pin ip netns exec "niolab-cli1-$TAG" "$ROOT/bin/echo-bench" compare --protocol "$protocol" -c "$CONNECTIONS" \
+        --keepalive --threads 1 --rounds "$ROUNDS" --slice "${slice}s" --warmup "$WARMUP" --seed "$RANDOM" \
+        --json "$RESULTS/$file" "${specs[@]}" >"$RESULTS/${file%.json}.txt" 2>&1 \
+        || echo "warning: $file: compare exited non-zero (see ${file%.json}.txt)" >&2
+      if [ -n "$relayed" ]; then
+        sample_relays "$key"
+        for i in "${!RELAY_PIDS[@]}"; do echo "$protocol,$relayed,$i,$key-$i,$t0,$EPOCHREALTIME" >>"$TMP/relay-runs.csv"; done
+      fi
+      stop_relays
+    done
+    stop_servers "$protocol$fork_tag"
   done
-  stop_servers "$protocol"
 done
 
 # Two generators against one server at RTT 1 ms, started together, merged from their interval logs.

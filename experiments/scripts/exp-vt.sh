@@ -13,7 +13,16 @@
 # Environment: ROUNDS (15) and SLICE (1s) of each compare; C_ROUNDS (8), C_SLICE (4); VT_KNOBS
 # (NAME=JVM-OPTIONS;... as below); MEASURES ("ping ping-wrk echo echo-c short", ping-wrk where
 # wrk is installed); EXP_PORT (29988: this run takes the ports from there up, one per server).
-# --load wrk needs whole seconds for SLICE.
+# --load wrk needs whole seconds for SLICE. RESULTS_DIR: see experiments/scripts/common.sh.
+#
+# FORKS=F: ping, ping-wrk, echo and short start no server; each compare starts its servers itself,
+# afresh in each of F forks (the servers as commands, on CPU 0, each knob's JVM options with it),
+# ROUNDS rounds per fork, so that each ratio's interval spans fresh processes; echo-c keeps lt and
+# vt up for the C client's rounds, as without forks. In 3 forks of 5 rounds: 3 forks x (5 rounds
+# + 2 s of warm-up) x 1 s x 16 servers (ping 6, ping-wrk 2, echo 6, short 2) = 336 s, echo-c's
+# 68 s, and 48 server starts of a second or two: about 8 minutes, against about 6 for the
+# defaults in one fork. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=1s C_ROUNDS=2 C_SLICE=1
+# VT_KNOBS="vt-poller1=-Djdk.pollerMode=1" NOISE=0 RESULTS_DIR=/tmp/exp-vt.
 set -euo pipefail
 NAME=vt
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -40,13 +49,19 @@ stop_all() {
 trap stop_all EXIT
 
 # serve NAME PROTOCOL ARCH JVM-OPTIONS [SERVER-OPTIONS...]: starts a server on the next port and
-# appends NAME=127.0.0.1:PORT,pid=PID to TARGETS; records it in servers.csv.
+# appends NAME=127.0.0.1:PORT,pid=PID to TARGETS; records it in servers.csv. With FORKS (and no
+# KEEP_UP) it starts nothing and appends NAME=COMMAND, for compare to start in every fork.
 next_port=$EXP_PORT
 TARGETS=()
 declare -A TARGET_PORT TARGET_PID
 serve() {
   local name=$1 proto=$2 arch=$3 jopts=$4
   shift 4
+  if [ -n "${FORKS:-}" ] && [ -z "${KEEP_UP:-}" ]; then
+    TARGETS+=("$name=$(SERVER_JAVA_OPTS=$jopts server_command "$arch" --protocol "$proto" "$@")")
+    echo "$name,$proto,$arch,$jopts,$*" >>"$RESULTS/servers.csv"
+    return
+  fi
   JAVA_OPTS="${JAVA_OPTS:-} $jopts" start_server "$arch" "$next_port" --protocol "$proto" "$@"
   PIDS+=("$SERVER_PID") LOGS+=("$SERVER_LOG")
   TARGETS+=("$name=127.0.0.1:$next_port,pid=$SERVER_PID")
@@ -69,7 +84,7 @@ vt_servers() {
 compare() {
   local out=$1
   shift
-  client_pin "$ROOT/bin/echo-bench" compare --rounds "$ROUNDS" --slice "$SLICE" --seed "${SEED:-28}" --json "$RESULTS/$out.json" \
+  client_pin "$ROOT/bin/echo-bench" compare "${FORK_ARGS[@]}" --rounds "$ROUNDS" --slice "$SLICE" --seed "${SEED:-28}" --json "$RESULTS/$out.json" \
     "$@" "${TARGETS[@]}" | tee "$RESULTS/$out.txt" || echo "   (compare $out failed: see above)"
 }
 
@@ -90,7 +105,14 @@ for m in $MEASURES; do
       stop_all
       ;;
     echo | echo-c)
-      [ ${#PIDS[@]} -eq 0 ] && vt_servers echo
+      if [ "$m" = echo-c ] && [ -n "${FORKS:-}" ]; then
+        # the C client's rounds need servers that stay up: lt and vt only, as it measures no knob
+        TARGETS=()
+        KEEP_UP=1 serve lt echo lt ""
+        KEEP_UP=1 serve vt echo vt ""
+      elif [ ${#PIDS[@]} -eq 0 ]; then
+        vt_servers echo
+      fi
       if [ "$m" = echo ]; then
         compare echo --protocol echo -k -c 50 --threads 1
       else

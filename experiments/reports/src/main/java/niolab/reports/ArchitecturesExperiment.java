@@ -171,7 +171,8 @@ public final class ArchitecturesExperiment implements Experiment {
 
     /** The run's design, in a sentence for section 2. */
     private static String design(ArchitecturesRun run) {
-        return "This run: " + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
+        return "This run: " + (run.forks(run.top()) > 1 ? run.forks(run.top()) + " forks (fresh server processes) of " : "")
+                + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
                 + run.setting("c10k_rounds") + " rounds of " + run.setting("c10k_slice") + " at 5,000 connections or more, without warm-up),"
                 + " after a warm-up of " + run.setting("warmup") + " per server and measure.";
     }
@@ -377,6 +378,7 @@ public final class ArchitecturesExperiment implements Experiment {
             }
         }
         Claim.report(claims, "measured", out, run.threshold);
+        CompareRun.forkPrecision(out, run.forks(run.top()), Integer.parseInt(run.setting("rounds")), run.threshold);
     }
 
     /** vt's keep-alive echo rate over lt's at the run's connections, paired by round; null when the run lacks either. */

@@ -99,9 +99,15 @@ public final class ArchitecturesRun {
         return n;
     }
 
-    /** The rounds of measure {@code m}: each server's slices in it. */
+    /** The rounds of measure {@code m} over all its forks (compare numbers them across forks): each server's slices in it. */
     int rounds(String m) {
-        return compared.get(m).config().rounds();
+        return compared.get(m).config().rounds() * forks(m);
+    }
+
+    /** The forks (fresh server processes) measure {@code m} ran in. */
+    int forks(String m) {
+        Integer forks = compared.get(m).config().forks();
+        return forks == null ? 1 : forks;
     }
 
     public boolean has(String s, String m) {
@@ -154,12 +160,12 @@ public final class ArchitecturesRun {
 
     /** The median of {@code a}'s per-round rates over {@code b}'s, with its interval; null under 2 paired rounds. */
     Interval rateRatio(String a, String b, String m) {
-        return paired(rates(a, m), rates(b, m));
+        return paired(rates(a, m), rates(b, m), forks(m));
     }
 
     /** The same for server CPU per request: its own rounds' ratios, never the rates' spread. */
     Interval cpuRatio(String a, String b, String m) {
-        return paired(cpus(a, m), cpus(b, m));
+        return paired(cpus(a, m), cpus(b, m), forks(m));
     }
 
     /** The median of a rate or CPU figure over the rounds, with its interval; null without 2 rounds. */
@@ -181,6 +187,28 @@ public final class ArchitecturesRun {
             d[i] = pairs.get(i)[1];
         }
         return Claim.ratio(n, d);
+    }
+
+    /**
+     * The same over {@code forks} forks of equal rounds (index i in fork i / rounds per fork), at the fork level
+     * ({@link CompareRun#forkLevel}): the interval spans fresh processes.
+     */
+    static Interval paired(double[] numer, double[] denom, int forks) {
+        if (forks < 2) return paired(numer, denom);
+        int perFork = numer.length / forks;
+        List<double[]> pairs = new ArrayList<>();
+        for (int i = 0; i < Math.min(numer.length, denom.length); i++) {
+            if (Double.isFinite(numer[i]) && Double.isFinite(denom[i]) && denom[i] > 0) pairs.add(new double[] {numer[i], denom[i], i / perFork});
+        }
+        if (pairs.size() < 2) return null;
+        double[] n = new double[pairs.size()], d = new double[pairs.size()];
+        int[] fork = new int[pairs.size()];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = pairs.get(i)[0];
+            d[i] = pairs.get(i)[1];
+            fork[i] = (int) pairs.get(i)[2];
+        }
+        return CompareRun.forkLevel(n, d, fork).ratio();
     }
 
     /** The rounds of a paired ratio: those where both servers have a figure. */
@@ -213,7 +241,9 @@ public final class ArchitecturesRun {
     double switches(String s, String m) {
         Map<String, String> row = proc.row("server", s, "measure", m);
         double requests = 0;
-        for (BenchComparison.Slice x : compared.get(m).slices()) {
+        // a run in forks samples /proc around a compare of its own, on servers that stay up
+        String own = "raw/proc-compare-" + m + ".json";
+        for (BenchComparison.Slice x : (r.has(own) ? r.json(own, BenchComparison.class) : compared.get(m)).slices()) {
             if (x.server().equals(s)) requests += x.requests();
         }
         return (Csv.number(row.get("voluntary")) + Csv.number(row.get("nonvoluntary"))) / requests;

@@ -41,8 +41,7 @@ public final class CompareRun {
 
     /** "20 rounds of 1 s slices": the design the table's figures come from. */
     String design() {
-        Integer forks = json.config().forks();
-        return (forks != null && forks > 1 ? forks + " forks (fresh server processes) of " : "") + json.config().rounds() + " rounds of " + Md.f2(json.config().sliceS()) + " s slices, each round in a fresh random order"
+        return (forks() > 1 ? forks() + " forks (fresh server processes) of " : "") + json.config().rounds() + " rounds of " + Md.f2(json.config().sliceS()) + " s slices, each round in a fresh random order"
                 + " (seed " + json.config().seed() + ")";
     }
 
@@ -91,21 +90,76 @@ public final class CompareRun {
         Map<Integer, Integer> forkOf = new TreeMap<>();
         for (BenchComparison.Slice s : json.slices()) forkOf.put(s.round(), s.fork() == null ? 1 : s.fork());
         List<Double> n = new ArrayList<>(), d = new ArrayList<>();
-        Map<Integer, List<Double>> byFork = new TreeMap<>();
+        List<Integer> forks = new ArrayList<>();
         for (Map.Entry<Integer, Double> e : a.entrySet()) {
             Double other = b.get(e.getKey());
             if (other != null && other > 0) {
                 n.add(e.getValue());
                 d.add(other);
-                byFork.computeIfAbsent(forkOf.get(e.getKey()), k -> new ArrayList<>()).add(e.getValue() / other);
+                forks.add(forkOf.get(e.getKey()));
             }
         }
         if (n.size() < MedianInterval.MIN_ROUNDS) return null;
-        if (byFork.size() == 1) return new ForkInterval(Claim.ratio(toArray(n), toArray(d)), 1, n.size(), Double.NaN);
+        int[] fork = new int[forks.size()];
+        for (int i = 0; i < fork.length; i++) fork[i] = forks.get(i);
+        return forkLevel(toArray(n), toArray(d), fork);
+    }
+
+    /**
+     * The ratio of {@code numer[i]} to {@code denom[i]} (a pair a round, {@code fork[i]} the fork it
+     * ran in) at the fork level: {@link ForkInterval} over the forks' per-round ratios; within one
+     * fork the order-statistic interval of its rounds ({@link Claim#ratio}). For the reports that
+     * pair rounds themselves, so that a run in forks reads as compare's own ratios do.
+     */
+    static ForkInterval forkLevel(double[] numer, double[] denom, int[] fork) {
+        Map<Integer, List<Double>> byFork = new TreeMap<>();
+        for (int i = 0; i < numer.length; i++) {
+            // a zero (no CPU tick in a slice, nothing served) has no log: the forks' medians are of the rounds that measured
+            if (numer[i] > 0) byFork.computeIfAbsent(fork[i], k -> new ArrayList<>()).add(numer[i] / denom[i]);
+        }
+        if (byFork.size() < 2) return new ForkInterval(Claim.ratio(numer, denom), 1, numer.length, Double.NaN);
         double[][] ratios = new double[byFork.size()][];
         int f = 0;
-        for (List<Double> fork : byFork.values()) ratios[f++] = toArray(fork);
+        for (List<Double> r : byFork.values()) ratios[f++] = toArray(r);
         return ForkInterval.of(ratios);
+    }
+
+    /** The same of {numer, denom, fork} rows, a pair a column: the shape the reports that pair rounds themselves build. */
+    static ForkInterval forkLevel(double[][] pairs) {
+        int[] fork = new int[pairs[2].length];
+        for (int i = 0; i < fork.length; i++) fork[i] = (int) pairs[2][i];
+        return forkLevel(pairs[0], pairs[1], fork);
+    }
+
+    /** The forks of this run: 1 for a file written before forks. */
+    int forks() {
+        Integer forks = json.config().forks();
+        return forks == null ? 1 : forks;
+    }
+
+    /** How a ratio and its interval come from this run's rounds, in words, for a report's design sentence. */
+    String ratioMethod() {
+        return forks() < 2 ? "the median of the rounds' own ratios with a 95% interval"
+                : "per fork the median of the rounds' own ratios, with a 95% interval across the " + forks() + " forks (fresh server"
+                        + " processes; a Student-t interval of the forks' log-medians), which holds the variation between processes";
+    }
+
+    /**
+     * For a run in {@code forks} forks (2 or more) of {@code rounds} rounds, replaces the precision
+     * sentence {@link Claim#report} put ({@code claims_precision}, which speaks of one fork's rounds)
+     * with {@link #forkPrecision}'s; a run in one fork keeps it.
+     */
+    static void forkPrecision(Report out, int forks, int rounds, double threshold) {
+        if (forks > 1) out.put("claims_precision", forkPrecision(forks, rounds) + Claim.thresholdNote(threshold));
+    }
+
+    /** What an interval of a run in {@code forks} forks of {@code rounds} rounds rests on, in words. */
+    static String forkPrecision(int forks, int rounds) {
+        return "Each interval comes from " + forks + " forks (fresh server processes) of " + rounds + " rounds each: per fork the"
+                + " median of its per-round values (a ratio's from the rounds' ratios, paired by round), across the forks a Student-t"
+                + " 95% interval of the mean of their log-medians (" + (forks - 1) + " degrees of freedom), so that it holds the"
+                + " variation between fresh processes, which one fork's rounds leave out. An undecided claim is one whose interval"
+                + " straddles its bound: more forks (or a quieter machine) would narrow it.";
     }
 
     /** {@code server}'s rate in each round it served, in round order. */
@@ -120,20 +174,24 @@ public final class CompareRun {
 
     /**
      * {@code server}'s rate in this run and in {@code other} (another compare run of the same
-     * servers), paired by round number where both served: {numer, denom}. The runs follow each
-     * other, so a pair is not simultaneous and the drift between the runs lands in its ratio.
+     * servers), paired by round number where both served: {numer, denom, fork} (the fork of the
+     * round in this run). The runs follow each other, so a pair is not simultaneous and the drift
+     * between the runs lands in its ratio.
      */
     double[][] ratesAcross(CompareRun other, String server) {
         Map<Integer, Double> a = byRound(server, RATE), b = other.byRound(server, RATE);
-        List<Double> n = new ArrayList<>(), d = new ArrayList<>();
+        Map<Integer, Integer> forkOf = new TreeMap<>();
+        for (BenchComparison.Slice s : json.slices()) forkOf.put(s.round(), s.fork() == null ? 1 : s.fork());
+        List<Double> n = new ArrayList<>(), d = new ArrayList<>(), f = new ArrayList<>();
         for (Map.Entry<Integer, Double> e : a.entrySet()) {
             Double x = b.get(e.getKey());
             if (e.getValue() > 0 && x != null && x > 0) {
                 n.add(e.getValue());
                 d.add(x);
+                f.add((double) forkOf.get(e.getKey()));
             }
         }
-        return new double[][] {toArray(n), toArray(d)};
+        return new double[][] {toArray(n), toArray(d), toArray(f)};
     }
 
     /** How many rounds pair {@code numer} with {@code denom} in their rates. */

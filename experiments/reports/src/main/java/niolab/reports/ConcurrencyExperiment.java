@@ -113,8 +113,9 @@ public final class ConcurrencyExperiment implements Experiment {
         CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]));
         BenchComparison.Config c = first.json.config();
         out.put("design_point", "one `echo-bench compare` of the three servers per mode and level: " + first.design()
-                + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); one server per"
-                + " architecture and mode, up across the levels. The tables show each server's median slice; the ratio columns"
+                + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); "
+                + (first.forks() > 1 ? "each fork a fresh process of every server" : "one server per architecture and mode, up across the levels")
+                + ". The tables show each server's median slice; the ratio columns"
                 + " the median of the per-round ratios to LT with a 95% interval");
         pairedSentences(r, out, lv, peakAt, medianSpread);
     }
@@ -174,8 +175,8 @@ public final class ConcurrencyExperiment implements Experiment {
         out.put("trust_summary", "Spread of one server's slices at one point: " + Md.f0(medianSpread[0] * 100) + "% (keep-alive), "
                 + Md.f0(medianSpread[1] * 100) + "% (short), median over the points; ratios paired by round, with intervals");
         out.put("trust", "Each point is one compare: in every round the three servers run one after the other in a fresh random"
-                + " order, so the machine's drift and the slot order reach all three alike, and a ratio to LT is the median of the"
-                + " rounds' own ratios with a 95% interval; a direction is named only where that interval lies wholly beyond the run's threshold"
+                + " order, so the machine's drift and the slot order reach all three alike, and a ratio to LT is "
+                + CompareRun.of(r, compareFile("keepalive", lv[0])).ratioMethod() + "; a direction is named only where that interval lies wholly beyond the run's threshold"
                 + " (1 ± the larger of 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it"
                 + " (columns \"ET / LT\" and \"MP / LT\"; \"most QPS (resolved)\" names a server only when it beats both others"
                 + " beyond their intervals). The warm-up is explicit: load on each server before a compare's first round, not"

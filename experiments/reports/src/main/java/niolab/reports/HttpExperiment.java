@@ -82,11 +82,12 @@ public final class HttpExperiment implements Experiment {
                 leftOut.add(statement);
                 continue;
             }
-            Claim c = Claim.within(statement, Claim.ratio(ebOverWrk[0], ebOverWrk[1]), n, 0.9, 1.1).withThreshold(r.threshold());
+            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk).ratio(), n, 0.9, 1.1).withThreshold(r.threshold());
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
         Claim.report(claims, "measured ratio", out, r.threshold());
+        CompareRun.forkPrecision(out, wrk[0].forks(), wrk[0].json.config().rounds(), r.threshold());
         out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + MedianInterval.MIN_ROUNDS
                 + " rounds in which both sides served (no interval): " + String.join("; ", leftOut) + ".");
         out.put("ruler_held", rulerHeld + " of " + servers.length);
@@ -98,11 +99,10 @@ public final class HttpExperiment implements Experiment {
         redis(r, servers, rate, new CompareRun[] {wrk[0], wrk[2]}, out);
         out.put("servers", String.join(", ", servers));
         out.put("rounds", Integer.toString(wrk[0].json.config().rounds()));
-        out.put("design_rounds", "all servers up at once; per mode and load generator one `echo-bench compare` of every server ("
+        out.put("design_rounds", (wrk[0].forks() > 1 ? "every server started afresh in each fork" : "all servers up at once") + "; per mode and load generator one `echo-bench compare` of every server ("
                 + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
                 + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
-                + " machine's drift reaches them alike, and a ratio is the median of the rounds' own ratios with a 95%"
-                + " interval; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"
+                + " machine's drift reaches them alike, and a ratio is " + wrk[0].ratioMethod() + "; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"
                 + " 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it. Tables show each"
                 + " server's median slice");
         out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`, the compares with their results in"

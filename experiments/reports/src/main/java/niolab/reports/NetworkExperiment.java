@@ -33,8 +33,16 @@ public final class NetworkExperiment implements Experiment {
         return "network";
     }
 
-    /** One server on one path: per round its rate, p50, p99 and CPU µs per request (NaN: not measured); its errors. */
-    record Point(Map<Integer, double[]> byRound, long errors) {
+    /**
+     * One server on one path: per round its rate, p50, p99 and CPU µs per request (NaN: not measured);
+     * its errors; the fork of each round (a run in forks numbers its rounds across them).
+     */
+    record Point(Map<Integer, double[]> byRound, long errors, Map<Integer, Integer> forkOf) {
+        /** A server's rounds in one fork. */
+        Point(Map<Integer, double[]> byRound, long errors) {
+            this(byRound, errors, Map.of());
+        }
+
         double[] values(int quantity) {
             return byRound.values().stream().mapToDouble(v -> v[quantity]).filter(Double::isFinite).toArray();
         }
@@ -53,6 +61,8 @@ public final class NetworkExperiment implements Experiment {
         /** compare only: the compares the script ran that wrote no report (their printouts, .txt, say why). */
         final List<String> missing = new ArrayList<>();
         int rounds, connections;
+        /** The forks of the run (FORKS=F: the series F times, fresh servers each): rounds is per fork. */
+        int forks = 1;
         /** The run's threshold ({@link Results#threshold}). */
         final double threshold;
         /** compare only: the seconds the relayed targets of a protocol and path were loaded (slices and warm-ups). */
@@ -73,6 +83,8 @@ public final class NetworkExperiment implements Experiment {
             archs.addAll(Arrays.asList(r.csv("settings.csv").row("key", "archs").get("value").split(" ")));
             for (Map<String, String> row : runs.rows()) {
                 String protocol = row.get("protocol"), path = row.get("path"), suffix = row.get("suffix");
+                int fork = row.get("fork") == null ? 1 : Integer.parseInt(row.get("fork"));
+                forks = Math.max(forks, fork);
                 if (!paths.contains(path)) paths.add(path);
                 rttOf.put(path, Double.parseDouble(row.get("rtt_ms")));
                 sliceOf.put(path, Double.parseDouble(row.get("slice_s")));
@@ -84,20 +96,25 @@ public final class NetworkExperiment implements Experiment {
                 rounds = Math.max(rounds, json.config().rounds());
                 connections = json.config().connections();
                 double loaded = 0;
+                // a fork's rounds follow the last fork's: round k of fork f is (f - 1) * rounds + k
+                int first = (fork - 1) * json.config().rounds();
                 for (String arch : archs) {
-                    Map<Integer, double[]> byRound = new TreeMap<>();
-                    long errors = 0;
+                    Point earlier = points.get(key(protocol, path, arch));
+                    Map<Integer, double[]> byRound = earlier == null ? new TreeMap<>() : earlier.byRound();
+                    Map<Integer, Integer> forkOf = earlier == null ? new TreeMap<>() : earlier.forkOf();
+                    long errors = earlier == null ? 0 : earlier.errors();
                     for (BenchComparison.Slice s : json.slices()) {
                         if (!s.server().equals(arch + suffix)) continue;
                         errors += s.errors();
                         loaded += s.seconds();
                         if (s.refused() || s.rate() == null) continue;
-                        byRound.put(s.round(), new double[] {s.rate(), orNaN(s.p50Us()), orNaN(s.p99Us()), orNaN(s.serverCpuUsPerRequest())});
+                        byRound.put(first + s.round(), new double[] {s.rate(), orNaN(s.p50Us()), orNaN(s.p99Us()), orNaN(s.serverCpuUsPerRequest())});
+                        forkOf.put(first + s.round(), fork);
                     }
-                    points.put(key(protocol, path, arch), new Point(byRound, errors));
+                    points.put(key(protocol, path, arch), new Point(byRound, errors, forkOf));
                     loaded += json.config().warmupS();
                 }
-                if (!path.equals("direct")) relayedSeconds.put(protocol + "-" + path, loaded);
+                if (!path.equals("direct")) relayedSeconds.merge(protocol + "-" + path, loaded, Double::sum);
             }
         }
 
@@ -120,7 +137,8 @@ public final class NetworkExperiment implements Experiment {
          */
         static Interval ratio(Point numer, Point denom, int quantity) {
             double[][] pairs = paired(numer, denom, quantity);
-            return pairs[0].length < MedianInterval.MIN_ROUNDS ? null : Claim.ratio(pairs[0], pairs[1]);
+            // a run in forks: the interval over the forks, where the variance between fresh servers lives
+            return pairs[0].length < MedianInterval.MIN_ROUNDS ? null : CompareRun.forkLevel(pairs).ratio();
         }
 
         static int pairedRounds(Point numer, Point denom, int quantity) {
@@ -132,12 +150,15 @@ public final class NetworkExperiment implements Experiment {
             for (Map.Entry<Integer, double[]> e : numer.byRound().entrySet()) {
                 double[] other = denom.byRound().get(e.getKey());
                 double n = e.getValue()[quantity];
-                if (other != null && Double.isFinite(n) && Double.isFinite(other[quantity]) && other[quantity] > 0) pairs.add(new double[] {n, other[quantity]});
+                if (other != null && Double.isFinite(n) && Double.isFinite(other[quantity]) && other[quantity] > 0) {
+                    pairs.add(new double[] {n, other[quantity], numer.forkOf().getOrDefault(e.getKey(), 1)});
+                }
             }
-            double[][] out = new double[2][pairs.size()];
+            double[][] out = new double[3][pairs.size()];
             for (int i = 0; i < pairs.size(); i++) {
                 out[0][i] = pairs.get(i)[0];
                 out[1][i] = pairs.get(i)[1];
+                out[2][i] = pairs.get(i)[2];
             }
             return out;
         }
@@ -169,7 +190,7 @@ public final class NetworkExperiment implements Experiment {
         out.put("relay_table", relayTable(run));
         out.put("relay_cpu", relayCpu(r, run));
         window(run, out);
-        claims(claims(run), out, run.threshold);
+        claims(claims(run), out, run);
         conclusions(run, out);
         merge(r, out);
         out.put("kernel", r.text("kernel.txt").trim());
@@ -181,7 +202,8 @@ public final class NetworkExperiment implements Experiment {
         for (Map.Entry<String, Double> e : run.sliceOf.entrySet()) {
             if (e.getValue() != first) slices.add(Md.f2(e.getValue()) + " s at " + rtt(run, e.getKey()));
         }
-        return "Per protocol the servers ran side by side in `srv`, and per path one `echo-bench compare` drove them: " + run.rounds
+        return "Per protocol the servers ran side by side in `srv`, and per path one `echo-bench compare` drove them: "
+                + (run.forks > 1 ? "in each of " + run.forks + " forks (the whole series again, with fresh servers), " : "") + run.rounds
                 + " rounds, each visiting every server once in a fresh random order, slices of " + Md.f2(first) + " s"
                 + (slices.isEmpty() ? "" : " (" + String.join(", ", slices) + ": 400 round trips, so that opening a slice's"
                         + " connections and filling its window, about two round trips, stays under 0.5% of it)")
@@ -316,13 +338,14 @@ public final class NetworkExperiment implements Experiment {
     }
 
     /** The claims' paragraph and table ({@code claims}), or why this run has none. */
-    private static void claims(List<Claim> claims, Report out, double threshold) {
+    private static void claims(List<Claim> claims, Report out, Run run) {
         if (claims.isEmpty()) {
             out.put("claims", "None is checked on this run: no ratio behind them has the " + MedianInterval.MIN_ROUNDS
                     + " paired rounds an interval needs.");
             return;
         }
-        Claim.report(claims, "ratio", out, threshold);
+        Claim.report(claims, "ratio", out, run.threshold);
+        CompareRun.forkPrecision(out, run.forks, run.rounds, run.threshold);
         out.put("claims", out.values.get("claims_summary") + ". " + out.values.get("claims_precision") + "\n\n" + out.values.get("claims_table"));
     }
 

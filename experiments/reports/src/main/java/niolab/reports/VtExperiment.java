@@ -75,6 +75,14 @@ public final class VtExperiment implements Experiment {
         out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate", t));
         out.put("architectures_gap", gap(echoEb, echoC, architecturesEcho(r)));
         Claim.report(claims, "ratio", out, t);
+        BenchComparison forked = echo != null ? echo : ping;
+        if (forked != null && forked.config() != null && forked.config().forks() != null) {
+            CompareRun.forkPrecision(out, forked.config().forks(), forked.config().rounds(), t);
+            if (forked.config().forks() > 1 && r.has("echo-c.csv")) {
+                out.put("claims_precision", out.values.get("claims_precision") + " The C client's rounds ran against one lt and one vt"
+                        + " that stayed up: its claim's interval is of those rounds alone, within one fork.");
+            }
+        }
     }
 
     private static BenchComparison load(Results r, String file) {
@@ -92,7 +100,7 @@ public final class VtExperiment implements Experiment {
         return String.join(", ", parts);
     }
 
-    /** The per-round values of {@code metric} for {@code a} and {@code b}, paired by round (rounds where either is missing are left out). */
+    /** The per-round values of {@code metric} for {@code a} and {@code b}, paired by round (rounds where either is missing are left out), and each pair's fork. */
     static double[][] pairs(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
         List<double[]> out = new ArrayList<>();
         for (Slice sa : c.slices()) {
@@ -100,13 +108,14 @@ public final class VtExperiment implements Experiment {
             if (va == null) continue;
             for (Slice sb : c.slices()) {
                 Double vb = sb.server().equals(b) && sb.round() == sa.round() ? value(sb, metric) : null;
-                if (vb != null) out.add(new double[] {va, vb});
+                if (vb != null) out.add(new double[] {va, vb, sa.fork() == null ? 1 : sa.fork()});
             }
         }
-        double[][] v = new double[2][out.size()];
+        double[][] v = new double[3][out.size()];
         for (int i = 0; i < out.size(); i++) {
             v[0][i] = out.get(i)[0];
             v[1][i] = out.get(i)[1];
+            v[2][i] = out.get(i)[2];
         }
         return v;
     }
@@ -117,9 +126,10 @@ public final class VtExperiment implements Experiment {
         return v != null && v > 0 ? v : null;
     }
 
+    /** The paired ratio at the fork level ({@link CompareRun#forkLevel}): a run in forks gets an interval over fresh processes. */
     static Interval ratio(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
         double[][] p = pairs(c, a, b, metric);
-        return p[0].length == 0 ? Interval.exactly(Double.NaN) : Claim.ratio(p[0], p[1]);
+        return p[0].length == 0 ? Interval.exactly(Double.NaN) : CompareRun.forkLevel(p).ratio();
     }
 
     private static int rounds(BenchComparison c, String a, String b, Function<Slice, Double> metric) {

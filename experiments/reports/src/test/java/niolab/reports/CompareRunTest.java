@@ -11,6 +11,7 @@ import java.util.List;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchReport;
 import niolab.common.results.ResultsJson;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,5 +83,21 @@ class CompareRunTest {
                 .contains("| same | 1000 |").contains("the same within ±2.0%")
                 .contains("faster by 20%").contains("slower by 50%").contains("cheaper by");
         assertThat(run.design()).isEqualTo("12 rounds of 1.00 s slices, each round in a fresh random order (seed 7)");
+    }
+
+    @Test
+    void pairsInSeveralForksGetTheForkLevelIntervalAndOneForkTheRoundsOwn() {
+        // two forks whose processes differ by 20%: rounds within a fork agree, so only the forks carry the spread
+        double[] numer = {100, 101, 99, 100, 120, 121, 119, 120}, denom = {100, 100, 100, 100, 100, 100, 100, 100};
+        ForkInterval forked = CompareRun.forkLevel(numer, denom, new int[] {1, 1, 1, 1, 2, 2, 2, 2});
+        assertThat(forked.forks()).isEqualTo(2);
+        assertThat(forked.ratio().low()).as("two forks 20% apart: the interval spans both").isLessThan(1.0);
+        assertThat(forked.ratio().high()).isGreaterThan(1.2);
+        ForkInterval pooled = CompareRun.forkLevel(numer, denom, new int[8]);
+        assertThat(pooled.forks()).isEqualTo(1);
+        assertThat(pooled.ratio()).isEqualTo(Claim.ratio(numer, denom));
+        // a zero (no CPU tick in a slice) has no log: left out of the forks, never an error
+        double[] withZero = {0, 101, 99, 100, 120, 121, 119, 120};
+        assertThat(CompareRun.forkLevel(withZero, denom, new int[] {1, 1, 1, 1, 2, 2, 2, 2}).forks()).isEqualTo(2);
     }
 }
