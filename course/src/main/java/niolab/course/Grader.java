@@ -63,7 +63,9 @@ import org.w3c.dom.NodeList;
  * server ({@code labs/needs.tsv}) while that lab's region is still its stub says so instead
  * ({@code loops-et needs lab 3's et-accept and et-read: still stubs}), and is not the one to
  * start with. A build that fails prints the compiler's first error and no hint. A checkpoint of
- * 0 points is given: the stubs pass it too, so it shows, and scores nothing. Each lab's table
+ * 0 points is given: the stubs pass it too, so it shows, and scores nothing; when it fails, the
+ * student's code broke what the handout gave, the table says so, and the lab is not at full
+ * marks. Each lab's table
  * is also kept in {@code runs/labN/grade.txt} for {@code make handin}.
  *
  * {@code LAB=1,2,7} or {@code LAB=all} grades several labs in one Maven run: a table per lab,
@@ -788,6 +790,10 @@ public final class Grader {
         }
     }
 
+    /** Said under a given checkpoint that failed: the handout's code passed it, so the student's change broke it. */
+    static final String GIVEN_BROKEN = "this part came working with the handout (it scores nothing), and your code broke it:"
+            + " the lab is not at full marks until it passes again (git diff shows what you changed)";
+
     static boolean print(PrintStream out, int lab, String title, List<Score> scores, List<Hint> hints) {
         return print(out, lab, title, scores, hints, Map.of(), false);
     }
@@ -804,7 +810,7 @@ public final class Grader {
         String row = "  %-" + width + "s %6s  %-5s  %s%n";
         String indent = " ".repeat(width + 18);
         out.printf(Locale.ROOT, "%nlab %d: %s%n", lab, title.replaceFirst("(?i)^lab \\d+:\\s*", ""));
-        int earned = 0, possible = 0, failures = 0;
+        int earned = 0, possible = 0, failures = 0, givenBroken = 0;
         Score first = null;
         Map<String, Set<String>> blockers = new TreeMap<>();
         for (Score s : scores) {
@@ -813,10 +819,14 @@ public final class Grader {
                 case PASS -> out.printf(Locale.ROOT, row, c.id(), c.points() + "/" + c.points(), c.given() ? "given" : "pass", c.checks());
                 case NOT_APPLICABLE -> out.printf(Locale.ROOT, row, c.id(), "-", "n/a", c.checks() + " (" + s.why() + ")");
                 default -> {
-                    out.printf(Locale.ROOT, row, c.id(), "0/" + c.points(), "FAIL", c.checks());
+                    out.printf(Locale.ROOT, row, c.id(), c.given() ? "given" : "0/" + c.points(), "FAIL", c.checks());
                     if (buildFailed) {
                         out.println(indent + "not run: the build failed (above)");
                         break;
+                    }
+                    if (c.given() && s.outcome() == Outcome.FAIL) {
+                        givenBroken++;
+                        out.println(indent + GIVEN_BROKEN);
                     }
                     Blocked needs = blocked.get(c.id());
                     if (needs != null) {
@@ -837,8 +847,10 @@ public final class Grader {
             earned += s.earned();
             if (s.outcome() != Outcome.NOT_APPLICABLE) possible += c.points();
         }
-        boolean full = possible > 0 && earned == possible;
-        out.printf(Locale.ROOT, row, "total", earned + "/" + possible, full ? "full" : "", "");
+        // A given checkpoint scores nothing, but one the student's code broke keeps the lab from full marks.
+        boolean full = possible > 0 && earned == possible && givenBroken == 0;
+        out.printf(Locale.ROOT, row, "total", earned + "/" + possible, full ? "full" : "",
+                givenBroken == 0 ? "" : "not full: " + (givenBroken == 1 ? "a given part is" : givenBroken + " given parts are") + " broken (above)");
         if (buildFailed && (failures > 0 || !blocked.isEmpty())) {
             out.println("  start with the compiler's error above");
         } else if (first != null) {

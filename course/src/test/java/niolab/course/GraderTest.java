@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import niolab.course.Grader.Checkpoint;
 import niolab.course.Grader.Outcome;
 import niolab.course.Grader.Score;
@@ -193,6 +194,20 @@ class GraderTest {
         report("WholeTest", new String[] {"a", "pass"});
         String out = printed(score(17));
         assertThat(out).containsPattern("whole +0/0 +given +the whole class passes").containsPattern("total +4/4 +full");
+    }
+
+    @Test
+    void aGivenCheckpointThatFailsSaysTheStudentsCodeBrokeItAndKeepsTheLabFromFullMarks() throws IOException {
+        Files.writeString(root.resolve(Grader.TABLE), TABLE.replace("3\twhole\t2\t", "3\twhole\t0\t"));
+        Files.writeString(root.resolve(Grader.HINTS), "whole\tacc\t*\t-\n");
+        report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"});
+        report("WholeTest", new String[] {"a", "failure", "[echoed] expected: 5"});
+        String out = printed(score(17));
+        assertThat(out).doesNotContain("0/0").containsPattern("whole +given +FAIL +the whole class passes\\n +"
+                        + Pattern.quote(Grader.GIVEN_BROKEN) + "\\n +hint \\[acc\\]: read the report\\n +a failed: \\[echoed\\]\\n")
+                .containsPattern("total +4/4 +not full: a given part is broken \\(above\\)")
+                .endsWith("  start with whole (region acc)\n");
+        assertThat(run("--lab", "3", "--score-only", "--root", root.toString())).as("below full marks").isEqualTo(1);
     }
 
     @Test

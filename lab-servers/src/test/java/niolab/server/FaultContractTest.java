@@ -209,7 +209,7 @@ public abstract class FaultContractTest extends ServerContractTest {
             long in = Proc.counter(p, "bytes_in");
             long out = Proc.counter(p, "bytes_out");
             // The others' echoes are complete, so what was read and not sent is what the hog cost.
-            assertThat(in - out).as("bytes the server held for the hog: " + p.output()).isBetween(0L, (long) cap);
+            assertThat(in - out).as("bytes the server held for the hog (read, not yet echoed); the server said: " + p.output()).isBetween(0L, (long) cap);
             assertThat(in).as("the rest waits in the kernel, or in the client").isLessThan(written.get() + 50 * 20_000L);
             assertThat(written.get()).as("the writer was held back").isLessThan(hogBytes);
         }

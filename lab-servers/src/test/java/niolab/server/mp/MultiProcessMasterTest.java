@@ -1,12 +1,16 @@
 package niolab.server.mp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +21,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import niolab.server.base.Arch;
 import niolab.server.testing.Echo;
 import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
 
 /**
  * The master's own promises: the kernel spreads connections over every worker, a killed worker
@@ -165,6 +171,30 @@ class MultiProcessMasterTest {
                 stopPool(p, List.of());
             }
         }
+    }
+
+    @Test
+    void aWorkerThatRejectsItsCommandLineIsGivenUpOnAtItsFirstStart() throws Exception {
+        // A worker parses the user's server options again; one it rejects (status 2) can never
+        // start, so the master gives up at once, quoting it. The master's own parsing lets no
+        // such option through, so the pool is built here, in this JVM, with one it never checked.
+        MpCommand mp = new MpCommand();
+        new CommandLine(mp).parseArgs("--workers", "1", "--port", "0");
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        MultiProcessMaster master;
+        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+        try {
+            master = new MultiProcessMaster(mp.config(), 1, Arch.LT, List.of("--no-such-option"), false);
+        } finally {
+            System.setErr(err);
+        }
+        assertThatThrownBy(master::bind).as("why the master gave up").isInstanceOf(IOException.class)
+                .hasMessageStartingWith("gave up on worker w1: it rejected its command line (it said: ")
+                .hasMessageContaining("--no-such-option");
+        assertThat(said.toString(StandardCharsets.UTF_8)).as("what the master printed")
+                .contains("[w1] exited with status 2 before it was ready; giving up")
+                .doesNotContain("restarting");
     }
 
     @Test
