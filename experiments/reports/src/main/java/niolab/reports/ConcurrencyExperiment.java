@@ -115,8 +115,7 @@ public final class ConcurrencyExperiment implements Experiment {
         out.put("design_point", "one `echo-bench compare` of the three servers per mode and level: " + first.design()
                 + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); "
                 + (first.forks() > 1 ? "each fork a fresh process of every server" : "one server per architecture and mode, up across the levels")
-                + ". The tables show each server's median slice; the ratio columns"
-                + " the median of the per-round ratios to LT with a 95% interval");
+                + ". The tables show each server's median slice; the ratio columns the ratio to LT: " + first.ratioMethod());
         pairedSentences(r, out, lv, peakAt, medianSpread);
     }
 
