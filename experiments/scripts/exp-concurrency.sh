@@ -14,7 +14,8 @@
 #
 # FORKS=F: every compare starts its servers itself, afresh in each of F forks (the servers as
 # commands, on SERVER_CPU), and runs ROUNDS rounds per fork, so that each ratio's interval spans
-# fresh processes (no server-MODE-ARCH.log then: each fork's servers are compare's own). In 3
+# fresh processes (no server-MODE-ARCH.log then: each fork's servers are compare's own, and their
+# output, counters last, is kept as servers/MODE-C/ARCH-fork-F.log). In 3
 # forks of 3 rounds: 10 compares x 3 forks x 3 servers x (3 rounds + 1 s of warm-up) x 1 s =
 # 360 s, and 90 server starts of a second or two: about 8 minutes, against about 6 for the
 # defaults in one fork. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=0.25s WARMUP=0.25s
@@ -26,6 +27,7 @@
 #   compare-MODE-C.json        echo-bench compare's every slice and summary (MODE: keepalive, short)
 #   compare-MODE-C.txt         its printout
 #   server-MODE-ARCH.log       each server's output over the mode's series (counters last)
+#   servers/MODE-C/ARCH-fork-F.log  with FORKS, instead: each fork's server output (counters last)
 set -euo pipefail
 NAME=concurrency
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -61,7 +63,9 @@ for mode in keepalive short; do
   SERVER_PID='' SERVER_LOG=''
   for c in $LEVELS; do
     echo "== $mode c=$c"
-    client_pin "$ROOT/bin/echo-bench" compare "${FORK_ARGS[@]}" "${flag[@]}" -c "$c" --threads 1 --rounds "$ROUNDS" --slice "$SLICE" \
+    logs=()
+    [ -z "${FORKS:-}" ] || logs=(--server-logs "$RESULTS/servers/$mode-$c")
+    client_pin "$ROOT/bin/echo-bench" compare "${FORK_ARGS[@]}" "${logs[@]}" "${flag[@]}" -c "$c" --threads 1 --rounds "$ROUNDS" --slice "$SLICE" \
       --warmup "$WARMUP" --seed "$RANDOM$RANDOM" --json "$RESULTS/compare-$mode-$c.json" "${targets[@]}" \
       >"$RESULTS/compare-$mode-$c.txt" 2>&1 || echo "warning: compare $mode $c exited non-zero (see compare-$mode-$c.txt)" >&2
   done

@@ -246,10 +246,12 @@ public final class LabNotes implements Callable<Integer> {
         Results concurrency = new Results(results.resolve("concurrency"));
         StringBuilder perWait = new StringBuilder();
         for (int a = 0; a < ARCHS.length; a++) {
-            append(perWait, LABELS[a] + " " + Md.f2(concurrency.counters("server-keepalive-" + ARCHS[a] + ".log").eventsPerWait()));
+            append(perWait, LABELS[a] + " " + Md.f2(eventsPerWait(concurrency, seriesLogs(concurrency, "keepalive", ARCHS[a]))));
         }
         out.put("notes:events_per_wait_keepalive", perWait.toString());
-        out.put("notes:mp_accept_split", acceptSplit(concurrency.text("server-short-mp.log")));
+        StringBuilder mpLogs = new StringBuilder();
+        for (String log : seriesLogs(concurrency, "short", "mp")) mpLogs.append(concurrency.text(log));
+        out.put("notes:mp_accept_split", acceptSplit(mpLogs.toString()));
 
         Results http = new Results(results.resolve("http"));
         for (String mode : new String[] {"keepalive", "close", "pipeline"}) {
@@ -341,6 +343,31 @@ public final class LabNotes implements Callable<Integer> {
     }
 
     /** {@code w1 50.4%, w2 49.6% of 406181}: how the kernel spread an mp run's connections over its workers. */
+    /**
+     * A mode's server logs of one architecture in exp-concurrency: the one server that ran the whole
+     * series ({@code server-MODE-ARCH.log}), or in a run in forks every fork's of every level
+     * ({@code servers/MODE-C/ARCH-fork-F.log}, compare's {@code --server-logs}).
+     */
+    static List<String> seriesLogs(Results concurrency, String mode, String arch) {
+        String one = "server-" + mode + "-" + arch + ".log";
+        if (concurrency.has(one)) return List.of(one);
+        List<String> forks = concurrency.files("servers/" + mode + "-*/" + arch + "-fork-*.log");
+        if (forks.isEmpty()) throw new IllegalArgumentException(concurrency.dir.resolve(one) + " is missing, and no fork kept its server's log under "
+                + concurrency.dir.resolve("servers") + " (run the experiment first)");
+        return forks;
+    }
+
+    /** Events per wait over several servers' counters: all their events over all their waits. */
+    static double eventsPerWait(Results r, List<String> logs) {
+        long events = 0, waits = 0;
+        for (String log : logs) {
+            ServerCounters c = r.counters(log);
+            events += c.get("events");
+            waits += c.waits();
+        }
+        return waits == 0 ? 0.0 : (double) events / waits;
+    }
+
     static String acceptSplit(String serverLog) {
         Pattern worker = Pattern.compile("(?m)^\\[(w\\d+)\\] counters: .*");
         Matcher m = worker.matcher(serverLog);
@@ -348,7 +375,7 @@ public final class LabNotes implements Callable<Integer> {
         long total = 0;
         while (m.find()) {
             long n = new ServerCounters(niolab.common.CountersLine.parse(m.group())).get("accepts");
-            accepts.put(m.group(1), n);
+            accepts.merge(m.group(1), n, Long::sum);
             total += n;
         }
         if (total == 0) throw new IllegalArgumentException("no worker counters in the mp server log");

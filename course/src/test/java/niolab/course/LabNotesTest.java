@@ -131,6 +131,29 @@ class LabNotesTest {
     }
 
     @Test
+    void aRunInForksIsReadFromEveryForksServerLogAllEventsOverAllWaits(@TempDir Path tmp) throws IOException {
+        Files.createDirectories(tmp.resolve("servers/keepalive-1"));
+        Files.createDirectories(tmp.resolve("servers/keepalive-16"));
+        Files.createDirectories(tmp.resolve("servers/short-1"));
+        Files.writeString(tmp.resolve("servers/keepalive-1/lt-fork-1.log"), "listening\ncounters: accepts=1 selects=100 events=100\n");
+        Files.writeString(tmp.resolve("servers/keepalive-16/lt-fork-2.log"), "counters: accepts=16 selects=100 events=500\n");
+        Files.writeString(tmp.resolve("servers/keepalive-16/et-fork-1.log"), "counters: accepts=16 epoll_waits=10 events=80\n");
+        Files.writeString(tmp.resolve("servers/short-1/mp-fork-1.log"), "[w1] counters: accepts=30 events=1\n[w2] counters: accepts=10 events=1\n");
+        Files.writeString(tmp.resolve("servers/short-1/mp-fork-2.log"), "[w1] counters: accepts=10 events=1\n[w2] counters: accepts=50 events=1\n");
+        Results run = new Results(tmp);
+        List<String> lt = LabNotes.seriesLogs(run, "keepalive", "lt");
+        assertThat(lt).containsExactly("servers/keepalive-1/lt-fork-1.log", "servers/keepalive-16/lt-fork-2.log");
+        assertThat(LabNotes.eventsPerWait(run, lt)).as("600 events over 200 selects, not the mean of 1 and 5").isEqualTo(3.0);
+        assertThat(LabNotes.eventsPerWait(run, LabNotes.seriesLogs(run, "keepalive", "et"))).isEqualTo(8.0);
+        StringBuilder mp = new StringBuilder();
+        for (String log : LabNotes.seriesLogs(run, "short", "mp")) mp.append(run.text(log));
+        assertThat(LabNotes.acceptSplit(mp.toString())).isEqualTo("w1 40.0%, w2 60.0% of 100 connections");
+        assertThatThrownBy(() -> LabNotes.seriesLogs(run, "short", "lt")).hasMessageContaining("server-short-lt.log is missing");
+        Files.writeString(tmp.resolve("server-keepalive-lt.log"), "counters: accepts=1 selects=4 events=2\n");
+        assertThat(LabNotes.seriesLogs(run, "keepalive", "lt")).as("a run that kept one server up").containsExactly("server-keepalive-lt.log");
+    }
+
+    @Test
     void gradeTimesAreQuotedFromTheirFileOrSaidToBeMissing(@TempDir Path tmp) throws IOException {
         assertThat(GradeTimes.block(tmp)).startsWith("No grading times are committed (`labs/grade-times.tsv` is missing)");
         Path file = tmp.resolve(GradeTimes.FILE);

@@ -105,6 +105,11 @@ final class Compare implements Callable<Integer> {
             description = "How long a command server may take to listen (default: ${DEFAULT-VALUE}).")
     Duration startTimeout;
 
+    @Option(names = "--server-logs", paramLabel = "DIR",
+            description = "Keep each command server's output (its ready line, its counters at exit) as DIR/NAME-fork-F.log; "
+                    + "by default it is deleted with the run.")
+    Path serverLogs;
+
     @Option(names = "--seed", description = "Seed of the rounds' order; printed, to repeat a run (default: random).")
     Long seed;
 
@@ -162,7 +167,8 @@ final class Compare implements Callable<Integer> {
         int code = 0;
         Path logs = null;
         try {
-            if (given.stream().anyMatch(Given::isCommand)) logs = Files.createTempDirectory("echo-bench-compare-");
+            if (serverLogs != null) logs = Files.createDirectories(serverLogs);
+            else if (given.stream().anyMatch(Given::isCommand)) logs = Files.createTempDirectory("echo-bench-compare-");
             SplittableRandom order = new SplittableRandom(orderSeed);
             for (int fork = 1; fork <= forks; fork++) {
                 runFork(fork, given, slices, order, logs, done, deaths, progress);
@@ -177,7 +183,7 @@ final class Compare implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return 1;
         } finally {
-            deleteLogs(logs);
+            if (serverLogs == null) deleteLogs(logs);
         }
         List<CompareTarget> targets = new ArrayList<>();
         Set<String> commands = new HashSet<>();
@@ -401,6 +407,9 @@ final class Compare implements Callable<Integer> {
                         + ") is running already and cannot be restarted; give it as " + g.name() + "='COMMAND ... {port}'";
             }
             given.add(g);
+        }
+        if (serverLogs != null && given.stream().noneMatch(Given::isCommand)) {
+            return "--server-logs keeps the output of the servers compare starts: give at least one as NAME='COMMAND ... {port}'";
         }
         return null;
     }

@@ -73,6 +73,25 @@ class CompareForksTest {
     }
 
     @Test
+    void serverLogsKeepEveryForksOutputUnderItsName(@TempDir Path dir) throws Exception {
+        String tag = tag();
+        Path logs = dir.resolve("logs/keepalive-4");
+        Cli run = Cli.run("compare", "--forks", "2", "--rounds", "2", "--slice", "100ms", "--warmup", "0", "--no-aa", "-c", "1", "-k",
+                "--rate", "200", "--server-logs", logs.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        List<String> kept = new ArrayList<>();
+        try (var files = Files.list(logs)) {
+            files.forEach(f -> kept.add(f.getFileName().toString()));
+        }
+        assertThat(kept).containsExactlyInAnyOrder("A-fork-1.log", "A-fork-2.log", "B-fork-1.log", "B-fork-2.log");
+        assertThat(Files.readString(logs.resolve("B-fork-2.log"))).contains("fake: listening on ");
+        assertThat(FakeServer.tagged(tag)).isEmpty();
+        Cli none = Cli.run("compare", "--server-logs", logs.toString(), "a=127.0.0.1:9");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).startsWith("error: --server-logs keeps the output of the servers compare starts").hasLineCount(1);
+    }
+
+    @Test
     void aGivenThresholdSkipsTheTwinAndIsOnEveryVerdict(@TempDir Path dir) throws Exception {
         String tag = tag();
         Path json = dir.resolve("t.json");

@@ -6,7 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.stream.Stream;
 import niolab.common.CountersLine;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchReport;
@@ -62,6 +66,22 @@ public final class Results {
     double threshold() {
         if (threshold == null) threshold = Comparison.threshold(floor());
         return threshold;
+    }
+
+    /** The files under this run's folder whose path relative to it matches {@code glob} (PathMatcher's glob syntax), sorted. */
+    public List<String> files(String glob) {
+        PathMatcher matcher = dir.getFileSystem().getPathMatcher("glob:" + glob);
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path relative = dir.relativize(p);
+                if (Files.isRegularFile(p) && matcher.matches(relative)) found.add(relative.toString());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+        Collections.sort(found);
+        return found;
     }
 
     public boolean has(String file) {

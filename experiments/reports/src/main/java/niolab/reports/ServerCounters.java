@@ -22,6 +22,15 @@ public final class ServerCounters {
         return values.getOrDefault(name, 0L);
     }
 
+    /** The waits under whichever name this server counts them ({@link #WAIT_NAMES}); 0 when it counts none. */
+    public long waits() {
+        for (String w : WAIT_NAMES) {
+            Long waits = values.get(w);
+            if (waits != null) return waits;
+        }
+        return 0;
+    }
+
     /**
      * Events per wait, derived here (the printed ratio is for people and not parsed): the
      * same {@code %.2f} rounding of the same quotient the server prints.
