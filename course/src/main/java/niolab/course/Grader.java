@@ -710,7 +710,7 @@ public final class Grader {
             return new Score(c, Outcome.NOT_RUN, "unreadable test report " + report + ": " + e.getMessage());
         }
         int ran = 0, skipped = 0;
-        String failed = null, message = "";
+        String failed = null, message = "", type = "";
         for (int i = 0; i < cases.getLength(); i++) {
             Element t = (Element) cases.item(i);
             if (!isCaseOf(c, t.getAttribute("name"))) continue;
@@ -720,12 +720,16 @@ public final class Grader {
             } else if (failed == null && (has(t, "failure") || has(t, "error"))) {
                 failed = t.getAttribute("name");
                 message = failureText(t);
+                type = failureType(t);
             }
         }
         if (ran == 0) return new Score(c, Outcome.NOT_RUN, "the test did not run: is " + c.test() + " spelled as in its class?");
         if (failed != null) {
             String line = message.strip().split("\n", 2)[0].strip();
-            return new Score(c, Outcome.FAIL, failed + " failed: " + summary(message) + "\nrun it alone: " + c.alone()
+            String said = serverSaid(message);
+            if (said == null && type.equals("java.net.ConnectException")) said = serverSaid(cases); // the server died in another case
+            return new Score(c, Outcome.FAIL, failed + " failed: " + summary(message) + meaning(type)
+                    + (said == null ? "" : "\nthe server said: " + shortened(said, 160)) + "\nrun it alone: " + c.alone()
                     + " (the report: " + root.relativize(report) + ")", line);
         }
         if (skipped == ran) return new Score(c, Outcome.NOT_APPLICABLE, "skipped on this machine (an assumption did not hold)");
@@ -749,6 +753,45 @@ public final class Grader {
         if (!message.isBlank()) return message;
         String trace = e.getTextContent().strip();
         return e.getAttribute("type") + (trace.isEmpty() ? "" : "\n" + trace.split("\n", 2)[0]);
+    }
+
+    /** The class of the failure's (or error's) exception, as the report names it, or "". */
+    private static String failureType(Element testcase) {
+        NodeList f = testcase.getElementsByTagName(has(testcase, "failure") ? "failure" : "error");
+        return ((Element) f.item(0)).getAttribute("type");
+    }
+
+    /**
+     * What a bare network exception means for the server under test, where its message alone
+     * ("Read timed out", "Connection refused") says neither what was expected nor what came.
+     */
+    static String meaning(String type) {
+        return switch (type) {
+            case "java.net.SocketTimeoutException" ->
+                "\n    expected: an answer; came: nothing more before the test's socket timeout (the server stalled)";
+            case "java.net.ConnectException" ->
+                "\n    expected: a server on the port; came: a refused connect (the server had stopped, or never started)";
+            default -> "";
+        };
+    }
+
+    /** The first line a server printed as {@code error: ...} (a worker's, {@code [wN] error: ...}, too) in {@code text}, or null. */
+    static String serverSaid(String text) {
+        Matcher m = SERVER_ERROR.matcher(text);
+        return m.find() ? m.group(1).strip() : null;
+    }
+
+    private static final Pattern SERVER_ERROR = Pattern.compile("(?m)^(?:\\[w\\d+\\] )?(error: \\S.*)$");
+
+    /** The first {@code error: ...} line in any failure or error of {@code cases}: a shared server that died says why there. */
+    private static String serverSaid(NodeList cases) {
+        for (int i = 0; i < cases.getLength(); i++) {
+            Element t = (Element) cases.item(i);
+            if (!has(t, "failure") && !has(t, "error")) continue;
+            String said = serverSaid(failureText(t));
+            if (said != null) return said;
+        }
+        return null;
     }
 
     /** Where an assertion's parts start: its description, what was expected, what came instead. */

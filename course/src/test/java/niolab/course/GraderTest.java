@@ -188,6 +188,33 @@ class GraderTest {
     }
 
     @Test
+    void aStallOrARefusedConnectSaysWhatWasExpectedAndTheServersErrorLine() throws IOException {
+        writeReport("srv/target/surefire-reports/TEST-niolab.server.BurstTest.xml", String.join("\n",
+                "<testsuite name=\"niolab.server.BurstTest\">",
+                "  <testcase name=\"aBurstIsServed\" classname=\"niolab.server.BurstTest\">",
+                "    <error message=\"Connection refused\" type=\"java.net.ConnectException\">java.net.ConnectException: Connection refused</error>",
+                "  </testcase>",
+                "  <testcase name=\"initializationError\" classname=\"niolab.server.BurstTest\">",
+                "    <failure message=\"[listening on 127.0.0.1:1 (lt, echo)&#10;error: event loop failed: lab 2: awaitWritable&#10;counters: accepts=1] expected: 0 but was: 1\"/>",
+                "  </testcase>",
+                "</testsuite>", ""));
+        writeReport("srv/target/surefire-reports/TEST-niolab.server.WholeTest.xml", String.join("\n",
+                "<testsuite name=\"niolab.server.WholeTest\">",
+                "  <testcase name=\"a\" classname=\"niolab.server.WholeTest\">",
+                "    <error message=\"Read timed out\" type=\"java.net.SocketTimeoutException\">java.net.SocketTimeoutException: Read timed out</error>",
+                "  </testcase>",
+                "</testsuite>", ""));
+        List<Score> scores = score(17);
+        String refused = scores.stream().filter(s -> s.checkpoint().id().equals("burst")).findFirst().orElseThrow().why();
+        assertThat(refused).contains("aBurstIsServed failed: Connection refused\n    expected: a server on the port; came: a refused connect")
+                .contains("\nthe server said: error: event loop failed: lab 2: awaitWritable\n");
+        String stalled = scores.stream().filter(s -> s.checkpoint().id().equals("whole")).findFirst().orElseThrow().why();
+        assertThat(stalled).contains("a failed: Read timed out\n    expected: an answer; came: nothing more before the test's socket timeout")
+                .doesNotContain("the server said");
+        assertThat(Grader.serverSaid("[w1] listening\n[w1] error: bind: in use\nerror: gave up")).isEqualTo("error: bind: in use");
+    }
+
+    @Test
     void aCheckpointOfNoPointsIsGivenShownAndScoredZero() throws IOException {
         Files.writeString(root.resolve(Grader.TABLE), TABLE.replace("3\twhole\t2\t", "3\twhole\t0\t"));
         report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"});
