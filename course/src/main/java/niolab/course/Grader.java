@@ -771,6 +771,8 @@ public final class Grader {
                 "\n    expected: an answer; came: nothing more before the test's socket timeout (the server stalled)";
             case "java.net.ConnectException" ->
                 "\n    expected: a server on the port; came: a refused connect (the server had stopped, or never started)";
+            case "java.net.SocketException" ->
+                "\n    expected: an open connection; came: the server had closed or reset it";
             default -> "";
         };
     }
