@@ -210,6 +210,11 @@ public final class Grader {
             if (labs.isEmpty()) labs = allLabs(table);
             List<Checkpoint> chosen = new ArrayList<>();
             for (int lab : labs) chosen.addAll(select(table, lab, only));
+            String unknown = unknownIds(table, labs, only);
+            if (unknown != null) {
+                err.println("error: " + unknown);
+                return 2;
+            }
             if (chosen.isEmpty()) {
                 err.println("error: no checkpoint for lab " + labArg + (only.isEmpty() ? "" : " among " + only) + " in " + TABLE);
                 return 2;
@@ -485,6 +490,16 @@ public final class Grader {
             if (h.id().equals(s.checkpoint().id()) && (h.when() == null || h.when().matcher(s.failure()).find())) return h;
         }
         return null;
+    }
+
+    /** Which ids of {@code only} name no checkpoint of {@code labs}, with the ids they could be; null when all do. */
+    static String unknownIds(List<Checkpoint> table, List<Integer> labs, Set<String> only) {
+        List<String> ids = new ArrayList<>();
+        for (Checkpoint c : table) if (labs.contains(c.lab())) ids.add(c.id());
+        List<String> unknown = only.stream().filter(id -> !ids.contains(id)).sorted().toList();
+        if (unknown.isEmpty() || ids.isEmpty()) return null;
+        return "no checkpoint " + String.join(", ", unknown) + " in lab " + labs.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                + ": ONLY= takes " + String.join(", ", ids);
     }
 
     static List<Checkpoint> select(List<Checkpoint> all, int lab, Set<String> only) {

@@ -375,6 +375,10 @@ class GraderTest {
         err.reset();
         assertThat(run("--lab", "9", "--score-only", "--root", root.toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: no checkpoint for lab 9");
+        err.reset();
+        assertThat(run("--lab", "3", "--only", "burst,brust", "--score-only", "--root", root.toString()))
+                .as("a misspelt ONLY= id is said, not left out").isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: no checkpoint brust in lab 3: ONLY= takes burst, whole, param, later, newer\n");
     }
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
