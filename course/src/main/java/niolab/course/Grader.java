@@ -813,7 +813,7 @@ public final class Grader {
 
     /** Where an assertion's parts start: its description, what was expected, what came instead. */
     private static final Pattern PART = Pattern.compile(
-            "(?i)(?=\\b(?:expected:|expecting|but was|but found|but could not|but some|but had|to be |to contain|to have|to match|to start|to end|not to |when comparing))");
+            "(?i)(?<!not )(?=\\b(?:expected:|expecting|but was|but found|but could not|but some|but had|to be |to contain|to have|to match|to start|to end|not to |when comparing))");
 
     /**
      * The failed assertion on a few lines: its description, then what was expected and what came

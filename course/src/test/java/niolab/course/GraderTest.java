@@ -184,6 +184,8 @@ class GraderTest {
                 .isEqualTo("[bytes echoed]\n    Expecting actual: 5\n    to be greater than: 7");
         assertThat(Grader.summary("expected: <1000000000000000> but was: <" + "9".repeat(500) + ">"))
                 .startsWith("expected: <1000000000000000>\n    but was: <999").endsWith("...").hasSizeLessThan(260);
+        assertThat(Grader.summary("[orders] \nExpecting actual:\n  \"[0, 1]\"\nnot to be equal to:\n  \"[0, 1]\"\n"))
+                .isEqualTo("[orders]\n    Expecting actual: \"[0, 1]\"\n    not to be equal to: \"[0, 1]\"");
         assertThat(Grader.summary("")).isEqualTo("(no message)");
     }
 
