@@ -742,7 +742,9 @@ public final class Grader {
         if (failed != null) {
             String line = message.strip().split("\n", 2)[0].strip();
             String said = serverSaid(message);
-            if (said == null && type.equals("java.net.ConnectException")) said = serverSaid(cases); // the server died in another case
+            if (said == null && (type.equals("java.net.ConnectException") || GONE.matcher(message).find())) {
+                said = serverSaid(cases); // the server died, as another case of the class may say
+            }
             return new Score(c, Outcome.FAIL, failed + " failed: " + summary(message) + meaning(type)
                     + (said == null ? "" : "\nthe server said: " + shortened(said, 160)) + "\nrun it alone: " + c.alone()
                     + " (the report: " + root.relativize(report) + ")", line);
@@ -797,6 +799,9 @@ public final class Grader {
         Matcher m = SERVER_ERROR.matcher(text);
         return m.find() ? m.group(1).strip() : null;
     }
+
+    /** A failure that says the server was gone: its error line may be under another case of the class. */
+    private static final Pattern GONE = Pattern.compile("(?i)broken pipe|connection reset|the server closed");
 
     private static final Pattern SERVER_ERROR = Pattern.compile("(?m)^(?:\\[w\\d+\\] )?(error: \\S.*)$");
 

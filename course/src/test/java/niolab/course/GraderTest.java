@@ -196,6 +196,9 @@ class GraderTest {
                 "  <testcase name=\"aBurstIsServed\" classname=\"niolab.server.BurstTest\">",
                 "    <error message=\"Connection refused\" type=\"java.net.ConnectException\">java.net.ConnectException: Connection refused</error>",
                 "  </testcase>",
+                "  <testcase name=\"eachArch(String)[1]\" classname=\"niolab.server.BurstTest\">",
+                "    <error message=\"java.io.IOException: Broken pipe\" type=\"java.util.concurrent.ExecutionException\"/>",
+                "  </testcase>",
                 "  <testcase name=\"initializationError\" classname=\"niolab.server.BurstTest\">",
                 "    <failure message=\"[listening on 127.0.0.1:1 (lt, echo)&#10;error: event loop failed: lab 2: awaitWritable&#10;counters: accepts=1] expected: 0 but was: 1\"/>",
                 "  </testcase>",
@@ -210,6 +213,8 @@ class GraderTest {
         String refused = scores.stream().filter(s -> s.checkpoint().id().equals("burst")).findFirst().orElseThrow().why();
         assertThat(refused).contains("aBurstIsServed failed: Connection refused\n    expected: a server on the port; came: a refused connect")
                 .contains("\nthe server said: error: event loop failed: lab 2: awaitWritable\n");
+        assertThat(scores.stream().filter(s -> s.checkpoint().id().equals("param")).findFirst().orElseThrow().why())
+                .as("a broken pipe: the server was gone").contains("Broken pipe\nthe server said: error: event loop failed: lab 2: awaitWritable\n");
         String stalled = scores.stream().filter(s -> s.checkpoint().id().equals("whole")).findFirst().orElseThrow().why();
         assertThat(stalled).contains("a failed: Read timed out\n    expected: an answer; came: nothing more before the test's socket timeout")
                 .doesNotContain("the server said");
