@@ -743,7 +743,7 @@ public final class Grader {
             String line = message.strip().split("\n", 2)[0].strip();
             String said = serverSaid(message);
             if (said == null && (type.equals("java.net.ConnectException") || GONE.matcher(message).find())) {
-                said = serverSaid(cases); // the server died, as another case of the class may say
+                said = serverSaid(c, cases); // the server died, as another case of the checkpoint, or the class's, may say
             }
             return new Score(c, Outcome.FAIL, failed + " failed: " + summary(message) + meaning(type)
                     + (said == null ? "" : "\nthe server said: " + shortened(said, 160)) + "\nrun it alone: " + c.alone()
@@ -805,10 +805,14 @@ public final class Grader {
 
     private static final Pattern SERVER_ERROR = Pattern.compile("(?m)^(?:\\[w\\d+\\] )?(error: \\S.*)$");
 
-    /** The first {@code error: ...} line in any failure or error of {@code cases}: a shared server that died says why there. */
-    private static String serverSaid(NodeList cases) {
+    /**
+     * The first {@code error: ...} line in a failure or error of the checkpoint's own cases or of
+     * the class itself ({@code initializationError}: a shared server that died says why there).
+     */
+    private static String serverSaid(Checkpoint c, NodeList cases) {
         for (int i = 0; i < cases.getLength(); i++) {
             Element t = (Element) cases.item(i);
+            if (!isCaseOf(c, t.getAttribute("name")) && !t.getAttribute("name").equals("initializationError")) continue;
             if (!has(t, "failure") && !has(t, "error")) continue;
             String said = serverSaid(failureText(t));
             if (said != null) return said;
