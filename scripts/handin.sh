@@ -8,7 +8,8 @@
 #     handout's first commit (make handout makes the handout a git repository);
 #   - the machine (nproc, kernel, CPU, JDK);
 #   - the grade table of the last `make grade LAB=N` (runs/labN/grade.txt, or grade-only.txt when
-#     only an ONLY= run was made), with the hash of the sources it graded;
+#     only an ONLY= run was made; an ONLY= run newer than the full one is shown after it), with the
+#     hash of the sources it graded;
 #   - each run kept by bin/record under runs/labN/ and each file named in FILES, with its command
 #     and raw output.
 # It grades nothing itself: a grade takes minutes, and a missing one is said, not hidden.
@@ -100,6 +101,17 @@ else
   fi
 fi
 
+# An ONLY= grade made after the full one: shown too, since it may be the only grade of these sources.
+later=
+if [ "$grade" = "$runs/grade.txt" ] && [ -f "$runs/grade-only.txt" ] && [ "$runs/grade-only.txt" -nt "$grade" ]; then
+  later=$runs/grade-only.txt
+  if [ "$(sed -n 's/^# sources sha256 //p' "$later" | head -1)" = "$(sources_hash)" ]; then
+    notes+=("a later partial grade, $(head -1 "$later" | sed 's/^\$ //'), is of these sources (shown below the full table): make grade LAB=$lab grades the whole lab")
+  else
+    notes+=("a later partial grade, $(head -1 "$later" | sed 's/^\$ //'), is shown below the full table; the sources changed after it too")
+  fi
+fi
+
 # The runs bin/record kept: each says whether the jars held the code of the tree.
 records=()
 for f in "$runs"/*.txt; do
@@ -131,6 +143,7 @@ done
   printf '\n## The grade: %s\n\n%s\n' "$grade" "$fence"
   if [ -f "$grade" ]; then cat "$grade"; else echo "(none: make grade LAB=$lab)"; fi
   printf '%s\n' "$fence"
+  if [ -n "$later" ]; then printf '\n## The later partial grade: %s\n\n%s\n' "$later" "$fence"; cat "$later"; printf '%s\n' "$fence"; fi
   for f in "${records[@]}" ${FILES:-}; do
     printf '\n## %s\n\n%s\n' "$f" "$fence"
     cat "$f"

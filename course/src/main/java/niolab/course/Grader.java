@@ -210,6 +210,11 @@ public final class Grader {
             if (labs.isEmpty()) labs = allLabs(table);
             List<Checkpoint> chosen = new ArrayList<>();
             for (int lab : labs) chosen.addAll(select(table, lab, only));
+            String unknown = unknownIds(table, labs, only);
+            if (unknown != null) {
+                err.println("error: " + unknown);
+                return 2;
+            }
             if (chosen.isEmpty()) {
                 err.println("error: no checkpoint for lab " + labArg + (only.isEmpty() ? "" : " among " + only) + " in " + TABLE);
                 return 2;
@@ -487,6 +492,16 @@ public final class Grader {
         return null;
     }
 
+    /** Which ids of {@code only} name no checkpoint of {@code labs}, with the ids they could be; null when all do. */
+    static String unknownIds(List<Checkpoint> table, List<Integer> labs, Set<String> only) {
+        List<String> ids = new ArrayList<>();
+        for (Checkpoint c : table) if (labs.contains(c.lab())) ids.add(c.id());
+        List<String> unknown = only.stream().filter(id -> !ids.contains(id)).sorted().toList();
+        if (unknown.isEmpty() || ids.isEmpty()) return null;
+        return "no checkpoint " + String.join(", ", unknown) + " in lab " + labs.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                + ": ONLY= takes " + String.join(", ", ids);
+    }
+
     static List<Checkpoint> select(List<Checkpoint> all, int lab, Set<String> only) {
         List<Checkpoint> chosen = new ArrayList<>();
         for (Checkpoint c : all) {
@@ -710,7 +725,7 @@ public final class Grader {
             return new Score(c, Outcome.NOT_RUN, "unreadable test report " + report + ": " + e.getMessage());
         }
         int ran = 0, skipped = 0;
-        String failed = null, message = "";
+        String failed = null, message = "", type = "";
         for (int i = 0; i < cases.getLength(); i++) {
             Element t = (Element) cases.item(i);
             if (!isCaseOf(c, t.getAttribute("name"))) continue;
@@ -720,12 +735,18 @@ public final class Grader {
             } else if (failed == null && (has(t, "failure") || has(t, "error"))) {
                 failed = t.getAttribute("name");
                 message = failureText(t);
+                type = failureType(t);
             }
         }
         if (ran == 0) return new Score(c, Outcome.NOT_RUN, "the test did not run: is " + c.test() + " spelled as in its class?");
         if (failed != null) {
             String line = message.strip().split("\n", 2)[0].strip();
-            return new Score(c, Outcome.FAIL, failed + " failed: " + summary(message) + "\nrun it alone: " + c.alone()
+            String said = serverSaid(message);
+            if (said == null && (type.equals("java.net.ConnectException") || GONE.matcher(message).find())) {
+                said = serverSaid(c, cases); // the server died, as another case of the checkpoint, or the class's, may say
+            }
+            return new Score(c, Outcome.FAIL, failed + " failed: " + summary(message) + meaning(type)
+                    + (said == null ? "" : "\nthe server said: " + shortened(said, 160)) + "\nrun it alone: " + c.alone()
                     + " (the report: " + root.relativize(report) + ")", line);
         }
         if (skipped == ran) return new Score(c, Outcome.NOT_APPLICABLE, "skipped on this machine (an assumption did not hold)");
@@ -751,9 +772,57 @@ public final class Grader {
         return e.getAttribute("type") + (trace.isEmpty() ? "" : "\n" + trace.split("\n", 2)[0]);
     }
 
+    /** The class of the failure's (or error's) exception, as the report names it, or "". */
+    private static String failureType(Element testcase) {
+        NodeList f = testcase.getElementsByTagName(has(testcase, "failure") ? "failure" : "error");
+        return ((Element) f.item(0)).getAttribute("type");
+    }
+
+    /**
+     * What a bare network exception means for the server under test, where its message alone
+     * ("Read timed out", "Connection refused") says neither what was expected nor what came.
+     */
+    static String meaning(String type) {
+        return switch (type) {
+            case "java.net.SocketTimeoutException" ->
+                "\n    expected: an answer; came: nothing more before the test's socket timeout (the server stalled)";
+            case "java.net.ConnectException" ->
+                "\n    expected: a server on the port; came: a refused connect (the server had stopped, or never started)";
+            case "java.net.SocketException" ->
+                "\n    expected: an open connection; came: the server had closed or reset it";
+            default -> "";
+        };
+    }
+
+    /** The first line a server printed as {@code error: ...} (a worker's, {@code [wN] error: ...}, too) in {@code text}, or null. */
+    static String serverSaid(String text) {
+        Matcher m = SERVER_ERROR.matcher(text);
+        return m.find() ? m.group(1).strip() : null;
+    }
+
+    /** A failure that says the server was gone: its error line may be under another case of the class. */
+    private static final Pattern GONE = Pattern.compile("(?i)broken pipe|connection reset|the server closed");
+
+    private static final Pattern SERVER_ERROR = Pattern.compile("(?m)^(?:\\[w\\d+\\] )?(error: \\S.*)$");
+
+    /**
+     * The first {@code error: ...} line in a failure or error of the checkpoint's own cases or of
+     * the class itself ({@code initializationError}: a shared server that died says why there).
+     */
+    private static String serverSaid(Checkpoint c, NodeList cases) {
+        for (int i = 0; i < cases.getLength(); i++) {
+            Element t = (Element) cases.item(i);
+            if (!isCaseOf(c, t.getAttribute("name")) && !t.getAttribute("name").equals("initializationError")) continue;
+            if (!has(t, "failure") && !has(t, "error")) continue;
+            String said = serverSaid(failureText(t));
+            if (said != null) return said;
+        }
+        return null;
+    }
+
     /** Where an assertion's parts start: its description, what was expected, what came instead. */
     private static final Pattern PART = Pattern.compile(
-            "(?i)(?=\\b(?:expected:|expecting|but was|but found|but could not|but some|but had|to be |to contain|to have|to match|to start|to end|not to |when comparing))");
+            "(?i)(?<!not )(?=\\b(?:expected:|expecting|but was|but found|but could not|but some|but had|to be |to contain|to have|to match|to start|to end|not to |when comparing))");
 
     /**
      * The failed assertion on a few lines: its description, then what was expected and what came

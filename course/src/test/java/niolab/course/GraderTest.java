@@ -184,7 +184,44 @@ class GraderTest {
                 .isEqualTo("[bytes echoed]\n    Expecting actual: 5\n    to be greater than: 7");
         assertThat(Grader.summary("expected: <1000000000000000> but was: <" + "9".repeat(500) + ">"))
                 .startsWith("expected: <1000000000000000>\n    but was: <999").endsWith("...").hasSizeLessThan(260);
+        assertThat(Grader.summary("[orders] \nExpecting actual:\n  \"[0, 1]\"\nnot to be equal to:\n  \"[0, 1]\"\n"))
+                .isEqualTo("[orders]\n    Expecting actual: \"[0, 1]\"\n    not to be equal to: \"[0, 1]\"");
         assertThat(Grader.summary("")).isEqualTo("(no message)");
+    }
+
+    @Test
+    void aStallOrARefusedConnectSaysWhatWasExpectedAndTheServersErrorLine() throws IOException {
+        writeReport("srv/target/surefire-reports/TEST-niolab.server.BurstTest.xml", String.join("\n",
+                "<testsuite name=\"niolab.server.BurstTest\">",
+                "  <testcase name=\"aBurstIsServed\" classname=\"niolab.server.BurstTest\">",
+                "    <error message=\"Connection refused\" type=\"java.net.ConnectException\">java.net.ConnectException: Connection refused</error>",
+                "  </testcase>",
+                "  <testcase name=\"someOtherCase\" classname=\"niolab.server.BurstTest\">",
+                "    <failure message=\"[a twin's output&#10;error: not this one]\"/>",
+                "  </testcase>",
+                "  <testcase name=\"eachArch(String)[1]\" classname=\"niolab.server.BurstTest\">",
+                "    <error message=\"java.io.IOException: Broken pipe\" type=\"java.util.concurrent.ExecutionException\"/>",
+                "  </testcase>",
+                "  <testcase name=\"initializationError\" classname=\"niolab.server.BurstTest\">",
+                "    <failure message=\"[listening on 127.0.0.1:1 (lt, echo)&#10;error: event loop failed: lab 2: awaitWritable&#10;counters: accepts=1] expected: 0 but was: 1\"/>",
+                "  </testcase>",
+                "</testsuite>", ""));
+        writeReport("srv/target/surefire-reports/TEST-niolab.server.WholeTest.xml", String.join("\n",
+                "<testsuite name=\"niolab.server.WholeTest\">",
+                "  <testcase name=\"a\" classname=\"niolab.server.WholeTest\">",
+                "    <error message=\"Read timed out\" type=\"java.net.SocketTimeoutException\">java.net.SocketTimeoutException: Read timed out</error>",
+                "  </testcase>",
+                "</testsuite>", ""));
+        List<Score> scores = score(17);
+        String refused = scores.stream().filter(s -> s.checkpoint().id().equals("burst")).findFirst().orElseThrow().why();
+        assertThat(refused).contains("aBurstIsServed failed: Connection refused\n    expected: a server on the port; came: a refused connect")
+                .contains("\nthe server said: error: event loop failed: lab 2: awaitWritable\n");
+        assertThat(scores.stream().filter(s -> s.checkpoint().id().equals("param")).findFirst().orElseThrow().why())
+                .as("a broken pipe: the server was gone").contains("Broken pipe\nthe server said: error: event loop failed: lab 2: awaitWritable\n");
+        String stalled = scores.stream().filter(s -> s.checkpoint().id().equals("whole")).findFirst().orElseThrow().why();
+        assertThat(stalled).contains("a failed: Read timed out\n    expected: an answer; came: nothing more before the test's socket timeout")
+                .doesNotContain("the server said");
+        assertThat(Grader.serverSaid("[w1] listening\n[w1] error: bind: in use\nerror: gave up")).isEqualTo("error: bind: in use");
     }
 
     @Test
@@ -348,6 +385,10 @@ class GraderTest {
         err.reset();
         assertThat(run("--lab", "9", "--score-only", "--root", root.toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: no checkpoint for lab 9");
+        err.reset();
+        assertThat(run("--lab", "3", "--only", "burst,brust", "--score-only", "--root", root.toString()))
+                .as("a misspelt ONLY= id is said, not left out").isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("error: no checkpoint brust in lab 3: ONLY= takes burst, whole, param, later, newer\n");
     }
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -104,4 +104,19 @@ class HandinTest {
         assertThat(handin(2)).contains("### " + LT + " (lt-region)", "lab 2's regions are unchanged since the handout")
                 .doesNotContain(BIO);
     }
+
+    @Test
+    void aPartialGradeLaterThanTheWholeOneIsShownAfterItAndSaidWhenItIsOfTheseSources() throws Exception {
+        grade("grade.txt", "make grade LAB=1", "0".repeat(64));
+        write(BIO, "class Bio {\n    // served on a thread of its own\n}\n");
+        grade("grade-only.txt", "make grade LAB=1 ONLY=bio-echo", Grader.sourcesHash(root));
+        Files.setLastModifiedTime(root.resolve("runs/lab1/grade.txt"), java.nio.file.attribute.FileTime.fromMillis(0));
+
+        String handin = handin(1);
+
+        assertThat(handin).contains("- the sources changed after the grade (2026-01-01T00:00:00Z)")
+                .contains("- a later partial grade, make grade LAB=1 ONLY=bio-echo, is of these sources (shown below the full table)")
+                .contains("## The grade: runs/lab1/grade.txt", "## The later partial grade: runs/lab1/grade-only.txt")
+                .doesNotContain("the grade table is partial");
+    }
 }
