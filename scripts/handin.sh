@@ -97,7 +97,12 @@ else
   if [ -z "$graded" ]; then
     notes+=("the grade table names no hash of its sources (an older grader): it cannot be checked against this code")
   elif [ "$graded" != "$(sources_hash)" ]; then
-    notes+=("the sources changed after the grade ($(sed -n 's/^# graded \([^ ]*\).*/\1/p' "$grade" | head -1)): the table may not be this code's; make grade LAB=$lab again")
+    # which files, so that a teacher sees whether the change touched this lab (a later lab's region often)
+    newer=$(find . -mindepth 1 -type d \( -name target -o -name runs -o -name '.*' \) -prune -o \
+      -type f ! -name '.*' \( -path '*/src/*' -o -name pom.xml \) -newer "$grade" -print | sed 's|^\./||' | LC_ALL=C sort)
+    named=$(head -3 <<<"$newer" | paste -sd, - | sed 's/,/, /g')
+    [ "$(grep -c . <<<"$newer")" -gt 3 ] && named="$named and $(($(grep -c . <<<"$newer") - 3)) more"
+    notes+=("the sources changed after the grade ($(sed -n 's/^# graded \([^ ]*\).*/\1/p' "$grade" | head -1))${named:+, in $named}: the table may not be this code's; make grade LAB=$lab again")
   fi
 fi
 

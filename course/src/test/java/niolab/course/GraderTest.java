@@ -276,6 +276,22 @@ class GraderTest {
     }
 
     @Test
+    void aGivenCheckpointThatAnEarlierLabsStubBreaksNamesThatLabAndDoesNotBlameTheStudent() throws IOException {
+        Files.writeString(root.resolve(Grader.TABLE), TABLE.replace("3\tparam\t1\t", "3\tparam\t0\t"));
+        Files.writeString(root.resolve(Grader.HINTS), "param\tacc\t*\t-\n");
+        Files.writeString(root.resolve(Grader.NEEDS), "param\tet-read\n");
+        Files.createDirectories(root.resolve(Grader.STUBS));
+        Files.writeString(root.resolve(Grader.STUBS + "/et-read.java.txt"), "// TODO lab 3: read until drained\nlong n = read(c);\n");
+        Files.createDirectories(root.resolve("srv/src/main/java/niolab/server"));
+        Files.writeString(root.resolve("srv/src/main/java/niolab/server/Et.java"), "class Et {\n  // TODO lab 3: read until drained\n  long n = read(c);\n}\n");
+        report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "failure"});
+        report("WholeTest", new String[] {"a", "pass"});
+        String out = printed(score(17));
+        assertThat(out).containsPattern("param +given +FAIL +every architecture\\n +hint: param needs lab 3's et-read: still a stub \\(make grade LAB=3\\)\\n")
+                .doesNotContain(Grader.GIVEN_BROKEN).doesNotContain("[acc]");
+    }
+
+    @Test
     void aBuildFailureShowsTheCompilersFirstErrorAndNoHints() throws IOException {
         Path log = root.resolve(Grader.LOG);
         Files.createDirectories(log.getParent());
