@@ -67,13 +67,17 @@ require_fresh_jars() {
   done
 }
 
+# source_files [TEST...]: the files a grade is given for, as ./PATH, NUL-separated, unsorted, run in
+# FRESH_ROOT: every file under a src/ folder and every pom.xml, leaving out target/, runs/ and
+# hidden files; find TESTs narrow them (-newer FILE: what changed after FILE).
+source_files() {
+  find . -mindepth 1 -type d \( -name target -o -name runs -o -name '.*' \) -prune -o \
+    -type f ! -name '.*' \( -path '*/src/*' -o -name pom.xml \) "$@" -print0
+}
+
 # sources_hash: the hash of the tree's sources as the grader (Grader.sourcesHash) records it
-# beside a grade table: SHA-256 of sha256sum's lines for every file under a src/ folder and every
-# pom.xml, in byte order of their paths, leaving out target/, runs/ and hidden files. A change
-# here is a change there: course's GradeTableTest holds the two to the same value.
+# beside a grade table: SHA-256 of sha256sum's lines for every source_files path, in byte order.
+# A change here is a change there: course's GradeTableTest holds the two to the same value.
 sources_hash() {
-  (cd "$FRESH_ROOT" &&
-    find . -mindepth 1 -type d \( -name target -o -name runs -o -name '.*' \) -prune -o \
-      -type f ! -name '.*' \( -path '*/src/*' -o -name pom.xml \) -print0 |
-    LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum | cut -c1-64)
+  (cd "$FRESH_ROOT" && source_files | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum | cut -c1-64)
 }

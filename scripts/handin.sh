@@ -98,10 +98,10 @@ else
     notes+=("the grade table names no hash of its sources (an older grader): it cannot be checked against this code")
   elif [ "$graded" != "$(sources_hash)" ]; then
     # which files, so that a teacher sees whether the change touched this lab (a later lab's region often)
-    newer=$(find . -mindepth 1 -type d \( -name target -o -name runs -o -name '.*' \) -prune -o \
-      -type f ! -name '.*' \( -path '*/src/*' -o -name pom.xml \) -newer "$grade" -print | sed 's|^\./||' | LC_ALL=C sort)
+    newer=$(cd "$FRESH_ROOT" && source_files -newer "$here/$grade" | tr '\0' '\n' | sed 's|^\./||' | LC_ALL=C sort)
+    count=$(grep -c . <<<"$newer" || true)
     named=$(head -3 <<<"$newer" | paste -sd, - | sed 's/,/, /g')
-    [ "$(grep -c . <<<"$newer")" -gt 3 ] && named="$named and $(($(grep -c . <<<"$newer") - 3)) more"
+    [ "$count" -le 3 ] || named="$named and $((count - 3)) more"
     notes+=("the sources changed after the grade ($(sed -n 's/^# graded \([^ ]*\).*/\1/p' "$grade" | head -1))${named:+, in $named}: the table may not be this code's; make grade LAB=$lab again")
   fi
 fi
