@@ -14,6 +14,14 @@ import niolab.common.stats.Interval;
  * connections and its time from exec to ready; the lab's claims checked on the run.
  */
 public final class ArchitecturesExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.05, "at 50 connections a server design is worth choosing for 5% of rate or CPU per request; less, a deployment's other costs swamp");
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     /** Every server the script knows, in table order, with how the report names it ({@code {n}}: the loop count). */
     static final Map<String, String> LABELS = new LinkedHashMap<>();
 
@@ -43,7 +51,7 @@ public final class ArchitecturesExperiment implements Experiment {
     @Override
     public void generate(Results r, Report out) {
         ArchitecturesRun run = new ArchitecturesRun(r);
-        out.put("env", r.environment());
+        out.put("env", r.environment(THRESHOLD));
         settings(run, out);
         echoTables(run, out);
         pingTable(run, out);
@@ -224,7 +232,7 @@ public final class ArchitecturesExperiment implements Experiment {
 
     /**
      * "0.93× [0.90, 0.97] slower", "1.01× [0.99, 1.01] the same", "1.01× [0.95, 1.08] undecided":
-     * the ratio, its interval and its verdict against the run's threshold.
+     * the ratio, its interval and its verdict against the report's threshold.
      */
     private static String ratioCell(Interval i, Comparison.Quantity q, double threshold) {
         if (i == null) return "–";
@@ -377,8 +385,8 @@ public final class ArchitecturesExperiment implements Experiment {
                         Interval.exactly(run.rssMb(s)), 1, 100));
             }
         }
-        Claim.report(claims, "measured", out, run.threshold);
-        CompareRun.forkPrecision(out, run.forks(run.top()), Integer.parseInt(run.setting("rounds")), run.threshold);
+        Claim.report(claims, "measured", out);
+        CompareRun.forkPrecision(out, run.forks(run.top()), Integer.parseInt(run.setting("rounds")));
     }
 
     /** vt's keep-alive echo rate over lt's at the run's connections, paired by round; null when the run lacks either. */

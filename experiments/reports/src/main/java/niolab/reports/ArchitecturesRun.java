@@ -24,7 +24,7 @@ public final class ArchitecturesRun {
     final Csv settings, ready, idle, proc;
     final List<String> servers = new ArrayList<>(), levels;
     final int cores;
-    /** The run's threshold ({@link Results#threshold}). */
+    /** The report's declared threshold ({@link ArchitecturesExperiment#THRESHOLD}). */
     final double threshold;
     /** The compare runs by measure. */
     private final Map<String, BenchComparison> compared = new LinkedHashMap<>();
@@ -41,7 +41,7 @@ public final class ArchitecturesRun {
         }
         levels = List.of(setting("levels").split(" "));
         cores = r.json("env.json", RunEnvironment.class).cores();
-        threshold = r.threshold();
+        threshold = ArchitecturesExperiment.THRESHOLD.value();
         if (!"compare".equals(optional("design"))) {
             throw new IllegalArgumentException(r.dir.resolve("settings.csv") + " is a run of the sequential design, which this"
                     + " generator no longer reads: rerun make exp-architectures");

@@ -3,58 +3,32 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import niolab.common.stats.ClaimVerdict;
-import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
 /**
  * One of the lab's claims, checked on a run: a quantity measured with its 95% interval, from
  * that quantity's own rounds (a CPU ratio's from the rounds' CPU ratios), against the range the
- * lab claims for it. It holds when the whole interval lies in the range, fails when the whole
- * interval lies outside it, and is otherwise undecided at the run's precision: noise never
- * helps a claim, nor sinks one.
+ * lab claims for it. The range's bounds are declared in the experiment's source before any run,
+ * each with its reason, and decide both ways alike: a claim holds when the whole interval lies in
+ * the range, fails when the whole interval lies outside it, and is otherwise undecided at the run's
+ * precision. No margin widens either side, so noise never helps a claim, nor shields one from failing.
  *
  * <p>{@code rounds} is how many rounds the interval comes from; 0 marks a figure counted on
  * the run (errors, connections), whose interval is itself; one round gives no interval at all.
- *
- * <p>{@code threshold} is the run's (the larger of 2% and its A/A floor, {@link Results#threshold}),
- * the rule of {@link Comparison#verdict}: a difference smaller than noise alone shows is no
- * difference, so a claim fails only when its whole interval lies beyond its bound by more than the
- * threshold ("at least b" below b·(1 − t), "at most b" above b·(1 + t)); it still holds only when the
- * whole interval clears the bound itself, so the threshold never helps a claim either. A counted
- * figure has no noise: no threshold.
  */
-record Claim(String statement, Interval measured, int rounds, double low, double high, double threshold) {
+record Claim(String statement, Interval measured, int rounds, double low, double high) {
     static Claim atLeast(String statement, Interval measured, int rounds, double bound) {
-        return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY, 0);
+        return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY);
     }
 
     static Claim atMost(String statement, Interval measured, int rounds, double bound) {
-        return new Claim(statement, measured, rounds, Double.NEGATIVE_INFINITY, bound, 0);
+        return new Claim(statement, measured, rounds, Double.NEGATIVE_INFINITY, bound);
     }
 
     /** A two-sided claim: the quantity within [low, high]. */
     static Claim within(String statement, Interval measured, int rounds, double low, double high) {
-        return new Claim(statement, measured, rounds, low, high, 0);
-    }
-
-    /** The same claim judged against the run's {@code threshold}. */
-    Claim withThreshold(double t) {
-        return new Claim(statement, measured, rounds, low, high, t);
-    }
-
-    /** The threshold that applies: none for a counted figure. */
-    private double t() {
-        return rounds == 0 ? 0 : threshold;
-    }
-
-    /** The lower bound widened by the threshold: below it lies a difference noise alone does not show. */
-    private double lowEdge() {
-        return Double.isInfinite(low) ? low : low * (1 - t());
-    }
-
-    private double highEdge() {
-        return Double.isInfinite(high) ? high : high * (1 + t());
+        return new Claim(statement, measured, rounds, low, high);
     }
 
     /** A claim on the median of per-round ratios {@code numer[i] / denom[i]}, paired by round. */
@@ -74,16 +48,10 @@ record Claim(String statement, Interval measured, int rounds, double low, double
 
     ClaimVerdict verdict() {
         if (tooFewRounds()) return ClaimVerdict.UNDECIDED;
-        ClaimVerdict above = Double.isInfinite(low) ? ClaimVerdict.HOLDS : side(low, lowEdge(), true);
-        ClaimVerdict below = Double.isInfinite(high) ? ClaimVerdict.HOLDS : side(high, highEdge(), false);
+        ClaimVerdict above = Double.isInfinite(low) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, low, true);
+        ClaimVerdict below = Double.isInfinite(high) ? ClaimVerdict.HOLDS : ClaimVerdict.of(measured, high, false);
         if (above == ClaimVerdict.FAILS || below == ClaimVerdict.FAILS) return ClaimVerdict.FAILS;
         return above == ClaimVerdict.HOLDS && below == ClaimVerdict.HOLDS ? ClaimVerdict.HOLDS : ClaimVerdict.UNDECIDED;
-    }
-
-    /** Against one bound: holds as the bound says, fails only beyond the threshold's edge, else undecided. */
-    private ClaimVerdict side(double bound, double edge, boolean atLeast) {
-        ClaimVerdict v = ClaimVerdict.of(measured, bound, atLeast);
-        return v == ClaimVerdict.FAILS && ClaimVerdict.of(measured, edge, atLeast) != ClaimVerdict.FAILS ? ClaimVerdict.UNDECIDED : v;
     }
 
     /** The verdict in the report's words. */
@@ -97,15 +65,13 @@ record Claim(String statement, Interval measured, int rounds, double low, double
     }
 
     String bound() {
-        String b = Double.isInfinite(high) ? "≥ " + Md.f2(low) : Double.isInfinite(low) ? "≤ " + Md.f2(high) : Md.f2(low) + " – " + Md.f2(high);
-        return t() == 0 ? b : b + " (±" + Md.f1(t() * 100) + "%)";
+        return Double.isInfinite(high) ? "≥ " + Md.f2(low) : Double.isInfinite(low) ? "≤ " + Md.f2(high) : Md.f2(low) + " – " + Md.f2(high);
     }
 
     String interval() {
         if (rounds == 0) return "counted";
         if (rounds == 1) return "none (1 round)";
-        return "[" + Md.edge(measured, measured.low(), low, high, lowEdge(), highEdge()) + ", "
-                + Md.edge(measured, measured.high(), low, high, lowEdge(), highEdge()) + "]";
+        return "[" + Md.edge(measured, measured.low(), low, high) + ", " + Md.edge(measured, measured.high(), low, high) + "]";
     }
 
     /** A row of a claims table: the claim, the figure, its interval and rounds, the bound, the verdict. */
@@ -116,28 +82,17 @@ record Claim(String statement, Interval measured, int rounds, double low, double
     /**
      * The claims as a report's table ({@code claims_table}, the figure's column headed
      * {@code measuredHeader}), a tally ({@code claims_held}: "3 of 5"; {@code claims_summary}:
-     * how many hold, fail and are undecided) and {@code claims_precision}: what the rounds
-     * behind the intervals can resolve.
+     * how many hold, fail and are undecided), {@code claims_family}: how false calls across the
+     * family are controlled, and {@code claims_precision}: what the rounds behind the intervals can
+     * resolve, with the family's sentence.
      */
-    static void report(List<Claim> claims, String measuredHeader, Report out, double threshold) {
-        report(withThreshold(claims, threshold), measuredHeader, out);
-    }
-
-    /** The claims, each judged against {@code threshold}. */
-    static List<Claim> withThreshold(List<Claim> claims, double threshold) {
-        List<Claim> out = new ArrayList<>();
-        for (Claim c : claims) out.add(c.withThreshold(threshold));
-        return out;
-    }
-
-    /** The table and tally of claims already judged against their run's threshold. */
     static void report(List<Claim> claims, String measuredHeader, Report out) {
         List<List<String>> rows = new ArrayList<>();
         int[] tally = new int[ClaimVerdict.values().length];
         int fewest = Integer.MAX_VALUE;
-        double threshold = 0;
+        int estimated = 0;
         for (Claim c : claims) {
-            if (c.rounds > 0) threshold = Math.max(threshold, c.threshold);
+            if (c.rounds > 0) estimated++;
             rows.add(c.row());
             tally[c.verdict().ordinal()]++;
             if (c.rounds > 0) fewest = Math.min(fewest, c.rounds);
@@ -145,7 +100,9 @@ record Claim(String statement, Interval measured, int rounds, double low, double
         out.put("claims_table", Md.table(List.of("claim", measuredHeader, "95% interval", "rounds", "bound", "on this run"), rows));
         out.put("claims_held", tally[ClaimVerdict.HOLDS.ordinal()] + " of " + claims.size());
         out.put("claims_summary", summary(tally, claims.size()));
-        out.put("claims_precision", precision(fewest) + (threshold == 0 ? "" : thresholdNote(threshold)));
+        out.put("claims_family", ClaimFamily.words(claims.size(), estimated));
+        out.put("claims_rounds", precision(fewest));
+        out.put("claims_precision", precision(fewest) + " " + out.values.get("claims_family"));
     }
 
     /** "Of the lab's 12 claims checked on this run, 3 hold, 2 fail and 7 are undecided at this run's precision." */
@@ -155,15 +112,6 @@ record Claim(String statement, Interval measured, int rounds, double low, double
                 + " hold" + (tally[ClaimVerdict.HOLDS.ordinal()] == 1 ? "s" : "") + ", " + tally[ClaimVerdict.FAILS.ordinal()]
                 + " fail" + (tally[ClaimVerdict.FAILS.ordinal()] == 1 ? "s" : "") + " and " + undecided + " "
                 + (undecided == 1 ? "is" : "are") + " undecided at this run's precision";
-    }
-
-    /** How the run's threshold enters a claim, in words. */
-    static String thresholdNote(double threshold) {
-        return " Each estimated claim is judged with this run's threshold, ±" + Md.f1(threshold * 100) + "% (the larger of "
-                + Md.f0(Comparison.MIN_THRESHOLD * 100) + "% and the run's A/A floor, in the environment block): a difference from the"
-                + " bound smaller than noise alone shows between two identical servers is no difference, so a claim fails only when its"
-                + " whole interval lies beyond its bound by more than the threshold, and holds only when the whole interval clears the"
-                + " bound itself.";
     }
 
     /** What the fewest rounds behind a claim can tell, in words. */

@@ -18,7 +18,7 @@ import niolab.common.stats.MedianInterval;
  */
 public final class CompareRun {
     final BenchComparison json;
-    /** The run's threshold ({@link Results#threshold}): a ratio within 1 ± it is no difference. */
+    /** The report's declared threshold ({@link Threshold}): a ratio within 1 ± it is no difference. */
     final double threshold;
 
     private CompareRun(BenchComparison json, double threshold) {
@@ -26,13 +26,9 @@ public final class CompareRun {
         this.threshold = threshold;
     }
 
-    /** A compare file of {@code r}'s run, its verdicts against the run's threshold. */
-    public static CompareRun of(Results r, String file) {
-        return of(r, file, r.threshold());
-    }
-
-    static CompareRun of(Results r, String file, double threshold) {
-        return new CompareRun(r.json(file, BenchComparison.class), threshold);
+    /** A compare file of {@code r}'s run, its verdicts against the report's declared {@code threshold}. */
+    public static CompareRun of(Results r, String file, Threshold threshold) {
+        return new CompareRun(r.json(file, BenchComparison.class), threshold.value());
     }
 
     String baseline() {
@@ -147,10 +143,30 @@ public final class CompareRun {
     /**
      * For a run in {@code forks} forks (2 or more) of {@code rounds} rounds, replaces the precision
      * sentence {@link Claim#report} put ({@code claims_precision}, which speaks of one fork's rounds)
-     * with {@link #forkPrecision}'s; a run in one fork keeps it.
+     * with {@link #forkPrecision}'s, keeping the family's sentence; a run in one fork keeps it.
      */
-    static void forkPrecision(Report out, int forks, int rounds, double threshold) {
-        if (forks > 1) out.put("claims_precision", forkPrecision(forks, rounds) + Claim.thresholdNote(threshold));
+    static void forkPrecision(Report out, int forks, int rounds) {
+        forkPrecision(out, forks, rounds, null);
+    }
+
+    /**
+     * The same for a report whose claims come partly from its forked compare runs and partly from
+     * rounds outside them, which {@code others} names in a sentence: those keep the order-statistic
+     * description of their rounds, so that each claim's interval is described as it was computed.
+     */
+    static void forkPrecision(Report out, int forks, int rounds, String others) {
+        if (forks < 2) return;
+        out.put("claims_precision", forkPrecision(forks, rounds) + (others == null ? "" : " " + others + " " + lowerFirst(out.values.get("claims_rounds")))
+                + " " + out.values.get("claims_family"));
+    }
+
+    private static String lowerFirst(String s) {
+        return Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** The rounds per fork of this run. */
+    int roundsPerFork() {
+        return json.config().rounds();
     }
 
     /** What an interval of a run in {@code forks} forks of {@code rounds} rounds rests on, in words. */
@@ -241,7 +257,7 @@ public final class CompareRun {
         return null;
     }
 
-    /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%] (threshold ±2.0%)", against this run's threshold. */
+    /** "0.93 [0.90, 0.97]: slower by 7% [3%, 10%] (threshold ±2.0%)", against the report's declared threshold. */
     String words(Interval r, Comparison.Quantity quantity) {
         return words(r, quantity, threshold);
     }

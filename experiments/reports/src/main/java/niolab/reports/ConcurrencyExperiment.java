@@ -13,6 +13,14 @@ import niolab.common.stats.Interval;
  * LT with intervals).
  */
 public final class ConcurrencyExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.05, "which server peaks highest matters at 5% of rate; less, the client's own share of a 2-core machine decides");
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     private static final String[] ARCHS = ShortRunExperiment.ARCHS;
     private static final String[] LABELS = ShortRunExperiment.LABELS;
     private static final String[] MODES = {"keepalive", "short"};
@@ -41,7 +49,7 @@ public final class ConcurrencyExperiment implements Experiment {
             double[] spreads = new double[ARCHS.length * lv.length];
             for (int a = 0; a < ARCHS.length; a++) {
                 for (int i = 0; i < lv.length; i++) {
-                    CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
+                    CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]), THRESHOLD);
                     BenchComparison.ServerSummary s = run.summary(ARCHS[a]);
                     qps[a][i] = medianRate(run, ARCHS[a]);
                     p99[a][i] = orNaN(s.medianP99Us());
@@ -61,7 +69,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 }
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f0(p99[a][i]));
                 for (int a = 0; a < ARCHS.length; a++) row.add(Md.f1(cpu[a][i]));
-                CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]));
+                CompareRun run = CompareRun.of(r, compareFile(mode, lv[i]), THRESHOLD);
                 for (int a = 1; a < ARCHS.length; a++) row.add(run.words(run.ratio(ARCHS[a], ARCHS[0], CompareRun.RATE), Comparison.Quantity.RATE));
                 row.add(resolvedBest(run, col));
                 rows.add(row);
@@ -110,7 +118,7 @@ public final class ConcurrencyExperiment implements Experiment {
         out.put("keepalive_over_short", ka.toString());
         out.put("keepalive_past_peak", pastPeak(peakAt[0], lv));
         shortOverKeepaliveCpu(out, cpuAtTop, lv[lv.length - 1]);
-        CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]));
+        CompareRun first = CompareRun.of(r, compareFile("keepalive", lv[0]), THRESHOLD);
         BenchComparison.Config c = first.json.config();
         out.put("design_point", "one `echo-bench compare` of the three servers per mode and level: " + first.design()
                 + ", after " + Md.f2(c.warmupS()) + " s of load on each server first (the warm-up, not counted); "
@@ -135,7 +143,7 @@ public final class ConcurrencyExperiment implements Experiment {
         return v == null ? Double.NaN : v;
     }
 
-    /** The server with the highest median rate when its interval against every other lies beyond the run's threshold, else which ones tie. */
+    /** The server with the highest median rate when its interval against every other lies beyond the report's threshold, else which ones tie. */
     private static String resolvedBest(CompareRun run, double[] qps) {
         int best = Stats.best(qps, true);
         StringBuilder ties = new StringBuilder(LABELS[best]);
@@ -175,8 +183,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 + Md.f0(medianSpread[1] * 100) + "% (short), median over the points; ratios paired by round, with intervals");
         out.put("trust", "Each point is one compare: in every round the three servers run one after the other in a fresh random"
                 + " order, so the machine's drift and the slot order reach all three alike, and a ratio to LT is "
-                + CompareRun.of(r, compareFile("keepalive", lv[0])).ratioMethod() + "; a direction is named only where that interval lies wholly beyond the run's threshold"
-                + " (1 ± the larger of 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it"
+                + CompareRun.of(r, compareFile("keepalive", lv[0]), THRESHOLD).ratioMethod() + "; a direction is named only where that interval lies wholly beyond the report's threshold (" + THRESHOLD.declared() + "), \"the same\" where it lies wholly within it"
                 + " (columns \"ET / LT\" and \"MP / LT\"; \"most QPS (resolved)\" names a server only when it beats both others"
                 + " beyond their intervals). The warm-up is explicit: load on each server before a compare's first round, not"
                 + " counted. One server's slices at one point differ by " + Md.f0(medianSpread[0] * 100) + "% in keep-alive QPS"
@@ -186,7 +193,7 @@ public final class ConcurrencyExperiment implements Experiment {
             double[] peaks = new double[ARCHS.length];
             CompareRun[] atPeak = new CompareRun[ARCHS.length];
             for (int a = 0; a < ARCHS.length; a++) {
-                atPeak[a] = CompareRun.of(r, compareFile(MODES[m], lv[peakAt[m][a]]));
+                atPeak[a] = CompareRun.of(r, compareFile(MODES[m], lv[peakAt[m][a]]), THRESHOLD);
                 peaks[a] = medianRate(atPeak[a], ARCHS[a]);
             }
             int best = Stats.best(peaks, true);
@@ -206,7 +213,7 @@ public final class ConcurrencyExperiment implements Experiment {
             out.put(MODES[m] + "_best_peak_line", LABELS[best] + "'s, by median; " + sb);
         }
         int loop = Stats.best(new double[] {peakRate(r, lv, peakAt, 0), peakRate(r, lv, peakAt, 1)}, true);
-        CompareRun run = CompareRun.of(r, compareFile("keepalive", lv[peakAt[0][loop]]));
+        CompareRun run = CompareRun.of(r, compareFile("keepalive", lv[peakAt[0][loop]]), THRESHOLD);
         Interval mp = run.ratio(ARCHS[2], ARCHS[loop], CompareRun.RATE);
         out.put("mp_throughput", "At " + lv[peakAt[0][loop]] + " keep-alive connections, where " + LABELS[loop] + " peaked, MP serves "
                 + Md.f0(medianRate(run, ARCHS[2])) + " QPS against " + LABELS[loop] + "'s " + Md.f0(medianRate(run, ARCHS[loop]))
@@ -216,7 +223,7 @@ public final class ConcurrencyExperiment implements Experiment {
     }
 
     private static double peakRate(Results r, String[] lv, int[][] peakAt, int arch) {
-        return medianRate(CompareRun.of(r, compareFile("keepalive", lv[peakAt[0][arch]])), ARCHS[arch]);
+        return medianRate(CompareRun.of(r, compareFile("keepalive", lv[peakAt[0][arch]]), THRESHOLD), ARCHS[arch]);
     }
 
     /** The median of a server's slice rates, the figure its ratios are paired from; NaN when it never served. */

@@ -6,4 +6,12 @@ public interface Experiment {
     String name();
 
     void generate(Results results, Report report);
+
+    /**
+     * The smallest difference that matters to this report's comparisons, declared with its reason
+     * before any run (an experiment that compares nothing keeps the default).
+     */
+    default Threshold threshold() {
+        return Threshold.DEFAULT;
+    }
 }

@@ -113,7 +113,8 @@ public final class ExperimentReports implements Callable<Integer> {
     public static Map<Path, String> render(Path experimentsDir, Experiment e) throws IOException {
         Results results = new Results(experimentsDir.resolve("results").resolve(e.name()));
         Report report = new Report();
-        report.put("env", results.environment());
+        report.put("env", results.environment(e.threshold()));
+        report.put("threshold", e.threshold().declared());
         e.generate(results, report);
         String templateName = "templates/exp-" + e.name() + ".md";
         String template = Files.readString(experimentsDir.resolve(templateName), StandardCharsets.UTF_8);

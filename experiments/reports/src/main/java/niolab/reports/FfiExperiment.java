@@ -20,6 +20,14 @@ import niolab.common.stats.MedianInterval;
  * of that CPU the binding's calls account for (experiments/scripts/exp-ffi.sh).
  */
 public final class FfiExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.02, "a native call sits on every request's path, so a small difference matters: 2%, the least a shared machine's drift leaves readable");
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     static final String[] CALLS = {"epollWait", "readEagain", "send64"};
     static final String[] WORKLOADS = {"keepalive-echo", "keepalive-ping", "pipeline-ping"};
     static final String[] STRACE_WORKLOADS = {"keepalive", "short"};
@@ -241,7 +249,7 @@ public final class FfiExperiment implements Experiment {
                 Claim cheaper = Claim.atMost("cpu", Claim.ratio(Arrays.copyOf(cpuRounds[1], n), Arrays.copyOf(cpuRounds[0], n)), n, 1.0);
                 if (r.has(compareFile(w))) {
                     // the comparison proper: both bindings in one compare run, paired by round
-                    CompareRun run = CompareRun.of(r, compareFile(w));
+                    CompareRun run = CompareRun.of(r, compareFile(w), THRESHOLD);
                     Interval rate = run.ratio("et-ffm", "et-jna", CompareRun.RATE), cost = run.ratio("et-ffm", "et-jna", CompareRun.CPU);
                     int k = run.rounds("et-ffm", "et-jna");
                     faster = rate == null ? null : Claim.atLeast("qps", rate, k, 1.0);
@@ -253,8 +261,8 @@ public final class FfiExperiment implements Experiment {
                     verdicts.add(w + ": FFM against JNA: too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)");
                     continue;
                 }
-                faster = faster.withThreshold(r.threshold());
-                cheaper = cheaper.withThreshold(r.threshold());
+                faster = faster;
+                cheaper = cheaper;
                 String verdict = faster.verdict() == ClaimVerdict.FAILS || cheaper.verdict() == ClaimVerdict.FAILS ? "fails"
                         : faster.verdict() == ClaimVerdict.HOLDS && cheaper.verdict() == ClaimVerdict.HOLDS ? "holds"
                         : "undecided at this run's precision";
@@ -302,7 +310,7 @@ public final class FfiExperiment implements Experiment {
         StringBuilder sb = new StringBuilder();
         for (String w : WORKLOADS) {
             if (!r.has(compareFile(w))) continue;
-            sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, compareFile(w)).section(w));
+            sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, compareFile(w), THRESHOLD).section(w));
         }
         return sb.toString();
     }

@@ -16,6 +16,14 @@ import niolab.common.stats.MedianInterval;
  * slices).
  */
 public final class HttpExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.05, "a load generator or a server is worth preferring for 5% of rate; the claims' 0.9-1.1 band is wider still");
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     /** The servers exp-http can run, in table order; a report shows those its run measured. */
     private static final String[] KNOWN = {"lt", "et", "mp", "netty-nio", "netty-epoll", "netty-uring", "netty-http"};
     private static final String[] MODES = {"keepalive", "close", "pipeline"};
@@ -33,8 +41,8 @@ public final class HttpExperiment implements Experiment {
     public void generate(Results r, Report out) {
         CompareRun[] wrk = new CompareRun[MODES.length], eb = new CompareRun[MODES.length];
         for (int m = 0; m < MODES.length; m++) {
-            wrk[m] = CompareRun.of(r, compareFile("wrk", MODES[m]));
-            eb[m] = CompareRun.of(r, compareFile("echo-bench", MODES[m]));
+            wrk[m] = CompareRun.of(r, compareFile("wrk", MODES[m]), THRESHOLD);
+            eb[m] = CompareRun.of(r, compareFile("echo-bench", MODES[m]), THRESHOLD);
         }
         List<String> found = new ArrayList<>();
         for (String s : KNOWN) {
@@ -82,12 +90,12 @@ public final class HttpExperiment implements Experiment {
                 leftOut.add(statement);
                 continue;
             }
-            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk).ratio(), n, 0.9, 1.1).withThreshold(r.threshold());
+            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk).ratio(), n, 0.9, 1.1);
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
-        Claim.report(claims, "measured ratio", out, r.threshold());
-        CompareRun.forkPrecision(out, wrk[0].forks(), wrk[0].json.config().rounds(), r.threshold());
+        Claim.report(claims, "measured ratio", out);
+        CompareRun.forkPrecision(out, wrk[0].forks(), wrk[0].json.config().rounds());
         out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + MedianInterval.MIN_ROUNDS
                 + " rounds in which both sides served (no interval): " + String.join("; ", leftOut) + ".");
         out.put("ruler_held", rulerHeld + " of " + servers.length);
@@ -102,8 +110,7 @@ public final class HttpExperiment implements Experiment {
         out.put("design_rounds", (wrk[0].forks() > 1 ? "every server started afresh in each fork" : "all servers up at once") + "; per mode and load generator one `echo-bench compare` of every server ("
                 + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
                 + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
-                + " machine's drift reaches them alike, and a ratio is " + wrk[0].ratioMethod() + "; a direction is named only where the interval lies wholly beyond the run's threshold (1 ± the larger of"
-                + " 2% and its A/A floor, in the environment block), \"the same\" where it lies wholly within it. Tables show each"
+                + " machine's drift reaches them alike, and a ratio is " + wrk[0].ratioMethod() + "; a direction is named only where the interval lies wholly beyond the report's threshold (" + THRESHOLD.declared() + "), \"the same\" where it lies wholly within it. Tables show each"
                 + " server's median slice");
         out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`, the compares with their results in"
                 + " `experiments/results/http/`, then redis; `ROUNDS=`, `SLICE=`, `WARMUP=` and `SERVERS=` change the runs)");
@@ -119,7 +126,7 @@ public final class HttpExperiment implements Experiment {
         }
         int n = run.rounds(pair[0], pair[1]);
         claims.add((quantity == CompareRun.RATE ? Claim.atLeast(statement, ratio, n, 1.0) : Claim.atMost(statement, ratio, n, 1.0))
-                .withThreshold(run.threshold));
+                );
     }
 
     public static String compareFile(String load, String mode) {
@@ -191,7 +198,7 @@ public final class HttpExperiment implements Experiment {
             Interval ratio = s.equals(best) ? null : run.ratio(best, s, CompareRun.RATE);
             if (!s.equals(best) && (ratio == null || Comparison.verdict(ratio, run.threshold) != Comparison.Verdict.ABOVE)) ties.add(s);
         }
-        return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval and the run's threshold"
+        return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval and the report's threshold"
                 : ", the highest median, not resolved from " + String.join(", ", ties) + " at this run's precision";
     }
 }

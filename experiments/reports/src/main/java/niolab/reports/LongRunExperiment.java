@@ -117,7 +117,9 @@ public final class LongRunExperiment implements Experiment {
         out.put("best_steady_line", LABELS[best] + " (" + Md.versus(steady, best, LABELS) + ")");
         out.put("warmup_shapes", String.join(". ", shapes) + ".");
         List<String> shape = new ArrayList<>();
-        if (!steps.isEmpty()) shape.add("a step (most of the rise between two intervals) for " + String.join(" and ", steps));
+        // one run at one interval's resolution: a rise within one interval reads the same whether it was a step or a steep slope
+        if (!steps.isEmpty()) shape.add("most of the rise between two consecutive intervals for " + String.join(" and ", steps)
+                + " (a step or a slope steeper than one interval: one run at this resolution cannot tell which)");
         if (!slopes.isEmpty()) shape.add("a slope over several intervals for " + String.join(" and ", slopes));
         if (!unclear.isEmpty()) {
             shape.add("of no shape this run can tell for " + String.join(" and ", unclear)

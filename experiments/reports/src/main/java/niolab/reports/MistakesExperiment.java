@@ -23,6 +23,14 @@ import niolab.common.stats.MedianInterval;
  * interval of its paired rounds.
  */
 public final class MistakesExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.05, "a mistake worth teaching costs at least 5% of rate or CPU per request; the lab's own are far larger");
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     private static final String[] ARCHS = {"lt", "et"};
     private static final String[] VARIANTS = {"correct", "broken"};
     private static final Pattern LOOP_COUNTERS = Pattern.compile("(?m)^\\[loop(\\d+)\\] counters: (.*)$");
@@ -81,7 +89,7 @@ public final class MistakesExperiment implements Experiment {
         herd(r, out, overview);
         noLinger(r, out, overview);
         out.put("overview", Md.table(List.of("mistake", "arch", "scenario", "broken", "correct"), overview));
-        claims(claims, out);
+        claims(r, claims, out);
         double load = Double.parseDouble(r.text("loadavg.txt").trim().split("\\s+")[0]);
         out.put("load_sentence", loadSentence(load, r.json("env.json", RunEnvironment.class).cores()));
     }
@@ -279,7 +287,7 @@ public final class MistakesExperiment implements Experiment {
             double[] rates = run == null ? new double[0] : run.values("broken", CompareRun.RATE);
             if (rates.length >= MedianInterval.MIN_ROUNDS) {
                 Claim cap = Claim.atMost("`blocking-on-loop` (" + arch + "): broken's median rate, req/s", Claim.median(rates), rates.length,
-                        BLOCKING_CAP).withThreshold(r.threshold());
+                        BLOCKING_CAP);
                 claims.add(cap);
                 caps.add("a median of " + Md.f0(cap.measured().estimate()) + " req/s on " + arch + ", where the claim of at most "
                         + Md.f0(BLOCKING_CAP) + " " + verdict(cap));
@@ -313,7 +321,7 @@ public final class MistakesExperiment implements Experiment {
             if (p50ms.length >= MedianInterval.MIN_ROUNDS) {
                 for (int i = 0; i < p50ms.length; i++) p50ms[i] /= 1000;
                 Claim stall = Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
-                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS).withThreshold(r.threshold());
+                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS);
                 claims.add(stall);
                 answers.add("p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct") + " on " + arch
                         + ", where the claim of at least " + Md.f0(DELAYED_ACK_MS) + " ms " + verdict(stall));
@@ -336,7 +344,7 @@ public final class MistakesExperiment implements Experiment {
     /** The scenario's compare of the correct and the broken server (correct the baseline), or null when the results predate it. */
     static CompareRun compare(Results r, String scenario) {
         String file = "compare-" + scenario + ".json";
-        return r.has(file) ? CompareRun.of(r, file) : null;
+        return r.has(file) ? CompareRun.of(r, file, THRESHOLD) : null;
     }
 
     /** The compare's design and table under {@code label}, or a line saying the results predate it. */
@@ -381,7 +389,7 @@ public final class MistakesExperiment implements Experiment {
         Interval ratio = run.ratio("broken", "correct", quantity);
         int rounds = run.rounds("broken", "correct");
         if (ratio == null) return null;
-        return (above ? Claim.atLeast(statement, ratio, rounds, 1.0) : Claim.atMost(statement, ratio, rounds, 1.0)).withThreshold(run.threshold);
+        return (above ? Claim.atLeast(statement, ratio, rounds, 1.0) : Claim.atMost(statement, ratio, rounds, 1.0));
     }
 
     /** "holds", "fails" or "is undecided at this run's precision": a claim's verdict as a sentence's verb. */
@@ -394,7 +402,7 @@ public final class MistakesExperiment implements Experiment {
     }
 
     /** The comparisons' claims as a table, with their tally, or a line saying the results predate them. */
-    private static void claims(List<Claim> claims, Report out) {
+    private static void claims(Results r, List<Claim> claims, Report out) {
         if (claims.isEmpty()) {
             out.put("claims_table", "_The rates, latencies and CPU per request of these results are " + PREDATES + "._");
             out.put("claims_summary", "Its comparisons of rates, latencies and CPU per request are " + PREDATES);
@@ -402,6 +410,11 @@ public final class MistakesExperiment implements Experiment {
             return;
         }
         Claim.report(claims, "figure", out);
+        CompareRun run = compare(r, "blocking-on-loop-lt");
+        if (run != null) {
+            CompareRun.forkPrecision(out, run.forks(), run.roundsPerFork(), "The claims on one server's own median (the blocking cap,"
+                    + " nagle's p50) pool its rounds over the forks:");
+        }
     }
 
     private static void herd(Results r, Report out, List<List<String>> overview) {

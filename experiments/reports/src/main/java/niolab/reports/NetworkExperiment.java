@@ -22,6 +22,14 @@ import niolab.common.stats.MedianInterval;
  * {@code echo-bench compare} per protocol and path (compare-*.json).
  */
 public final class NetworkExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.05, "a relay or a protocol costs something worth naming at 5% of rate or CPU per request");
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     private static final String[] PROTOCOLS = {"echo", "http"};
     private static final String[] PROTOCOL_LABELS = {"echo", "`/ping`"};
     static final int RATE = 0, P50 = 1, P99 = 2, CPU = 3;
@@ -63,13 +71,13 @@ public final class NetworkExperiment implements Experiment {
         int rounds, connections;
         /** The forks of the run (FORKS=F: the series F times, fresh servers each): rounds is per fork. */
         int forks = 1;
-        /** The run's threshold ({@link Results#threshold}). */
+        /** The report's declared threshold ({@link #THRESHOLD}). */
         final double threshold;
         /** compare only: the seconds the relayed targets of a protocol and path were loaded (slices and warm-ups). */
         final Map<String, Double> relayedSeconds = new LinkedHashMap<>();
 
         Run(Results r) {
-            threshold = r.threshold();
+            threshold = THRESHOLD.value();
             Csv runs = r.csv("runs.csv");
             if (!runs.header().contains("file") || runs.header().contains("arch")) {
                 throw new IllegalArgumentException(r.dir.resolve("runs.csv") + " lists echo-bench runs of the sequential design, which"
@@ -344,8 +352,8 @@ public final class NetworkExperiment implements Experiment {
                     + " paired rounds an interval needs.");
             return;
         }
-        Claim.report(claims, "ratio", out, run.threshold);
-        CompareRun.forkPrecision(out, run.forks, run.rounds, run.threshold);
+        Claim.report(claims, "ratio", out);
+        CompareRun.forkPrecision(out, run.forks, run.rounds);
         out.put("claims", out.values.get("claims_summary") + ". " + out.values.get("claims_precision") + "\n\n" + out.values.get("claims_table"));
     }
 

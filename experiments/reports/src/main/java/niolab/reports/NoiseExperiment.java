@@ -15,6 +15,14 @@ import niolab.common.stats.MedianInterval;
  * repeated over time. Every interval is computed here from the slices, paired by round.
  */
 public final class NoiseExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.02, "exp-noise studies the tool's own default, 2%, the least difference a shared machine's drift leaves readable");
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     static final String[] SLICES = {"0.25", "1", "4"};
 
     @Override
@@ -24,8 +32,8 @@ public final class NoiseExperiment implements Experiment {
 
     @Override
     public void generate(Results r, Report out) {
-        // the run measures noise itself and takes no separate floor: its own 1 s A/A (table 3.1) is its floor
-        out.put("env", r.withOwnFloor("slice-1.json").environment());
+        // the run measures noise itself and takes no separate A/A run: its own 1 s A/A (table 3.1) is its check
+        out.put("env", r.withOwnFloor("slice-1.json").environment(THRESHOLD));
         Csv settings = r.csv("settings.csv");
         for (String k : List.of("budget_s", "ab_runs", "ab_gap_s", "hog_start_s", "hog_end_s")) out.put(k, settings.row("key", k).get("value"));
         slices(r, out);

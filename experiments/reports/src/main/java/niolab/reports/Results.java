@@ -17,55 +17,44 @@ import niolab.common.results.BenchReport;
 import niolab.common.results.ResultsJson;
 import niolab.common.results.RunConditions;
 import niolab.common.results.RunEnvironment;
-import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 
 /** One experiment's raw results folder, {@code experiments/results/NAME/}, and typed reads from it. */
 public final class Results {
     public final Path dir;
-    /** A compare JSON of this run that is its own A/A floor, where it recorded no separate one (exp-noise). */
+    /** A compare JSON of this run that is its own A/A pair, where it recorded no separate one (exp-noise). */
     private String ownFloor;
-    private Double threshold;
 
     public Results(Path dir) {
         this.dir = dir;
     }
 
-    /** Names this run's own A/A compare as its floor, for a run that measures noise itself and takes no separate one. */
+    /** Names this run's own A/A compare as its check, for a run that measures noise itself and takes no separate one. */
     Results withOwnFloor(String file) {
         ownFloor = file;
-        threshold = null;
         return this;
     }
 
     /**
-     * This run's A/A interval, lt against lt: the separate floor its conditions.json names, else its
-     * own; null where it measured none (or too few rounds for an interval).
+     * This run's A/A interval, lt against lt: the separate run its conditions.json names, else its
+     * own; null where it measured none (or too few rounds for an interval). A check on the run,
+     * printed against the report's declared threshold, never a margin.
      */
-    Interval floor() {
+    Interval aa() {
         String file = floorFile();
         if (file == null) return null;
-        CompareRun run = CompareRun.of(this, file, Comparison.MIN_THRESHOLD);
+        CompareRun run = CompareRun.of(this, file, Threshold.DEFAULT);
         List<BenchComparison.Server> servers = run.json.servers();
         return servers.size() < 2 ? null : run.ratio(servers.get(1).name(), servers.get(0).name(), CompareRun.RATE);
     }
 
-    /** The file {@link #floor} reads, or null. */
+    /** The file {@link #aa} reads, or null. */
     private String floorFile() {
         if (has("conditions.json")) {
             RunConditions c = json("conditions.json", RunConditions.class);
             if (c.noise() != null && has(c.noise())) return c.noise();
         }
         return ownFloor != null && has(ownFloor) ? ownFloor : null;
-    }
-
-    /**
-     * The threshold every verdict of this run uses: the larger of 2% and its A/A floor
-     * ({@link Comparison#threshold}); 2% where the run measured no floor.
-     */
-    double threshold() {
-        if (threshold == null) threshold = Comparison.threshold(floor());
-        return threshold;
     }
 
     /** The files under this run's folder whose path relative to it matches {@code glob} (PathMatcher's glob syntax), sorted. */
@@ -126,11 +115,14 @@ public final class Results {
         return new ServerCounters(CountersLine.parse(last));
     }
 
-    /** The environment block every report carries, from {@code env.json}, with the load as the run recorded it. */
-    public String environment() {
+    /**
+     * The environment block every report carries, from {@code env.json}, with the load as the run
+     * recorded it and its A/A pair checked against the report's declared {@code threshold}.
+     */
+    public String environment(Threshold threshold) {
         RunEnvironment env = json("env.json", RunEnvironment.class);
         String file = floorFile();
-        String floor = file == null ? null : noiseFloor(file) + (file.equals(ownFloor) ? " (this run's own A/A, " + file + ")" : "");
+        String floor = file == null ? null : aaCheck(file, threshold) + (file.equals(ownFloor) ? " (this run's own A/A, " + file + ")" : "");
         if (!has("conditions.json")) return environmentTable(env, load(), null, floor);
         RunConditions c = json("conditions.json", RunConditions.class);
         return environmentTable(env, c.loadavgBefore() + " before, " + c.loadavgAfter() + " after (1, 5, 15 min)",
@@ -139,10 +131,10 @@ public final class Results {
 
     /**
      * A two-column markdown table, one row per field, values in code spans; {@code load},
-     * {@code steal} and {@code noiseFloor} as the run recorded them, or null where it did not
+     * {@code steal} and {@code aaCheck} as the run recorded them, or null where it did not
      * (results written before conditions.json say "not recorded").
      */
-    static String environmentTable(RunEnvironment env, String load, String steal, String noiseFloor) {
+    static String environmentTable(RunEnvironment env, String load, String steal, String aaCheck) {
         String[][] rows = {
                 {"date (UTC)", env.date()}, {"CPU", env.cpu()}, {"cores", Integer.toString(env.cores())}, {"memory", env.memory()},
                 {"kernel", env.kernel()}, {"JDK", env.jdk()}, {"JVM flags (JAVA_OPTS)", env.javaOpts()},
@@ -151,7 +143,7 @@ public final class Results {
                 {"tcp_tw_reuse", env.tcpTwReuse()}, {"commit", env.commit()},
                 {"load average (1 min)", load == null ? "not recorded" : load},
                 {"steal time", steal == null ? "not recorded" : steal},
-                {"noise floor (A/A)", noiseFloor == null ? "not recorded" : noiseFloor}};
+                {"A/A check", aaCheck == null ? "not recorded" : aaCheck}};
         StringBuilder sb = new StringBuilder("| | |\n|---|---|");
         for (String[] r : rows) {
             String v = r[1] == null || r[1].isEmpty() ? "(none)" : r[1];
@@ -166,19 +158,16 @@ public final class Results {
 
     /**
      * The A/A comparison of {@code make noise} (echo-bench compare --json): its rate ratio's
-     * interval, recomputed from the slices as every interval of the reports is, and the threshold
-     * it sets for this run's verdicts.
+     * interval, recomputed from the slices as every interval of the reports is, checked against
+     * {@code threshold}.
      */
-    String noiseFloor(String file) {
-        CompareRun run = CompareRun.of(this, file, Comparison.MIN_THRESHOLD);
+    String aaCheck(String file, Threshold threshold) {
+        CompareRun run = CompareRun.of(this, file, threshold);
         List<BenchComparison.Server> servers = run.json.servers();
         Interval rate = servers.size() < 2 ? null : run.ratio(servers.get(1).name(), servers.get(0).name(), CompareRun.RATE);
-        if (rate == null) return "measured, but too few paired rounds for an interval: threshold ±" + Md.f1(Comparison.MIN_THRESHOLD * 100) + "%";
-        double t = Comparison.threshold(rate);
-        return "A/A lt against lt, rate ratio " + Md.f3(rate.estimate()) + " [" + Md.edge(3, rate.low(), 1) + ", " + Md.edge(3, rate.high(), 1)
-                + "] over " + run.rounds(servers.get(1).name(), servers.get(0).name()) + " rounds, ±" + Md.f1(Comparison.floor(rate) * 100)
-                + "% from 1: every verdict of this run has a threshold of ±" + Md.f1(t * 100) + "% (the larger of "
-                + Md.f0(Comparison.MIN_THRESHOLD * 100) + "% and that floor)";
+        if (rate == null) return "measured, but too few paired rounds for an interval";
+        return "lt against lt, rate ratio over " + run.rounds(servers.get(1).name(), servers.get(0).name()) + " rounds; "
+                + threshold.aaCheck(rate) + " (the report's declared threshold, which the pair checks and does not set)";
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchComparison.Slice;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Comparison.Quantity;
 import niolab.common.stats.Interval;
 
@@ -22,6 +23,17 @@ import niolab.common.stats.Interval;
  * the C client alike.
  */
 public final class VtExperiment implements Experiment {
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = new Threshold(0.05, "virtual threads against a selector loop: 5% of rate or CPU per request is a difference a design would follow");
+
+    /** The lab's claim, declared before any run: vt keeps at least 0.7× lt's keep-alive echo rate, the loss its simpler code is worth. */
+    static final double VT_RATE_BOUND = 0.7;
+
+    @Override
+    public Threshold threshold() {
+        return THRESHOLD;
+    }
+
     /** The keep-alive echo ratio vt/lt as issue 28 quotes it from 1 December (echo-bench and a C client, by hand): quoted, never measured here. */
     static final double QUOTED_1DEC_LOW = 0.41, QUOTED_1DEC_HIGH = 0.46;
 
@@ -35,7 +47,7 @@ public final class VtExperiment implements Experiment {
         List<Claim> claims = new ArrayList<>();
         out.put("servers", servers(r));
         BenchComparison pingWrk = load(r, "ping-wrk.json");
-        double t = r.threshold();
+        double t = THRESHOLD.value();
         out.put("table_ping_wrk", table(pingWrk, "lt", t));
         BenchComparison ping = load(r, "ping.json"), echo = load(r, "echo.json"), shortRun = load(r, "short.json");
         out.put("table_ping", table(ping, "lt", t));
@@ -53,14 +65,14 @@ public final class VtExperiment implements Experiment {
         if (echo != null) {
             echoEb = ratio(echo, "vt", "lt", Slice::rate);
             claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare)", echoEb,
-                    rounds(echo, "vt", "lt", Slice::rate), 0.7));
+                    rounds(echo, "vt", "lt", Slice::rate), VT_RATE_BOUND));
         }
         if (r.has("echo-c.csv")) {
             double[][] pairs = pairsC(r.csv("echo-c.csv"));
             echoC = Claim.ratio(pairs[0], pairs[1]);
             out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
-                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + CompareRun.words(echoC, Quantity.RATE, r.threshold()));
-            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, 0.7));
+                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + CompareRun.words(echoC, Quantity.RATE, THRESHOLD.value()));
+            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, VT_RATE_BOUND));
         } else {
             out.put("echo_c", "Not measured in this run");
         }
@@ -74,15 +86,43 @@ public final class VtExperiment implements Experiment {
         out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
         out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate", t));
         out.put("architectures_gap", gap(echoEb, echoC, architecturesEcho(r)));
-        Claim.report(claims, "ratio", out, t);
+        Claim.report(claims, "ratio", out);
         BenchComparison forked = echo != null ? echo : ping;
         if (forked != null && forked.config() != null && forked.config().forks() != null) {
-            CompareRun.forkPrecision(out, forked.config().forks(), forked.config().rounds(), t);
+            CompareRun.forkPrecision(out, forked.config().forks(), forked.config().rounds());
             if (forked.config().forks() > 1 && r.has("echo-c.csv")) {
                 out.put("claims_precision", out.values.get("claims_precision") + " The C client's rounds ran against one lt and one vt"
                         + " that stayed up: its claim's interval is of those rounds alone, within one fork.");
             }
         }
+        String reruns = noiseReruns(r);
+        if (reruns != null) out.put("claims_precision", out.values.get("claims_precision") + " " + reruns);
+    }
+
+    /**
+     * What exp-noise's calibration reruns of the same comparison (vt against lt, keep-alive echo at
+     * 50 connections, in forks) say of the 0.7× claim: one run's "holds" is that run's, and the
+     * reruns show how far another run lands. Null where exp-noise kept no such reruns.
+     */
+    static String noiseReruns(Results vt) {
+        Path dir = vt.dir.resolveSibling("noise").resolve("forks");
+        if (!Files.isRegularFile(dir.resolve("env.json"))) return null;
+        Results forks = new Results(dir);
+        List<String> runs = forks.files("cal-f[2-9]-*.json");
+        int n = 0, belowEstimate = 0, whollyBelow = 0, whollyAbove = 0;
+        for (String file : runs) {
+            ForkInterval f = CompareRun.of(forks, file, THRESHOLD).forkRatio("vt", "lt", CompareRun.RATE);
+            if (f == null) continue;
+            n++;
+            if (f.ratio().estimate() < VT_RATE_BOUND) belowEstimate++;
+            if (f.ratio().high() < VT_RATE_BOUND) whollyBelow++;
+            if (f.ratio().low() >= VT_RATE_BOUND) whollyAbove++;
+        }
+        if (n == 0) return null;
+        return "exp-noise reran this comparison (vt against lt, keep-alive echo at 50 connections, in forks) " + n + " times (its table"
+                + " 3.7): " + belowEstimate + " of " + n + " estimates fell below " + Md.f2(VT_RATE_BOUND) + "×, " + whollyAbove + " of " + n
+                + " intervals held the claim and " + whollyBelow + " failed it. A verdict here is this run's: the drift between runs on a"
+                + " shared machine moves vt/lt further than one run's interval holds, so the 0.7× claim is not settled by one run.";
     }
 
     private static BenchComparison load(Results r, String file) {

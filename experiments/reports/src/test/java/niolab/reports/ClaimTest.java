@@ -84,4 +84,24 @@ class ClaimTest {
         assertThat(out.values.get("claims_table")).contains("| b | 1.00 | [0.90, 1.10] | 6 | ≥ 1.00 | undecided at this run's precision |")
                 .contains("| c | 2.00 | [2.00, 2.00] | 3 | ≥ 1.00 | undecided, with too few rounds for an interval (3; an interval takes 6) |");
     }
+
+    @Test
+    void holdsAndFailsAreSymmetricAroundTheBoundWithNoMarginShieldingEither() {
+        // just below the bound by 1%, the whole interval on the wrong side: it fails, whatever noise another run showed
+        Claim justBelow = Claim.atLeast("x", new Interval(0.693, 0.690, 0.696), 6, 0.7);
+        assertThat(justBelow.verdict()).isEqualTo(ClaimVerdict.FAILS);
+        // the mirror image above the bound holds
+        assertThat(Claim.atLeast("x", new Interval(0.707, 0.704, 0.710), 6, 0.7).verdict()).isEqualTo(ClaimVerdict.HOLDS);
+        assertThat(Claim.atMost("y", new Interval(1.107, 1.104, 1.110), 6, 1.1).verdict()).isEqualTo(ClaimVerdict.FAILS);
+        assertThat(justBelow.bound()).isEqualTo("≥ 0.70");
+    }
+
+    @Test
+    void theReportStatesItsFamilyAndTheExpectedFalseCalls() {
+        Report out = new Report();
+        Claim.report(List.of(Claim.atLeast("a", Claim.ratio(new double[] {2, 2, 2, 2, 2, 2}, ONES), 6, 1),
+                Claim.atMost("counted", Interval.exactly(0), 0, 0)), "ratio", out);
+        assertThat(out.values.get("claims_family")).isEqualTo(ClaimFamily.words(2, 1));
+        assertThat(out.values.get("claims_precision")).endsWith(out.values.get("claims_family"));
+    }
 }

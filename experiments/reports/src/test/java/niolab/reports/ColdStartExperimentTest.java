@@ -25,10 +25,10 @@ class ColdStartExperimentTest {
     @Test
     void theAotClaimIsOneAndAHalfTimesJdk25OnThePairedRounds() {
         double[] plain = {1000, 1100, 900, 1000, 1100, 900};
-        assertThat(ColdStartExperiment.aotClaim(new double[] {1600, 1760, 1440, 1600, 1760, 1440}, plain, 0.02))
+        assertThat(ColdStartExperiment.aotClaim(new double[] {1600, 1760, 1440, 1600, 1760, 1440}, plain))
                 .isEqualTo("the lab's claim of 1.5× holds: 1.60× [1.60, 1.60] over 6 paired rounds");
-        assertThat(ColdStartExperiment.aotClaim(new double[] {1400, 1540, 1260, 1400, 1540, 1260}, plain, 0.02)).startsWith("the lab's claim of 1.5× fails");
-        assertThat(ColdStartExperiment.aotClaim(new double[] {1400, 1760, 1440, 1400, 1760, 1440}, plain, 0.02))
+        assertThat(ColdStartExperiment.aotClaim(new double[] {1400, 1540, 1260, 1400, 1540, 1260}, plain)).startsWith("the lab's claim of 1.5× fails");
+        assertThat(ColdStartExperiment.aotClaim(new double[] {1400, 1760, 1440, 1400, 1760, 1440}, plain))
                 .startsWith("the lab's claim of 1.5× is undecided at this run's precision");
         assertThat(ratios(900, 1000, 900, 1500, 6000, 1200).values.get("aot_verdict")).contains("did not speed");
     }
@@ -37,9 +37,9 @@ class ColdStartExperimentTest {
     void fewerRoundsThanAnIntervalNeedsGiveNoDirection() {
         // the committed run's 5 rounds: every one clears the bound, and still the claim takes no side
         double[] plain = {1000, 1100, 900, 1000, 1100};
-        assertThat(ColdStartExperiment.aotClaim(new double[] {2000, 2200, 1800, 2000, 2200}, plain, 0.02))
+        assertThat(ColdStartExperiment.aotClaim(new double[] {2000, 2200, 1800, 2000, 2200}, plain))
                 .isEqualTo("the lab's claim of 1.5× is undecided, with too few rounds for an interval (5; an interval takes 6): 2.00× [2.00, 2.00] over 5 paired rounds");
-        assertThat(ColdStartExperiment.mpClaim(new double[] {900, 950, 1000, 920, 980}, 0.02)).startsWith("the lab's claim of at most 800 ms is undecided, with too few rounds");
+        assertThat(ColdStartExperiment.mpClaim(new double[] {900, 950, 1000, 920, 980})).startsWith("the lab's claim of at most 800 ms is undecided, with too few rounds");
         assertThat(sides(new double[] {900, 950, 1000, 900, 950}, new double[] {1300, 1350, 1400, 1300, 1350}).values.get("aot_sides"))
                 .startsWith("not told apart from the run with both caches: undecided, with too few rounds for an interval (5; an interval takes 6)");
         Report jit = new Report();
@@ -111,7 +111,7 @@ class ColdStartExperimentTest {
             for (String row : rowsPerConfig) csv.append(String.format(row, config)).append('\n');
         }
         Report out = new Report();
-        ColdStartExperiment.ready(Csv.parse(csv.toString(), "ready.csv"), out, 0.02);
+        ColdStartExperiment.ready(Csv.parse(csv.toString(), "ready.csv"), out);
         return out;
     }
 
@@ -124,8 +124,8 @@ class ColdStartExperimentTest {
         assertThat(out.values.get("mp_by_workers")).isEqualTo("2 workers: 600 ms (700 ms of CPU); 4 workers: 900 ms (1300 ms of CPU)");
         // one start per configuration: no interval, so the claim is open either way
         assertThat(out.values.get("mp_target_mp")).startsWith("the lab's claim of at most 800 ms is undecided, with too few rounds for an interval (1;");
-        assertThat(ColdStartExperiment.mpClaim(new double[] {600, 650, 700, 620, 680, 640}, 0.02)).startsWith("the lab's claim of at most 800 ms holds");
-        assertThat(ColdStartExperiment.mpClaim(new double[] {900, 950, 1000, 920, 980, 940}, 0.02)).startsWith("the lab's claim of at most 800 ms fails");
+        assertThat(ColdStartExperiment.mpClaim(new double[] {600, 650, 700, 620, 680, 640})).startsWith("the lab's claim of at most 800 ms holds");
+        assertThat(ColdStartExperiment.mpClaim(new double[] {900, 950, 1000, 920, 980, 940})).startsWith("the lab's claim of at most 800 ms fails");
     }
 
     @Test

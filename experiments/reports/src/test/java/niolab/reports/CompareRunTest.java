@@ -61,7 +61,7 @@ class CompareRunTest {
 
     @Test
     void pairsAnyTwoServersByRound() {
-        CompareRun run = CompareRun.of(new Results(dir), "compare-echo-50.json");
+        CompareRun run = CompareRun.of(new Results(dir), "compare-echo-50.json", Threshold.DEFAULT);
         Interval faster = run.ratio("faster", "et", CompareRun.RATE);
         assertThat(faster.low()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(1e-3));
         assertThat(faster.high()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(1e-3));
@@ -77,7 +77,7 @@ class CompareRunTest {
 
     @Test
     void tableSaysWhatEachIntervalResolves() {
-        CompareRun run = CompareRun.of(new Results(dir), "compare-echo-50.json");
+        CompareRun run = CompareRun.of(new Results(dir), "compare-echo-50.json", Threshold.DEFAULT);
         String table = run.table();
         assertThat(table).contains("| et | 1000 |").contains("baseline")
                 .contains("| same | 1000 |").contains("the same within ±2.0%")

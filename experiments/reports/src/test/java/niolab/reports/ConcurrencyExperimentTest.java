@@ -30,7 +30,7 @@ class ConcurrencyExperimentTest {
     void eachPointShowsItsComparesMediansAndPairedRatios() {
         Results r = new Results(COMPARE_RUN);
         Report out = generate(r);
-        CompareRun run = CompareRun.of(r, "compare-keepalive-16.json");
+        CompareRun run = CompareRun.of(r, "compare-keepalive-16.json", ConcurrencyExperiment.THRESHOLD);
         String table = out.values.get("keepalive_table");
         String row = table.lines().filter(l -> l.startsWith("| 16 |")).findFirst().orElseThrow();
         for (String arch : new String[] {"lt", "et", "mp"}) {

@@ -31,13 +31,13 @@ class HttpExperimentTest {
     void tablesShowTheComparesMediansAndClaimsComeFromThePairsRounds() {
         Results r = new Results(COMPARE_RUN);
         Report out = generate(r);
-        CompareRun pipeline = CompareRun.of(r, "compare-wrk-pipeline.json");
+        CompareRun pipeline = CompareRun.of(r, "compare-wrk-pipeline.json", HttpExperiment.THRESHOLD);
         String row = out.values.get("pipeline_table").lines().filter(l -> l.startsWith("| et |")).findFirst().orElseThrow();
         assertThat(row).startsWith("| et | " + Md.f0(pipeline.summary("et").medianRate()) + " |");
         var etOverLt = pipeline.ratio("et", "lt", CompareRun.RATE);
         assertThat(row).contains(Md.interval(etOverLt));
         var ltOverNio = pipeline.ratio("lt", "netty-nio", CompareRun.RATE);
-        Claim expected = Claim.atLeast("x", ltOverNio, 8, 1.0).withThreshold(pipeline.threshold);
+        Claim expected = Claim.atLeast("x", ltOverNio, 8, 1.0);
         assertThat(out.values.get("claims_table")).contains("| pipelined depth 16: lt serves at least netty-nio's req/s | "
                 + Md.fit(ltOverNio, ltOverNio.estimate()) + " | " + expected.interval() + " | 8 | " + expected.bound() + " |");
         assertThat(out.values.get("design_rounds")).contains("8 rounds of 1.00 s slices").contains("fresh random order");

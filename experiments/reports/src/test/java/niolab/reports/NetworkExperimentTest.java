@@ -93,8 +93,8 @@ class NetworkExperimentTest {
                     case "the same" -> "same";
                     default -> "undecided";
                 };
-                // the verdict against the run's threshold, from the printed edges (shown with the digits that decide)
-                double t = new Results(COMPARE_RUN).threshold();
+                // the verdict against the report's declared threshold, from the printed edges (shown with the digits that decide)
+                double t = NetworkExperiment.THRESHOLD.value();
                 assertThat(said).as(m.group())
                         .isEqualTo(low > 1 + t ? "above" : high < 1 - t ? "below" : low >= 1 - t && high <= 1 + t ? "same" : "undecided");
             }

@@ -154,7 +154,7 @@ class NoiseExperimentTest {
     @Test
     void everyPlaceholderOfTheTemplateIsFilled() throws IOException {
         Report out = new Report();
-        out.put("env", new Results(dir).environment());
+        out.put("env", new Results(dir).environment(NoiseExperiment.THRESHOLD));
         new NoiseExperiment().generate(new Results(dir), out);
         String template = Files.readString(Path.of("..", "templates", "exp-noise.md"), StandardCharsets.UTF_8);
         assertThat(out.fill(template, "templates/exp-noise.md")).doesNotContain("{{").contains("## 6. The answer");

@@ -161,9 +161,9 @@ class ResultsTest {
                 + "\"server_cpu\":\"0\",\"client_cpu\":\"1\",\"ulimit_n\":\"1024\",\"ip_local_port_range\":\"1 2\",\"tcp_tw_reuse\":\"2\","
                 + "\"commit\":\"abc1234 (with uncommitted changes)\"}";
         Files.writeString(dir.resolve("env.json"), env, StandardCharsets.UTF_8);
-        String bare = new Results(dir).environment();
+        String bare = new Results(dir).environment(Threshold.DEFAULT);
         assertThat(bare).contains("| load average (1 min) | `not recorded` |", "| steal time | `not recorded` |",
-                "| noise floor (A/A) | `not recorded` |", "uncommitted changes: the code that produced these figures");
+                "| A/A check | `not recorded` |", "uncommitted changes: the code that produced these figures");
         Files.writeString(dir.resolve("conditions.json"), "{\"loadavg_before\":\"1.20 1.00 0.90\",\"loadavg_after\":\"2.10 1.40 1.00\","
                 + "\"steal_ticks\":3,\"total_ticks\":1000,\"steal_percent\":0.30,\"noise\":\"noise.json\"}", StandardCharsets.UTF_8);
         // 20 rounds: lt-b's rate over lt-a's 0.98, 0.99, ..., 1.17 (round i: 0.97 + i / 100); the summary the run printed is not read
@@ -178,9 +178,11 @@ class ResultsTest {
                 new BenchComparison.Server("lt-b", "127.0.0.1:2", null, null)), slices, new BenchComparison.Summary(List.of(), List.of()))),
                 StandardCharsets.UTF_8);
         // median of 0.98..1.17 is 1.075; of 20 sorted, the 6th (1.03) and the 15th (1.12)
-        assertThat(new Results(dir).environment()).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
+        assertThat(new Results(dir).environment(Threshold.DEFAULT)).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
                 "| steal time | `0.30% of the CPU time over the run` |",
-                "| noise floor (A/A) | `A/A lt against lt, rate ratio 1.075 [1.030, 1.120] over 20 rounds, ±12.0% from 1: every verdict of this"
-                        + " run has a threshold of ±12.0% (the larger of 2% and that floor)` |");
+                "| A/A check | `lt against lt over 20 rounds, rate ratio; A/A check: 1.075 [1.030, 1.120], warning: reaches 12.0% from 1,"
+                        + " beyond ±2%, so noise alone spans a difference this report counts; a verdict near it deserves a rerun` |");
+        // the pair is a check: a threshold wide enough holds it, and no threshold is read from it
+        assertThat(new Results(dir).environment(new Threshold(0.15, "wide"))).contains("A/A check: 1.075 [1.030, 1.120], inside ±15%");
     }
 }
