@@ -26,6 +26,7 @@ import niolab.reports.CompareRun;
 import niolab.reports.Csv;
 import niolab.reports.Experiment;
 import niolab.reports.ExperimentReports;
+import niolab.reports.Experiments;
 import niolab.reports.HttpExperiment;
 import niolab.reports.Md;
 import niolab.reports.Report;
@@ -256,7 +257,7 @@ public final class LabNotes implements Callable<Integer> {
         Results http = new Results(results.resolve("http"));
         for (String mode : new String[] {"keepalive", "close", "pipeline"}) {
             StringBuilder line = new StringBuilder();
-            CompareRun run = CompareRun.of(http, HttpExperiment.compareFile("wrk", mode));
+            CompareRun run = CompareRun.of(http, HttpExperiment.compareFile("wrk", mode), Experiments.byName("http").threshold());
             for (String server : HTTP_SERVERS) {
                 if (run.has(server)) append(line, server + " " + range(run.rates(server)));
             }
@@ -334,7 +335,7 @@ public final class LabNotes implements Callable<Integer> {
             // the paired comparison's slices (one per server and round) where the run made one, else the counted cells' rounds
             String compared = "compare-" + workload + ".json";
             for (String server : URING_SERVERS) {
-                double[] rates = uringResults.has(compared) ? CompareRun.of(uringResults, compared).rates(server)
+                double[] rates = uringResults.has(compared) ? CompareRun.of(uringResults, compared, Experiments.byName("uring").threshold()).rates(server)
                         : uring.numbers("requests_per_s", "server", server, "workload", workload);
                 append(line, server + " " + range(rates) + "/s");
             }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 
 /**
@@ -364,7 +365,8 @@ public final class ArchitecturesExperiment implements Experiment {
             claims.add(Claim.atLeast("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
                     Interval.exactly((double) run.clean(run.top()) / run.echoServers().size()), 0, 1.0));
         }
-        Interval vtOverLt = vtOverLtEcho(run);
+        String echoAt = "echo-ka-" + run.setting("connections");
+        ForkInterval vtOverLt = run.has("vt", echoAt) && run.has("lt", echoAt) ? run.rateDesign("vt", "lt", echoAt) : null;
         if (vtOverLt != null) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
                     vtOverLt, ArchitecturesRun.pairedRounds(run.rates("vt", at), run.rates("lt", at)), 0.7));
@@ -372,7 +374,7 @@ public final class ArchitecturesExperiment implements Experiment {
         String[][] cpuClaims = {{PING, "keep-alive /ping", "1.1"}, {at, "keep-alive echo", "1.1"}, {SHORT, "short connections", "1.2"}};
         for (String s : new String[] {"lt", "et"}) {
             for (String[] c : cpuClaims) {
-                Interval ratio = run.has(s, c[0]) && run.has("c", c[0]) ? run.cpuRatio(s, "c", c[0]) : null;
+                ForkInterval ratio = run.has(s, c[0]) && run.has("c", c[0]) ? run.cpuDesign(s, "c", c[0]) : null;
                 if (ratio != null) {
                     claims.add(Claim.atMost(c[1] + ": " + s + " spends at most " + c[2] + "× the C reference's server CPU per request",
                             ratio, ArchitecturesRun.pairedRounds(run.cpus(s, c[0]), run.cpus("c", c[0])), Double.parseDouble(c[2])));

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.RunEnvironment;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 
 /**
@@ -160,11 +161,22 @@ public final class ArchitecturesRun {
 
     /** The median of {@code a}'s per-round rates over {@code b}'s, with its interval; null under 2 paired rounds. */
     Interval rateRatio(String a, String b, String m) {
-        return paired(rates(a, m), rates(b, m), forks(m));
+        ForkInterval f = rateDesign(a, b, m);
+        return f == null ? null : f.ratio();
     }
 
     /** The same for server CPU per request: its own rounds' ratios, never the rates' spread. */
     Interval cpuRatio(String a, String b, String m) {
+        ForkInterval f = cpuDesign(a, b, m);
+        return f == null ? null : f.ratio();
+    }
+
+    /** {@link #rateRatio} with its design, for a claim that says what it could decide. */
+    ForkInterval rateDesign(String a, String b, String m) {
+        return paired(rates(a, m), rates(b, m), forks(m));
+    }
+
+    ForkInterval cpuDesign(String a, String b, String m) {
         return paired(cpus(a, m), cpus(b, m), forks(m));
     }
 
@@ -175,7 +187,7 @@ public final class ArchitecturesRun {
     }
 
     /** The median of numer[i] / denom[i] over the rounds where both have a figure; null under 2 such rounds. */
-    static Interval paired(double[] numer, double[] denom) {
+    static ForkInterval paired(double[] numer, double[] denom) {
         List<double[]> pairs = new ArrayList<>();
         for (int i = 0; i < Math.min(numer.length, denom.length); i++) {
             if (Double.isFinite(numer[i]) && Double.isFinite(denom[i]) && denom[i] > 0) pairs.add(new double[] {numer[i], denom[i]});
@@ -186,14 +198,14 @@ public final class ArchitecturesRun {
             n[i] = pairs.get(i)[0];
             d[i] = pairs.get(i)[1];
         }
-        return Claim.ratio(n, d);
+        return Claim.paired(n, d);
     }
 
     /**
      * The same over {@code forks} forks of equal rounds (index i in fork i / rounds per fork), at the fork level
      * ({@link CompareRun#forkLevel}): the interval spans fresh processes.
      */
-    static Interval paired(double[] numer, double[] denom, int forks) {
+    static ForkInterval paired(double[] numer, double[] denom, int forks) {
         if (forks < 2) return paired(numer, denom);
         int perFork = numer.length / forks;
         List<double[]> pairs = new ArrayList<>();
@@ -208,7 +220,7 @@ public final class ArchitecturesRun {
             d[i] = pairs.get(i)[1];
             fork[i] = (int) pairs.get(i)[2];
         }
-        return CompareRun.forkLevel(n, d, fork).ratio();
+        return CompareRun.forkLevel(n, d, fork);
     }
 
     /** The rounds of a paired ratio: those where both servers have a figure. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 
 /**
@@ -314,18 +315,18 @@ public final class BackendExperiment implements Experiment {
             double[] loop = rate(samples, a, "loop", "/healthz");
             for (String m : new String[] {"pool", "blocking"}) {
                 String statement = a + ": loop serves at least twice " + m + "'s /healthz req/s";
-                Interval paired = healthz == null ? null : healthz.ratio(a + "-loop", a + "-" + m, CompareRun.RATE);
+                ForkInterval paired = healthz == null ? null : healthz.forkRatio(a + "-loop", a + "-" + m, CompareRun.RATE);
                 if (healthz == null) {
-                    claims.add(Claim.atLeast(statement, Claim.ratio(loop, rate(samples, a, m, "/healthz")), loop.length, 2.0));
+                    claims.add(Claim.atLeast(statement, Claim.paired(loop, rate(samples, a, m, "/healthz")), loop.length, 2.0));
                 } else if (paired != null) {
                     claims.add(Claim.atLeast(statement, paired, healthz.rounds(a + "-loop", a + "-" + m), 2.0));
                 }
             }
             claims.add(Claim.atLeast(a + ": loop's /healthz req/s reach half of redis-benchmark GET -P 1",
-                    Claim.ratio(loop, getRates), loop.length, 0.5));
+                    Claim.paired(loop, getRates), loop.length, 0.5));
             for (String m : new String[] {"pool", "blocking"}) {
                 claims.add(Claim.atLeast(a + ": " + m + " costs the core at least twice loop's CPU time per /healthz",
-                        Claim.ratio(coreMicrosByRound(samples, a, m), coreMicrosByRound(samples, a, "loop")), loop.length, 2.0));
+                        Claim.paired(coreMicrosByRound(samples, a, m), coreMicrosByRound(samples, a, "loop")), loop.length, 2.0));
             }
         }
         Claim.report(claims, "measured ratio", out);

@@ -3,8 +3,10 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
+import niolab.common.stats.Power;
 
 /**
  * One of the lab's claims, checked on a run: a quantity measured with its 95% interval, from
@@ -17,18 +19,52 @@ import niolab.common.stats.MedianInterval;
  * <p>{@code rounds} is how many rounds the interval comes from; 0 marks a figure counted on
  * the run (errors, connections), whose interval is itself; one round gives no interval at all.
  */
-record Claim(String statement, Interval measured, int rounds, double low, double high) {
+record Claim(String statement, Interval measured, int rounds, double low, double high, ForkInterval design) {
     static Claim atLeast(String statement, Interval measured, int rounds, double bound) {
-        return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY);
+        return new Claim(statement, measured, rounds, bound, Double.POSITIVE_INFINITY, null);
     }
 
     static Claim atMost(String statement, Interval measured, int rounds, double bound) {
-        return new Claim(statement, measured, rounds, Double.NEGATIVE_INFINITY, bound);
+        return new Claim(statement, measured, rounds, Double.NEGATIVE_INFINITY, bound, null);
     }
 
     /** A two-sided claim: the quantity within [low, high]. */
     static Claim within(String statement, Interval measured, int rounds, double low, double high) {
-        return new Claim(statement, measured, rounds, low, high);
+        return new Claim(statement, measured, rounds, low, high, null);
+    }
+
+    /** A claim on an interval whose design is known ({@code design}): an undecided one then says what the run could decide. */
+    static Claim atLeast(String statement, ForkInterval design, int rounds, double bound) {
+        return new Claim(statement, design.ratio(), rounds, bound, Double.POSITIVE_INFINITY, design);
+    }
+
+    static Claim atMost(String statement, ForkInterval design, int rounds, double bound) {
+        return new Claim(statement, design.ratio(), rounds, Double.NEGATIVE_INFINITY, bound, design);
+    }
+
+    static Claim within(String statement, ForkInterval design, int rounds, double low, double high) {
+        return new Claim(statement, design.ratio(), rounds, low, high, design);
+    }
+
+    /** {@link #ratio} with its design: the same interval, and its standard error for what it could detect. */
+    static ForkInterval paired(double[] numer, double[] denom) {
+        return CompareRun.forkLevel(numer, denom, new int[numer.length]);
+    }
+
+    /** {@link #median} with its design: the standard error from the positive values (a rate, a time). */
+    static ForkInterval medianDesign(double[] values) {
+        double[] positive = java.util.Arrays.stream(values).filter(v -> v > 0 && Double.isFinite(v)).toArray();
+        double se = positive.length < 2 ? Double.NaN : ForkInterval.of(new double[][] {positive}).logSe();
+        return new ForkInterval(median(values), 1, values.length, Double.NaN, MedianInterval.LEVEL, se, 0);
+    }
+
+    /**
+     * How far from its bound (a fraction: 0.12 is 12%) the true figure must lie for this run's
+     * design to decide the claim with {@link Power#TARGET} power; NaN when the design is unknown or
+     * the figure is counted.
+     */
+    double detectable() {
+        return design == null || rounds == 0 ? Double.NaN : Power.detectable(design.logSe(), design.df(), design.level(), 0);
     }
 
     /** A claim on the median of per-round ratios {@code numer[i] / denom[i]}, paired by round. */
@@ -56,7 +92,11 @@ record Claim(String statement, Interval measured, int rounds, double low, double
 
     /** The verdict in the report's words. */
     String words() {
-        return tooFewRounds() ? tooFew(rounds) : verdict().words();
+        if (tooFewRounds()) return tooFew(rounds);
+        double d = detectable();
+        if (verdict() != ClaimVerdict.UNDECIDED || Double.isNaN(d)) return verdict().words();
+        return verdict().words() + " (its design decides a figure " + (d < 0.1 ? Md.f1(d * 100) : Md.f0(d * 100)) + "% or more from the bound"
+                + " with " + Md.f0(Power.TARGET * 100) + "% power)";
     }
 
     /** Why a figure from fewer than {@link MedianInterval#MIN_ROUNDS} rounds decides nothing, in words. */

@@ -155,7 +155,7 @@ public final class ColdStartExperiment implements Experiment {
      * it: "the lab's claim of 1.5×: holds, 1.62× [1.55, 1.70]", from the rounds' paired ratios.
      */
     static String aotClaim(double[] cached, double[] plain) {
-        Claim c = Claim.atLeast("aot", Claim.ratio(cached, plain), cached.length, AOT_TARGET);
+        Claim c = Claim.atLeast("aot", Claim.paired(cached, plain), cached.length, AOT_TARGET);
         return "the lab's claim of " + Md.f1(AOT_TARGET) + "× " + is(c) + c.words() + ": " + Md.f2(c.measured().estimate()) + "× " + c.interval()
                 + " over " + cached.length + " paired rounds";
     }
@@ -290,7 +290,7 @@ public final class ColdStartExperiment implements Experiment {
 
     /** The lab's claim that a pool of 4 with the cache is ready within 800 ms, on the interval of its ready times' median. */
     static String mpClaim(double[] readyMs) {
-        Claim c = Claim.atMost("mp", Claim.median(readyMs), readyMs.length, MP_READY_TARGET_MS);
+        Claim c = Claim.atMost("mp", Claim.medianDesign(readyMs), readyMs.length, MP_READY_TARGET_MS);
         return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + is(c) + c.words() + " (median " + Md.f0(c.measured().estimate())
                 + " ms, 95% interval " + c.interval() + " over " + readyMs.length + " starts)";
     }

@@ -113,7 +113,11 @@ public final class CompareRun {
             // a zero (no CPU tick in a slice, nothing served) has no log: the forks' medians are of the rounds that measured
             if (numer[i] > 0) byFork.computeIfAbsent(fork[i], k -> new ArrayList<>()).add(numer[i] / denom[i]);
         }
-        if (byFork.size() < 2) return new ForkInterval(Claim.ratio(numer, denom), 1, numer.length, Double.NaN);
+        if (byFork.size() < 2) {
+            // one fork: the order-statistic interval of every round, and the standard error of the rounds that measured, for its power
+            double se = byFork.isEmpty() ? Double.NaN : ForkInterval.of(new double[][] {toArray(byFork.values().iterator().next())}).logSe();
+            return new ForkInterval(Claim.ratio(numer, denom), 1, numer.length, Double.NaN, MedianInterval.LEVEL, se, 0);
+        }
         double[][] ratios = new double[byFork.size()][];
         int f = 0;
         for (List<Double> r : byFork.values()) ratios[f++] = toArray(r);

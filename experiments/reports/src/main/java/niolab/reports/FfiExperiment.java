@@ -10,6 +10,7 @@ import niolab.common.results.BenchReport.Column;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -245,12 +246,12 @@ public final class FfiExperiment implements Experiment {
             if (bindings.size() > 1) {
                 // the lab's claim: FFM as fast or faster and its CPU per request no higher, on ratios paired by round
                 int n = Math.min(qpsRounds[0].length, qpsRounds[1].length);
-                Claim faster = Claim.atLeast("qps", Claim.ratio(Arrays.copyOf(qpsRounds[1], n), Arrays.copyOf(qpsRounds[0], n)), n, 1.0);
-                Claim cheaper = Claim.atMost("cpu", Claim.ratio(Arrays.copyOf(cpuRounds[1], n), Arrays.copyOf(cpuRounds[0], n)), n, 1.0);
+                Claim faster = Claim.atLeast("qps", Claim.paired(Arrays.copyOf(qpsRounds[1], n), Arrays.copyOf(qpsRounds[0], n)), n, 1.0);
+                Claim cheaper = Claim.atMost("cpu", Claim.paired(Arrays.copyOf(cpuRounds[1], n), Arrays.copyOf(cpuRounds[0], n)), n, 1.0);
                 if (r.has(compareFile(w))) {
                     // the comparison proper: both bindings in one compare run, paired by round
                     CompareRun run = CompareRun.of(r, compareFile(w), THRESHOLD);
-                    Interval rate = run.ratio("et-ffm", "et-jna", CompareRun.RATE), cost = run.ratio("et-ffm", "et-jna", CompareRun.CPU);
+                    ForkInterval rate = run.forkRatio("et-ffm", "et-jna", CompareRun.RATE), cost = run.forkRatio("et-ffm", "et-jna", CompareRun.CPU);
                     int k = run.rounds("et-ffm", "et-jna");
                     faster = rate == null ? null : Claim.atLeast("qps", rate, k, 1.0);
                     cheaper = cost == null ? null : Claim.atMost("cpu", cost, k, 1.0);

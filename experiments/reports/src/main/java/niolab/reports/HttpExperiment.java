@@ -5,6 +5,7 @@ import java.util.List;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -90,7 +91,7 @@ public final class HttpExperiment implements Experiment {
                 leftOut.add(statement);
                 continue;
             }
-            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk).ratio(), n, 0.9, 1.1);
+            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk), n, 0.9, 1.1);
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
@@ -119,7 +120,7 @@ public final class HttpExperiment implements Experiment {
     /** A claim on the ratio of {@code pair[0]} to {@code pair[1]} in one compare run, when both ran and enough rounds pair. */
     private static void claim(List<Claim> claims, List<String> leftOut, CompareRun run, String statement, String[] pair, int quantity) {
         if (!run.has(pair[0]) || !run.has(pair[1])) return;
-        Interval ratio = run.ratio(pair[0], pair[1], quantity);
+        ForkInterval ratio = run.forkRatio(pair[0], pair[1], quantity);
         if (ratio == null) {
             leftOut.add(statement);
             return;

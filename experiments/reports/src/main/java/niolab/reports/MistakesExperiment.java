@@ -10,6 +10,7 @@ import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -286,7 +287,7 @@ public final class MistakesExperiment implements Experiment {
                     + pairWords(run, CompareRun.RATE, Comparison.Quantity.RATE)));
             double[] rates = run == null ? new double[0] : run.values("broken", CompareRun.RATE);
             if (rates.length >= MedianInterval.MIN_ROUNDS) {
-                Claim cap = Claim.atMost("`blocking-on-loop` (" + arch + "): broken's median rate, req/s", Claim.median(rates), rates.length,
+                Claim cap = Claim.atMost("`blocking-on-loop` (" + arch + "): broken's median rate, req/s", Claim.medianDesign(rates), rates.length,
                         BLOCKING_CAP);
                 claims.add(cap);
                 caps.add("a median of " + Md.f0(cap.measured().estimate()) + " req/s on " + arch + ", where the claim of at most "
@@ -321,7 +322,7 @@ public final class MistakesExperiment implements Experiment {
             if (p50ms.length >= MedianInterval.MIN_ROUNDS) {
                 for (int i = 0; i < p50ms.length; i++) p50ms[i] /= 1000;
                 Claim stall = Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
-                        Claim.median(p50ms), p50ms.length, DELAYED_ACK_MS);
+                        Claim.medianDesign(p50ms), p50ms.length, DELAYED_ACK_MS);
                 claims.add(stall);
                 answers.add("p50 " + medianP50(run, "broken") + " against " + medianP50(run, "correct") + " on " + arch
                         + ", where the claim of at least " + Md.f0(DELAYED_ACK_MS) + " ms " + verdict(stall));
@@ -386,7 +387,7 @@ public final class MistakesExperiment implements Experiment {
 
     /** Null when too few rounds pair for an interval (the compare's table says so). */
     private static Claim ratioClaim(CompareRun run, String statement, int quantity, boolean above) {
-        Interval ratio = run.ratio("broken", "correct", quantity);
+        ForkInterval ratio = run.forkRatio("broken", "correct", quantity);
         int rounds = run.rounds("broken", "correct");
         if (ratio == null) return null;
         return (above ? Claim.atLeast(statement, ratio, rounds, 1.0) : Claim.atMost(statement, ratio, rounds, 1.0));

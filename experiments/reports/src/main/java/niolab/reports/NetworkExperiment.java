@@ -10,6 +10,7 @@ import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchMerge;
 import niolab.common.results.BenchReport;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
@@ -144,9 +145,15 @@ public final class NetworkExperiment implements Experiment {
          * rounds, as echo-bench compare gives none: so few rounds' interval covers noticeably less than 95%.
          */
         static Interval ratio(Point numer, Point denom, int quantity) {
+            ForkInterval f = forkRatio(numer, denom, quantity);
+            return f == null ? null : f.ratio();
+        }
+
+        /** The same with its design, for a claim that says what it could decide. */
+        static ForkInterval forkRatio(Point numer, Point denom, int quantity) {
             double[][] pairs = paired(numer, denom, quantity);
             // a run in forks: the interval over the forks, where the variance between fresh servers lives
-            return pairs[0].length < MedianInterval.MIN_ROUNDS ? null : CompareRun.forkLevel(pairs).ratio();
+            return pairs[0].length < MedianInterval.MIN_ROUNDS ? null : CompareRun.forkLevel(pairs);
         }
 
         static int pairedRounds(Point numer, Point denom, int quantity) {
@@ -328,7 +335,7 @@ public final class NetworkExperiment implements Experiment {
             Point base = run.point(PROTOCOLS[i], far, run.baseline());
             for (String arch : run.archs.subList(1, run.archs.size())) {
                 Point p = run.point(PROTOCOLS[i], far, arch);
-                Interval ratio = p == null || base == null ? null : Run.ratio(p, base, RATE);
+                ForkInterval ratio = p == null || base == null ? null : Run.forkRatio(p, base, RATE);
                 if (ratio == null) continue;
                 claims.add(Claim.within(PROTOCOL_LABELS[i] + " at " + rtt(run, far) + ": " + arch + "'s req/s within " + Md.f0(TIE * 100) + "% of "
                         + run.baseline() + "'s", ratio, Run.pairedRounds(p, base, RATE), 1 - TIE, 1 + TIE));
@@ -336,7 +343,7 @@ public final class NetworkExperiment implements Experiment {
             if (!run.paths.contains("relay0") || !run.paths.contains("direct")) continue;
             for (String arch : run.archs) {
                 Point relayed = run.point(PROTOCOLS[i], "relay0", arch), routed = run.point(PROTOCOLS[i], "direct", arch);
-                Interval ratio = relayed == null || routed == null ? null : Run.ratio(relayed, routed, RATE);
+                ForkInterval ratio = relayed == null || routed == null ? null : Run.forkRatio(relayed, routed, RATE);
                 if (ratio == null) continue;
                 claims.add(Claim.atMost(PROTOCOL_LABELS[i] + ": " + arch + "'s req/s through the relay at zero delay below the routed path's",
                         ratio, Run.pairedRounds(relayed, routed, RATE), 1.0));

@@ -9,6 +9,7 @@ import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.BenchReport.Run;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 
 /**
@@ -101,9 +102,9 @@ public final class ShortRunExperiment implements Experiment {
         Results longRun = new Results(r.dir.resolveSibling("long-run"));
         for (int a = 0; a < ARCHS.length; a++) {
             double[][] wc = paired(warm.get(a), cold.get(a));
-            Interval gain = Claim.ratio(wc[0], wc[1]);
+            ForkInterval gain = Claim.paired(wc[0], wc[1]);
             rows.add(List.of(LABELS[a], Md.f1(Stats.median(values(warm.get(a)))), Md.f1(Stats.median(values(cold.get(a)))),
-                    Md.ratio(gain), Integer.toString(wc[0].length)));
+                    Md.ratio(gain.ratio()), Integer.toString(wc[0].length)));
             claims.add(Claim.atLeast(LABELS[a] + ": the warmed client's 100-request rate over the cold client's", gain, wc[0].length, 2.0));
             if (a > 0) {
                 // the cold client is the seed's setting, so it leads; the warmed client's pairing is named as such

@@ -13,8 +13,8 @@ import niolab.common.stats.Interval;
  * @param value  a fraction: 0.05 is ±5%
  * @param reason one line: why a difference of this size matters to the report's question
  */
-record Threshold(double value, String reason) {
-    Threshold {
+public record Threshold(double value, String reason) {
+    public Threshold {
         if (!(value > 0 && value < 1)) throw new IllegalArgumentException("threshold " + value + " is not a fraction in (0, 1)");
         if (reason == null || reason.isBlank()) throw new IllegalArgumentException("a threshold needs its reason");
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
+import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 
 /**
@@ -106,8 +107,8 @@ public final class UringExperiment implements Experiment {
     private static List<Claim> claims(CompareRun run, String mode, String w) {
         String at = w.substring("echo-".length()) + " connections, " + mode.substring("uring-".length()) + ": ";
         List<Claim> claims = new ArrayList<>();
-        Interval rate = run.has(mode) ? run.ratio(mode, "et", CompareRun.RATE) : null;
-        Interval cpu = run.has(mode) ? run.ratio(mode, "et", CompareRun.CPU) : null;
+        ForkInterval rate = run.has(mode) ? run.forkRatio(mode, "et", CompareRun.RATE) : null;
+        ForkInterval cpu = run.has(mode) ? run.forkRatio(mode, "et", CompareRun.CPU) : null;
         if (rate != null) claims.add(Claim.atLeast(at + "req/s at least et's", rate, run.rounds(mode, "et"), 1.0));
         if (cpu != null) claims.add(Claim.atMost(at + "JVM CPU µs/req at most et's", cpu, run.rounds(mode, "et"), 1.0));
         return claims;
@@ -142,11 +143,11 @@ public final class UringExperiment implements Experiment {
         String at = w.substring("echo-".length()) + " connections, " + mode.substring("uring-".length()) + ": ";
         int rounds = samples.numbers("requests_per_s", "server", "et", "workload", w).length;
         return List.of(
-                Claim.atLeast(at + "req/s at least et's", Claim.ratio(byRound(samples, mode, w, "requests_per_s"),
+                Claim.atLeast(at + "req/s at least et's", Claim.paired(byRound(samples, mode, w, "requests_per_s"),
                         byRound(samples, "et", w, "requests_per_s")), rounds, 1.0),
-                Claim.atMost(at + "loop thread CPU µs/req at most et's", Claim.ratio(loopCpuByRound(samples, mode, w),
+                Claim.atMost(at + "loop thread CPU µs/req at most et's", Claim.paired(loopCpuByRound(samples, mode, w),
                         loopCpuByRound(samples, "et", w)), rounds, 1.0),
-                Claim.atMost(at + "JVM CPU µs/req at most et's", Claim.ratio(byRound(samples, mode, w, "server_cpu_us_per_req"),
+                Claim.atMost(at + "JVM CPU µs/req at most et's", Claim.paired(byRound(samples, mode, w, "server_cpu_us_per_req"),
                         byRound(samples, "et", w, "server_cpu_us_per_req")), rounds, 1.0));
     }
 

@@ -54,33 +54,35 @@ public final class VtExperiment implements Experiment {
         out.put("table_echo", table(echo, "lt", t));
         out.put("table_short", table(shortRun, "c", t));
         if (ping != null) {
-            claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
-                    ratio(ping, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(ping, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
+            claims.add(claim("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
+                    ping, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
         }
         if (pingWrk != null) {
-            claims.add(Claim.atMost("vt's server CPU per keep-alive /ping within 1.25× lt's (wrk)",
-                    ratio(pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest), rounds(pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest), 1.25));
+            claims.add(claim("vt's server CPU per keep-alive /ping within 1.25× lt's (wrk)",
+                    pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
         }
         Interval echoEb = null, echoC = null;
         if (echo != null) {
             echoEb = ratio(echo, "vt", "lt", Slice::rate);
-            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare)", echoEb,
-                    rounds(echo, "vt", "lt", Slice::rate), VT_RATE_BOUND));
+            claims.add(claim("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare)",
+                    echo, "vt", "lt", Slice::rate, VT_RATE_BOUND, true));
         }
         if (r.has("echo-c.csv")) {
             double[][] pairs = pairsC(r.csv("echo-c.csv"));
-            echoC = Claim.ratio(pairs[0], pairs[1]);
+            ForkInterval c = Claim.paired(pairs[0], pairs[1]);
+            echoC = c.ratio();
             out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
                     + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + CompareRun.words(echoC, Quantity.RATE, THRESHOLD.value()));
-            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)", echoC, pairs[0].length, VT_RATE_BOUND));
+            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)",
+                    c, pairs[0].length, VT_RATE_BOUND));
         } else {
             out.put("echo_c", "Not measured in this run");
         }
         if (shortRun != null) {
             for (BenchComparison.Server s : shortRun.servers()) {
                 if (!s.name().startsWith("lt")) continue;
-                claims.add(Claim.atMost(s.name() + "'s server CPU per short connection within 1.2× c's (echo-bench compare, serial)",
-                        ratio(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), rounds(shortRun, s.name(), "c", Slice::serverCpuUsPerRequest), 1.2));
+                claims.add(claim(s.name() + "'s server CPU per short connection within 1.2× c's (echo-bench compare, serial)",
+                        shortRun, s.name(), "c", Slice::serverCpuUsPerRequest, 1.2, false));
             }
         }
         out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
@@ -172,8 +174,17 @@ public final class VtExperiment implements Experiment {
         return p[0].length == 0 ? Interval.exactly(Double.NaN) : CompareRun.forkLevel(p).ratio();
     }
 
-    private static int rounds(BenchComparison c, String a, String b, Function<Slice, Double> metric) {
-        return pairs(c, a, b, metric)[0].length;
+    /** A claim on {@code a}'s metric over {@code b}'s, paired by round, with its design; "at least" or "at most" {@code bound}. */
+    private static Claim claim(String statement, BenchComparison c, String a, String b, Function<Slice, Double> metric, double bound,
+            boolean atLeast) {
+        double[][] p = pairs(c, a, b, metric);
+        int n = p[0].length;
+        if (n == 0) {
+            Interval none = Interval.exactly(Double.NaN);
+            return atLeast ? Claim.atLeast(statement, none, 0, bound) : Claim.atMost(statement, none, 0, bound);
+        }
+        ForkInterval f = CompareRun.forkLevel(p);
+        return atLeast ? Claim.atLeast(statement, f, n, bound) : Claim.atMost(statement, f, n, bound);
     }
 
     /** echo-c.csv's rates paired by round: [vt's, lt's]. */

@@ -48,7 +48,7 @@ class ArchitecturesExperimentTest {
         Report out = new Report();
         ArchitecturesExperiment.claims(run, out);
         String table = out.values.get("claims_table");
-        Claim cpu = Claim.atMost("x", run.cpuRatio("lt", "c", "ping-keepalive"), 8, 1.1);
+        Claim cpu = Claim.atMost("x", run.cpuDesign("lt", "c", "ping-keepalive"), 8, 1.1);
         assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | "
                 + Md.fit(cpu.measured(), cpu.measured().estimate()) + " | " + cpu.interval() + " | 8 | " + cpu.bound() + " | " + cpu.words() + " |");
         // RSS is measured once: no interval, so no verdict either way
@@ -101,7 +101,7 @@ class ArchitecturesExperimentTest {
     void aRoundWithoutBothServersIsLeftOutOfTheirRatio() {
         double[] a = {2, 4, Double.NaN, 8}, b = {1, 2, 3, Double.NaN};
         assertThat(ArchitecturesRun.pairedRounds(a, b)).isEqualTo(2);
-        assertThat(ArchitecturesRun.paired(a, b)).isEqualTo(MedianInterval.medianOfRatios(new double[] {2, 4}, new double[] {1, 2}));
+        assertThat(ArchitecturesRun.paired(a, b).ratio()).isEqualTo(MedianInterval.medianOfRatios(new double[] {2, 4}, new double[] {1, 2}));
         assertThat(ArchitecturesRun.paired(new double[] {1, Double.NaN}, new double[] {1, 1})).isNull();
     }
 
@@ -111,7 +111,7 @@ class ArchitecturesExperimentTest {
         Report out = new Report();
         ArchitecturesExperiment.ratioTables(run, out);
         ArchitecturesExperiment.claims(run, out);
-        Pattern cell = Pattern.compile("(\\d+\\.\\d{2,3})× \\[(\\d+\\.\\d{2,3}), (\\d+\\.\\d{2,3})\\] (faster|slower|costlier|cheaper|the same|undecided)");
+        Pattern cell = Pattern.compile("(\\d+\\.\\d{2,4})× \\[(\\d+\\.\\d{2,4}), (\\d+\\.\\d{2,4})\\] (faster|slower|costlier|cheaper|the same|undecided)");
         int cells = 0;
         for (String table : new String[] {out.values.get("rate_ratio_table"), out.values.get("cpu_ratio_table")}) {
             Matcher m = cell.matcher(table);

@@ -81,7 +81,7 @@ class CompareRunTest {
         String table = run.table();
         assertThat(table).contains("| et | 1000 |").contains("baseline")
                 .contains("| same | 1000 |").contains("the same within ±2.0%")
-                .contains("faster by 20%").contains("slower by 50%").contains("cheaper by");
+                .contains("faster by 20.0%").contains("slower by 50.0%").contains("cheaper by");
         assertThat(run.design()).isEqualTo("12 rounds of 1.00 s slices, each round in a fresh random order (seed 7)");
     }
 

@@ -51,9 +51,9 @@ class ConcurrencyExperimentTest {
             rewriteRates(dir.resolve(file));
         }
         Report out = generate(new Results(dir));
-        assertThat(out.values.get("mp_throughput")).contains("0.50× [0.50, 0.50], slower by 50%");
+        assertThat(out.values.get("mp_throughput")).contains("0.50× [0.50, 0.50], slower by 50.0%");
         String row = out.values.get("keepalive_table").lines().filter(l -> l.startsWith("| 16 |")).findFirst().orElseThrow();
-        assertThat(row).contains("1.00 [1.00, 1.00]: the same within ±2.0%").contains("0.50 [0.50, 0.50]: slower by 50%");
+        assertThat(row).contains("1.00 [1.00, 1.00]: the same within ±5.0%").contains("0.50 [0.50, 0.50]: slower by 50.0%");
         // lt and et tie: no single winner is named
         assertThat(row).endsWith("| unresolved: LT, ET |");
     }

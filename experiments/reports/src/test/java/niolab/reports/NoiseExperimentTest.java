@@ -105,7 +105,7 @@ class NoiseExperimentTest {
         // written at 10:00:00 after 16 rounds of two 1 s slices and two 2 s warm-ups: started 36 s before
         assertThat(out.values.get("ab_table")).contains("| 1 | 2026-12-01T09:59:24Z | ");
         // no separate floor: the run's own 1 s A/A is its floor
-        assertThat(out.values.get("env")).contains("noise floor (A/A) | `A/A lt against lt").contains("(this run's own A/A, slice-1.json)");
+        assertThat(out.values.get("env")).contains("A/A check | `lt against lt").contains("(this run's own A/A, slice-1.json)");
     }
 
     @Test

@@ -107,9 +107,10 @@ class NoiseForksTest {
                 .contains("| 5% | 1000 | 2 | 0.94").contains("2 of 2 called slower").contains("| 10% | 2000 | 1 |")
                 .contains("0 of 1 called slower");
         assertThat(out.values.get("power_verdict"))
-                .contains("A/A: a false alarm in 0 of 2 runs by the default rule and 0 of 2 with a fixed 2% (target: at most 5%; met by the default rule)")
-                .contains("a 5% slowdown: called slower in 2 of 2 runs by the default rule and 2 of 2 with a fixed 2% (target: at least 90%; met")
-                .contains("a 10% slowdown: called slower in 0 of 1 (default rule), 0 of 1 (fixed 2%)");
+                .contains("A/A: a false alarm in 0 of 2 runs with a fixed 2% and 0 of 2 by the A/A-floor rule (target: at most 5%; met with the fixed 2%)")
+                .contains("a nominal 5% slowdown (measured 5%, median ratio 0.948): called slower in 2 of 2 runs with a fixed 2% and 2 of 2 by the"
+                        + " A/A-floor rule (target: at least 90%; met")
+                .contains("a nominal 10% slowdown (measured 11%, median ratio 0.890): called slower in 0 of 1 (fixed 2%), 0 of 1 (A/A-floor rule)");
         assertThat(out.values.get("calibration_verdict")).isEqualTo("no calibration run was kept");
     }
 

@@ -180,8 +180,9 @@ class ResultsTest {
         // median of 0.98..1.17 is 1.075; of 20 sorted, the 6th (1.03) and the 15th (1.12)
         assertThat(new Results(dir).environment(Threshold.DEFAULT)).contains("| load average (1 min) | `1.20 1.00 0.90 before, 2.10 1.40 1.00 after (1, 5, 15 min)` |",
                 "| steal time | `0.30% of the CPU time over the run` |",
-                "| A/A check | `lt against lt over 20 rounds, rate ratio; A/A check: 1.075 [1.030, 1.120], warning: reaches 12.0% from 1,"
-                        + " beyond ±2%, so noise alone spans a difference this report counts; a verdict near it deserves a rerun` |");
+                "| A/A check | `lt against lt, rate ratio over 20 rounds; A/A check: 1.075 [1.030, 1.120], warning: reaches 12.0% from 1,"
+                        + " beyond ±2%, so noise alone spans a difference this report counts; a verdict near it deserves a rerun (the report's"
+                        + " declared threshold, which the pair checks and does not set)` |");
         // the pair is a check: a threshold wide enough holds it, and no threshold is read from it
         assertThat(new Results(dir).environment(new Threshold(0.15, "wide"))).contains("A/A check: 1.075 [1.030, 1.120], inside ±15%");
     }

@@ -83,11 +83,11 @@ class VtExperimentTest {
     void targetsGetVerdictsFromRatiosPairedByRound() throws Exception {
         String md = render();
         assertThat(md).doesNotContain("{{");
-        assertThat(md).contains("| vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare) | 1.50 | [1.50, 1.50] | 8 | ≤ 1.25 (±2.0%) | fails |");
-        assertThat(md).contains("| vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare) | 0.80 | [0.80, 0.80] | 8 | ≥ 0.70 (±2.0%) | holds |");
+        assertThat(md).contains("| vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare) | 1.50 | [1.50, 1.50] | 8 | ≤ 1.25 | fails |");
+        assertThat(md).contains("| vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare) | 0.80 | [0.80, 0.80] | 8 | ≥ 0.70 | holds |");
         // the C client's rounds: 0.43 in every round whatever the drift; the round with a failed slice is left out
-        assertThat(md).contains("| vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client) | 0.43 | [0.43, 0.43] | 8 | ≥ 0.70 (±2.0%) | fails |");
-        assertThat(md).contains("| lt's server CPU per short connection within 1.2× c's (echo-bench compare, serial) | 1.10 | [1.10, 1.10] | 8 | ≤ 1.20 (±2.0%) | holds |");
+        assertThat(md).contains("| vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client) | 0.43 | [0.43, 0.43] | 8 | ≥ 0.70 | fails |");
+        assertThat(md).contains("| lt's server CPU per short connection within 1.2× c's (echo-bench compare, serial) | 1.10 | [1.10, 1.10] | 8 | ≤ 1.20 | holds |");
         assertThat(md).contains("Of the lab's 4 claims checked on this run, 2 hold, 2 fail and 0 are undecided");
     }
 
@@ -95,7 +95,7 @@ class VtExperimentTest {
     void eachKnobIsComparedWithPlainVt() throws Exception {
         String md = render();
         assertThat(md).contains("`vt-poller1` rate / vt 1.10 [1.10, 1.10]: faster by 10");
-        assertThat(md).contains("`vt-poller1` server CPU per request / vt 1.00 [1.00, 1.00]: the same within ±2.0%");
+        assertThat(md).contains("`vt-poller1` server CPU per request / vt 1.00 [1.00, 1.00]: the same within ±5.0%");
         assertThat(md).contains("`vt-poller1` (`-Djdk.pollerMode=1`)");
     }
 
