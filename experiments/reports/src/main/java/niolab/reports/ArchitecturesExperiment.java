@@ -221,29 +221,14 @@ public final class ArchitecturesExperiment implements Experiment {
             List<String> rate = new ArrayList<>(List.of(run.label(s))), cpu = new ArrayList<>(List.of(run.label(s)));
             for (String m : measures) {
                 boolean both = run.has(s, m) && run.has("lt", m);
-                rate.add(both ? ratioCell(run.rateRatio(s, "lt", m), Comparison.Quantity.RATE, run.threshold) : "–");
-                cpu.add(both ? ratioCell(run.cpuRatio(s, "lt", m), Comparison.Quantity.COST, run.threshold) : "–");
+                rate.add(both ? Verdicts.cell(run.rateRatio(s, "lt", m), Comparison.Quantity.RATE, run.threshold) : "–");
+                cpu.add(both ? Verdicts.cell(run.cpuRatio(s, "lt", m), Comparison.Quantity.COST, run.threshold) : "–");
             }
             rateRows.add(rate);
             cpuRows.add(cpu);
         }
         out.put("rate_ratio_table", Md.table(header, rateRows));
         out.put("cpu_ratio_table", Md.table(header, cpuRows));
-    }
-
-    /**
-     * "0.93× [0.90, 0.97] slower", "1.01× [0.99, 1.01] the same", "1.01× [0.95, 1.08] undecided":
-     * the ratio, its interval and its verdict against the report's threshold.
-     */
-    private static String ratioCell(Interval i, Comparison.Quantity q, double threshold) {
-        if (i == null) return "–";
-        String word = switch (Comparison.verdict(i, threshold)) {
-            case ABOVE -> q == Comparison.Quantity.RATE ? "faster" : "costlier";
-            case BELOW -> q == Comparison.Quantity.RATE ? "slower" : "cheaper";
-            case SAME -> "the same";
-            case UNDECIDED -> "undecided";
-        };
-        return Md.ratio(i, threshold) + " " + word;
     }
 
     private static void memoryTable(ArchitecturesRun run, Report out) {

@@ -146,13 +146,10 @@ public final class ConcurrencyExperiment implements Experiment {
     /** The server with the highest median rate when its interval against every other lies beyond the report's threshold, else which ones tie. */
     private static String resolvedBest(CompareRun run, double[] qps) {
         int best = Stats.best(qps, true);
-        StringBuilder ties = new StringBuilder(LABELS[best]);
-        for (int a = 0; a < ARCHS.length; a++) {
-            if (a == best) continue;
-            Interval ratio = run.ratio(ARCHS[best], ARCHS[a], CompareRun.RATE);
-            if (ratio == null || Comparison.verdict(ratio, run.threshold) != Comparison.Verdict.ABOVE) ties.append(", ").append(LABELS[a]);
-        }
-        return ties.toString().contains(",") ? "unresolved: " + ties : LABELS[best];
+        List<String> ties = Verdicts.ties(ARCHS[best], List.of(ARCHS), a -> run.ratio(ARCHS[best], a, CompareRun.RATE), run.threshold);
+        List<String> labels = new ArrayList<>();
+        for (String a : ties) labels.add(LABELS[List.of(ARCHS).indexOf(a)]);
+        return Verdicts.bestOrTies(LABELS[best], labels);
     }
 
     /**

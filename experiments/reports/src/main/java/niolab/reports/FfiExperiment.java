@@ -262,11 +262,7 @@ public final class FfiExperiment implements Experiment {
                     verdicts.add(w + ": FFM against JNA: too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)");
                     continue;
                 }
-                faster = faster;
-                cheaper = cheaper;
-                String verdict = faster.verdict() == ClaimVerdict.FAILS || cheaper.verdict() == ClaimVerdict.FAILS ? "fails"
-                        : faster.verdict() == ClaimVerdict.HOLDS && cheaper.verdict() == ClaimVerdict.HOLDS ? "holds"
-                        : "undecided at this run's precision";
+                String verdict = Verdicts.all(List.of(faster, cheaper)).words();
                 verdicts.add(w + ": FFM over JNA " + Md.f2(faster.measured().estimate()) + "× the QPS " + faster.interval() + ", "
                         + Md.f2(cheaper.measured().estimate()) + "× the server CPU per request " + cheaper.interval()
                         + " (the lab's claim, as fast or faster with CPU no higher: " + verdict + ")");

@@ -194,12 +194,6 @@ public final class HttpExperiment implements Experiment {
 
     /** Whether {@code best}'s rate is ahead of every other server's beyond the paired interval, in words. */
     private static String resolved(CompareRun run, String best, String[] servers) {
-        List<String> ties = new ArrayList<>();
-        for (String s : servers) {
-            Interval ratio = s.equals(best) ? null : run.ratio(best, s, CompareRun.RATE);
-            if (!s.equals(best) && (ratio == null || Comparison.verdict(ratio, run.threshold) != Comparison.Verdict.ABOVE)) ties.add(s);
-        }
-        return ties.isEmpty() ? ", the highest median, ahead of every other server beyond its interval and the report's threshold"
-                : ", the highest median, not resolved from " + String.join(", ", ties) + " at this run's precision";
+        return Verdicts.highestMedian(Verdicts.ties(best, List.of(servers), s -> run.ratio(best, s, CompareRun.RATE), run.threshold));
     }
 }

@@ -190,13 +190,7 @@ public final class UringExperiment implements Experiment {
 
     /** bufring's CPU per request over basic's against the report's threshold, in words. */
     static String modesVerdict(Interval modes, double threshold) {
-        String t = Md.f1(threshold * 100) + "%";
-        return switch (Comparison.verdict(modes, threshold)) {
-            case BELOW -> "less, beyond the report's threshold of ±" + t;
-            case ABOVE -> "more, beyond the report's threshold of ±" + t;
-            case SAME -> "the same within the report's threshold of ±" + t;
-            case UNDECIDED -> "this run cannot tell the two modes apart in CPU at its threshold of ±" + t;
-        };
+        return Verdicts.moreOrLess(modes, threshold, "CPU");
     }
 
     /** {@code bufring's system time is 1.01× et's (6.51 against 6.43 µs per request)}. */
@@ -207,14 +201,13 @@ public final class UringExperiment implements Experiment {
     private static String answer(Csv samples, CompareRun compare50, List<Claim> claims, double threshold) {
         List<String> matching = new ArrayList<>(), failing = new ArrayList<>();
         for (String mode : MODES) {
-            boolean all = true, any = false;
+            List<Claim> ofMode = new ArrayList<>();
             for (Claim c : claims) {
-                if (!c.statement().contains(", " + mode.substring("uring-".length()) + ": ")) continue;
-                all &= c.verdict() == ClaimVerdict.HOLDS;
-                any |= c.verdict() == ClaimVerdict.FAILS;
+                if (c.statement().contains(", " + mode.substring("uring-".length()) + ": ")) ofMode.add(c);
             }
-            if (all) matching.add(mode.substring("uring-".length()));
-            if (any) failing.add(mode.substring("uring-".length()));
+            ClaimVerdict v = Verdicts.all(ofMode);
+            if (v == ClaimVerdict.HOLDS) matching.add(mode.substring("uring-".length()));
+            if (v == ClaimVerdict.FAILS) failing.add(mode.substring("uring-".length()));
         }
         String verdict = (matching.isEmpty()
                 ? "On this kernel no io_uring mode was shown to match `et` in every comparison at 50 and 1000 connections"
