@@ -253,7 +253,7 @@ public final class ArchitecturesExperiment implements Experiment {
         for (String a : SYSCALL_ARCHS) {
             List<String> row = new ArrayList<>(List.of(a));
             for (String w : new String[] {"keepalive", "serial"}) {
-                double calls = new SyscallsExperiment.Run(sys, a, w).total("loop", 0);
+                double calls = new SyscallCounts(sys, a, w).total("loop", 0);
                 perRequest.put(a + "-" + w, calls);
                 row.add(Md.f2(calls));
             }
@@ -374,11 +374,5 @@ public final class ArchitecturesExperiment implements Experiment {
         }
         Claim.report(claims, "measured", out);
         CompareRun.forkPrecision(out, run.forks(run.top()), Integer.parseInt(run.setting("rounds")));
-    }
-
-    /** vt's keep-alive echo rate over lt's at the run's connections, paired by round; null when the run lacks either. */
-    static Interval vtOverLtEcho(ArchitecturesRun run) {
-        String at = "echo-ka-" + run.setting("connections");
-        return run.has("vt", at) && run.has("lt", at) ? run.rateRatio("vt", "lt", at) : null;
     }
 }

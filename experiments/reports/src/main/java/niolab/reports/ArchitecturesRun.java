@@ -159,6 +159,12 @@ public final class ArchitecturesRun {
         return v;
     }
 
+    /** vt's keep-alive echo rate over lt's at the run's connections, paired by round; null when the run lacks either. */
+    public Interval vtOverLtEcho() {
+        String at = "echo-ka-" + setting("connections");
+        return has("vt", at) && has("lt", at) ? rateRatio("vt", "lt", at) : null;
+    }
+
     /** The median of {@code a}'s per-round rates over {@code b}'s, with its interval; null under 2 paired rounds. */
     Interval rateRatio(String a, String b, String m) {
         ForkInterval f = rateDesign(a, b, m);

@@ -21,8 +21,8 @@ public final class ConcurrencyExperiment implements Experiment {
         return THRESHOLD;
     }
 
-    private static final String[] ARCHS = ShortRunExperiment.ARCHS;
-    private static final String[] LABELS = ShortRunExperiment.LABELS;
+    private static final String[] ARCHS = ClassicServers.ARCHS;
+    private static final String[] LABELS = ClassicServers.LABELS;
     private static final String[] MODES = {"keepalive", "short"};
 
     @Override

@@ -161,10 +161,10 @@ public final class FfiExperiment implements Experiment {
 
     /** Calls per request on each server's event loop thread, by kind, and their total. */
     private static String syscalls(Results r, List<String> servers, String w, Report out) {
-        List<SyscallsExperiment.Run> runs = new ArrayList<>();
+        List<SyscallCounts> runs = new ArrayList<>();
         TreeMap<String, Double> kinds = new TreeMap<>();
         for (String s : servers) {
-            SyscallsExperiment.Run run = new SyscallsExperiment.Run(r, s, w);
+            SyscallCounts run = new SyscallCounts(r, s, w);
             runs.add(run);
             for (String k : run.thread("loop").keySet()) kinds.merge(k, run.perRequest("loop", k, 0), Math::max);
         }
@@ -172,7 +172,7 @@ public final class FfiExperiment implements Experiment {
         List<List<String>> rows = new ArrayList<>();
         for (String k : order) {
             List<String> row = new ArrayList<>(List.of("`" + k + "`"));
-            for (SyscallsExperiment.Run run : runs) row.add(Md.f2(run.perRequest("loop", k, 0)));
+            for (SyscallCounts run : runs) row.add(Md.f2(run.perRequest("loop", k, 0)));
             rows.add(row);
         }
         List<String> total = new ArrayList<>(List.of("**all**"));

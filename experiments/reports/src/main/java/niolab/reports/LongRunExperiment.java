@@ -13,23 +13,12 @@ import niolab.common.results.BenchReport.Run;
  * per-interval series per architecture: the JVM's warm-up over time, and the steady state.
  */
 public final class LongRunExperiment implements Experiment {
-    private static final String[] ARCHS = ShortRunExperiment.ARCHS;
-    private static final String[] LABELS = ShortRunExperiment.LABELS;
-    /** The write-up's ratio of steady-state to short-run QPS (17.6K / 8.1K), quoted. */
-    static final double SEED_RATIO = 2.17;
+    private static final String[] ARCHS = ClassicServers.ARCHS;
+    private static final String[] LABELS = ClassicServers.LABELS;
 
     @Override
     public String name() {
         return "long-run";
-    }
-
-    /** A long run's steady state: the median QPS of its second half, the last (usually partial) interval left out. */
-    static double steadyQps(BenchReport longRun) {
-        List<Interval> iv = longRun.runs().get(0).intervals();
-        int n = iv.size() > 2 ? iv.size() - 1 : iv.size();
-        double[] secondHalf = new double[n - n / 2];
-        for (int i = n / 2; i < n; i++) secondHalf[i - n / 2] = iv.get(i).qps();
-        return Stats.median(secondHalf);
     }
 
     /**
@@ -74,7 +63,7 @@ public final class LongRunExperiment implements Experiment {
             int n = t.length > 2 ? t.length - 1 : t.length;
             double[] secondHalf = Arrays.copyOfRange(q, n / 2, n);
             double[] secondHalfP99 = Arrays.copyOfRange(p99, n / 2, n);
-            steady[a] = steadyQps(longRun);
+            steady[a] = SteadyState.qps(longRun);
             double shortQps = Stats.mean(shortRun.column(Column.QPS));
             ratio[a] = steady[a] / shortQps;
             double warm = Double.NaN;
@@ -129,7 +118,7 @@ public final class LongRunExperiment implements Experiment {
         int slowest = Stats.best(warmS, true);
         out.put("slowest_warm", LABELS[slowest]);
         out.put("ranking_verdict", rankingVerdict(steady, spread));
-        out.put("seed_ratio", Md.f2(SEED_RATIO) + "×");
+        out.put("seed_ratio", Md.f2(SteadyState.WRITE_UP_RATIO) + "×");
         out.put("ratio_min", Md.f2(ratio[Stats.best(ratio, false)]) + "×");
         out.put("ratio_max", Md.f2(ratio[Stats.best(ratio, true)]) + "×");
     }

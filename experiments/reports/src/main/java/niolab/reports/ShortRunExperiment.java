@@ -25,8 +25,8 @@ public final class ShortRunExperiment implements Experiment {
         return THRESHOLD;
     }
 
-    public static final String[] ARCHS = {"lt", "et", "mp"};
-    public static final String[] LABELS = {"LT", "ET", "MP"};
+    public static final String[] ARCHS = ClassicServers.ARCHS;
+    public static final String[] LABELS = ClassicServers.LABELS;
     /** The seed's means (its table 3.4), quoted to compare shapes, never to pass as ours. */
     private static final double[] SEED_QPS = {8109.5, 8028.8, 8214.6};
     private static final double[] SEED_P50 = {111, 112, 112};
@@ -112,7 +112,7 @@ public final class ShortRunExperiment implements Experiment {
                 archWarm.add(againstLt(a, paired(warm.get(a), warm.get(0))));
             }
             if (longRun.has("long-" + ARCHS[a] + ".json")) {
-                double steady = LongRunExperiment.steadyQps(longRun.bench("long-" + ARCHS[a] + ".json"));
+                double steady = SteadyState.qps(longRun.bench("long-" + ARCHS[a] + ".json"));
                 longShort.add(LABELS[a] + " " + Md.f2(steady / Stats.median(values(warm.get(a)))) + "×");
             }
         }
@@ -123,7 +123,7 @@ public final class ShortRunExperiment implements Experiment {
                 + String.join("; ", archWarm));
         out.put("pairs_reading", (longShort.isEmpty() ? "experiments/results/long-run/ holds no long run to set these short runs against."
                 : "Against the steady state of the [long run](exp-long-run.md), this run's warmed short runs (table 3.7's medians) give a"
-                + " steady / short ratio of " + String.join(", ", longShort) + ", beside the write-up's " + Md.f2(LongRunExperiment.SEED_RATIO)
+                + " steady / short ratio of " + String.join(", ", longShort) + ", beside the write-up's " + Md.f2(SteadyState.WRITE_UP_RATIO)
                 + "× (two separate runs, so no interval).")
                 + " Repeated on fresh servers in random order (table 3.7), the first 100 requests compare, " + out.values.get("pairs_arch") + ".");
         Claim.report(claims, "warmed / cold", out);
@@ -161,11 +161,11 @@ public final class ShortRunExperiment implements Experiment {
     private static void syscalls(Results r, Report out) {
         Results sys = new Results(r.dir.resolveSibling("syscalls"));
         double[] total = new double[ARCHS.length];
-        for (int a = 0; a < ARCHS.length; a++) total[a] = new SyscallsExperiment.Run(sys, ARCHS[a], "serial").total("loop", 0);
+        for (int a = 0; a < ARCHS.length; a++) total[a] = new SyscallCounts(sys, ARCHS[a], "serial").total("loop", 0);
         out.put("syscalls_serial_lt", Md.f1(total[0]));
         out.put("syscalls_serial_et", Md.f1(total[1]));
         out.put("syscalls_serial_range", Md.f1(total[Stats.best(total, false)]) + " to " + Md.f1(total[Stats.best(total, true)]));
-        SyscallsExperiment.Run lt = new SyscallsExperiment.Run(sys, "lt", "serial"), et = new SyscallsExperiment.Run(sys, "et", "serial");
+        SyscallCounts lt = new SyscallCounts(sys, "lt", "serial"), et = new SyscallCounts(sys, "et", "serial");
         List<String> extra = new ArrayList<>();
         for (String call : lt.thread("loop").keySet()) {
             double more = lt.perRequest("loop", call, 0) - et.perRequest("loop", call, 0);

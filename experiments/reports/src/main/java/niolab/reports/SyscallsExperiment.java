@@ -21,58 +21,11 @@ public final class SyscallsExperiment implements Experiment {
         return "syscalls";
     }
 
-    /** One architecture under one workload: strace's counts by thread and kind, the server's counters. */
-    static final class Run {
-        final double requests;
-        /** thread ("loop" or "jvm") → syscall → {calls, errors, eagain}, summed over the processes. */
-        final Map<String, Map<String, long[]>> byThread = new TreeMap<>();
-        final ServerCounters counters;
-        final Map<String, long[]> byProcess = new TreeMap<>();
-
-        Run(Results r, String arch, String w) {
-            requests = r.bench("bench-" + arch + "-" + w + ".json").runs().get(0).requests();
-            counters = r.counters("counters-" + arch + "-" + w + ".txt");
-            for (Map<String, String> row : r.csv("syscalls-" + arch + "-" + w + ".csv").rows()) {
-                long[] v = byThread.computeIfAbsent(row.get("thread"), k -> new TreeMap<>())
-                        .computeIfAbsent(row.get("syscall"), k -> new long[3]);
-                long[] p = byProcess.computeIfAbsent(row.get("process"), k -> new long[3]);
-                long[] add = {Long.parseLong(row.get("calls")), Long.parseLong(row.get("errors")), Long.parseLong(row.get("eagain"))};
-                for (int i = 0; i < 3; i++) {
-                    v[i] += add[i];
-                    p[i] += add[i];
-                }
-            }
-        }
-
-        Map<String, long[]> thread(String t) {
-            return byThread.getOrDefault(t, Map.of());
-        }
-
-        double perRequest(String thread, String syscall, int column) {
-            long[] v = thread(thread).get(syscall);
-            return v == null ? 0 : v[column] / requests;
-        }
-
-        double total(String thread, int column) {
-            long s = 0;
-            for (long[] v : thread(thread).values()) s += v[column];
-            return s / requests;
-        }
-
-        double waits() {
-            return perRequest("loop", "epoll_wait", 0) + perRequest("loop", "epoll_pwait", 0);
-        }
-
-        double counterEagain() {
-            return (counters.get("reads_eagain") + counters.get("writes_eagain")) / requests;
-        }
-    }
-
     @Override
     public void generate(Results results, Report report) {
-        Map<String, Run> runs = new TreeMap<>();
+        Map<String, SyscallCounts> runs = new TreeMap<>();
         for (String w : WORKLOADS) {
-            for (String a : ARCHS) runs.put(a + "-" + w, new Run(results, a, w));
+            for (String a : ARCHS) runs.put(a + "-" + w, new SyscallCounts(results, a, w));
         }
         for (String w : WORKLOADS) {
             report.put(w + "_overview", overview(runs, w));
@@ -89,7 +42,7 @@ public final class SyscallsExperiment implements Experiment {
         report.put("mp_workers", Integer.toString(workers(results.text("counters-mp-serial.txt"))));
         report.put("mp_vs_lt", mpVsLt(runs));
         report.put("loop_futex", loopFutex(runs));
-        Run large = runs.get("et-large");
+        SyscallCounts large = runs.get("et-large");
         report.put("et_large_eagain", Md.f2(large.perRequest("loop", "read", 2)));
         report.put("partial_writes", partialWrites(runs));
         if (results.has("trace-lt-serial.txt") && results.has("trace-et-serial.txt")) {
@@ -141,7 +94,7 @@ public final class SyscallsExperiment implements Experiment {
      * Syscalls per serial request by the call they come from: each kind's counted calls per
      * request (strace -c) shared out as the traced connection shares that kind among the calls.
      */
-    static Map<String, Double> perCall(Run run, String trace) {
+    static Map<String, Double> perCall(SyscallCounts run, String trace) {
         List<String[]> lines = families(trace);
         Map<String, Integer> ofKind = new TreeMap<>();
         for (String[] l : lines) ofKind.merge(l[0], 1, Integer::sum);
@@ -155,7 +108,7 @@ public final class SyscallsExperiment implements Experiment {
         return k == null ? "–" : "`" + String.join(" ", k) + "`";
     }
 
-    private static void jdkCalls(Run lt, String ltTrace, Run et, String etTrace, Report report) {
+    private static void jdkCalls(SyscallCounts lt, String ltTrace, SyscallCounts et, String etTrace, Report report) {
         Map<String, Double> l = perCall(lt, ltTrace), e = perCall(et, etTrace);
         Map<String, List<String>> ltKinds = new TreeMap<>(), etKinds = new TreeMap<>();
         for (String[] x : families(ltTrace)) ltKinds.computeIfAbsent(x[1], k -> new ArrayList<>()).add(x[0]);
@@ -174,10 +127,10 @@ public final class SyscallsExperiment implements Experiment {
                 : "the calls that make LT's extra syscalls, in the order of a connection's life: " + String.join("; ", extra));
     }
 
-    private static String overview(Map<String, Run> runs, String w) {
+    private static String overview(Map<String, SyscallCounts> runs, String w) {
         List<List<String>> rows = new ArrayList<>();
         for (String a : ARCHS) {
-            Run r = runs.get(a + "-" + w);
+            SyscallCounts r = runs.get(a + "-" + w);
             rows.add(List.of(a, Md.f0(r.requests), Md.f2(r.total("loop", 0)), Md.f2(r.total("jvm", 0)),
                     Md.f3(r.waits()), Md.f2(r.counters.eventsPerWait()),
                     Md.f3(r.perRequest("loop", "epoll_ctl", 0)), Md.f3(r.total("loop", 2)), Md.f3(r.counterEagain()),
@@ -189,10 +142,10 @@ public final class SyscallsExperiment implements Experiment {
     }
 
     /** Calls per request of each kind, per architecture; EAGAIN (or other errors) in brackets. */
-    private static String byKind(Map<String, Run> runs, String w, String thread) {
+    private static String byKind(Map<String, SyscallCounts> runs, String w, String thread) {
         TreeMap<String, Double> kinds = new TreeMap<>();
         for (String a : ARCHS) {
-            Run r = runs.get(a + "-" + w);
+            SyscallCounts r = runs.get(a + "-" + w);
             for (String k : r.thread(thread).keySet()) kinds.merge(k, r.perRequest(thread, k, 0), Math::max);
         }
         List<String> order = Stats.keysAtLeast(kinds, SHOWN);
@@ -200,7 +153,7 @@ public final class SyscallsExperiment implements Experiment {
         for (String k : order) {
             List<String> row = new ArrayList<>(List.of("`" + k + "`"));
             for (String a : ARCHS) {
-                Run r = runs.get(a + "-" + w);
+                SyscallCounts r = runs.get(a + "-" + w);
                 double eagain = r.perRequest(thread, k, 2), errors = r.perRequest(thread, k, 1);
                 String cell = Md.f3(r.perRequest(thread, k, 0));
                 if (eagain > 0) cell += " (" + Md.f3(eagain) + " EAGAIN)";
@@ -213,9 +166,9 @@ public final class SyscallsExperiment implements Experiment {
     }
 
     /** The other JVM threads: calls in all (they do not scale with requests) for the serial and keep-alive runs. */
-    private static String jvmTable(Map<String, Run> runs) {
+    private static String jvmTable(Map<String, SyscallCounts> runs) {
         TreeMap<String, Long> kinds = new TreeMap<>();
-        for (Run r : runs.values()) {
+        for (SyscallCounts r : runs.values()) {
             for (Map.Entry<String, long[]> e : r.thread("jvm").entrySet()) kinds.merge(e.getKey(), e.getValue()[0], Math::max);
         }
         List<String> order = new ArrayList<>(kinds.keySet());
@@ -245,7 +198,7 @@ public final class SyscallsExperiment implements Experiment {
     }
 
     /** Kinds whose calls per request differ by at least 0.5 between LT and ET, as LT minus ET. */
-    private static String kindDiff(Run lt, Run et) {
+    private static String kindDiff(SyscallCounts lt, SyscallCounts et) {
         TreeMap<String, Double> diff = new TreeMap<>();
         for (String k : lt.thread("loop").keySet()) diff.put(k, lt.perRequest("loop", k, 0) - et.perRequest("loop", k, 0));
         for (String k : et.thread("loop").keySet()) diff.put(k, lt.perRequest("loop", k, 0) - et.perRequest("loop", k, 0));
@@ -256,8 +209,8 @@ public final class SyscallsExperiment implements Experiment {
         return parts.isEmpty() ? "no kind differs by 0.5 calls per request or more" : String.join(", ", parts);
     }
 
-    private static String waits(Map<String, Run> runs, String w) {
-        Run lt = runs.get("lt-" + w), et = runs.get("et-" + w);
+    private static String waits(Map<String, SyscallCounts> runs, String w) {
+        SyscallCounts lt = runs.get("lt-" + w), et = runs.get("et-" + w);
         return "epoll_wait per request: LT " + Md.f3(lt.waits()) + ", ET " + Md.f3(et.waits())
                 + "; events per wait (server counters): LT " + Md.f2(lt.counters.eventsPerWait())
                 + ", ET " + Md.f2(et.counters.eventsPerWait())
@@ -265,10 +218,10 @@ public final class SyscallsExperiment implements Experiment {
                 + ", ET " + Md.f3(et.perRequest("loop", "read", 2));
     }
 
-    private static String mpVsLt(Map<String, Run> runs) {
+    private static String mpVsLt(Map<String, SyscallCounts> runs) {
         List<String> parts = new ArrayList<>();
         for (String w : WORKLOADS) {
-            Run mp = runs.get("mp-" + w), lt = runs.get("lt-" + w);
+            SyscallCounts mp = runs.get("mp-" + w), lt = runs.get("lt-" + w);
             long[] master = mp.byProcess.getOrDefault("master", new long[3]);
             parts.add(w + ": mp " + Md.f2(mp.total("loop", 0)) + " vs lt " + Md.f2(lt.total("loop", 0))
                     + " syscalls per request on the event loops; the master made " + master[0] + " calls in all");
@@ -276,7 +229,7 @@ public final class SyscallsExperiment implements Experiment {
         return String.join("; ", parts);
     }
 
-    private static String loopFutex(Map<String, Run> runs) {
+    private static String loopFutex(Map<String, SyscallCounts> runs) {
         List<String> parts = new ArrayList<>();
         for (String w : WORKLOADS) {
             parts.add(w + " " + Md.f3(runs.get("lt-" + w).perRequest("loop", "futex", 0)));
@@ -284,9 +237,9 @@ public final class SyscallsExperiment implements Experiment {
         return "LT event loop futex calls per request: " + String.join(", ", parts);
     }
 
-    private static String partialWrites(Map<String, Run> runs) {
+    private static String partialWrites(Map<String, SyscallCounts> runs) {
         long n = 0;
-        for (Run r : runs.values()) n += r.counters.get("partial_writes");
+        for (SyscallCounts r : runs.values()) n += r.counters.get("partial_writes");
         return Long.toString(n);
     }
 

@@ -243,7 +243,7 @@ public final class VtExperiment implements Experiment {
     static Interval architecturesEcho(Results vt) {
         Path dir = vt.dir.resolveSibling("architectures");
         if (!Files.isRegularFile(dir.resolve("env.json"))) return null;
-        return ArchitecturesExperiment.vtOverLtEcho(new ArchitecturesRun(new Results(dir)));
+        return new ArchitecturesRun(new Results(dir)).vtOverLtEcho();
     }
 
     /** Where this run's paired vt/lt echo intervals lie against 1 December's quoted range and exp-architectures' interval. */
