@@ -76,7 +76,7 @@ final class Compare implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "NAME=HOST:PORT[,pid=PID]|NAME='COMMAND ... {port}'",
             description = "The servers, the first the baseline. HOST:PORT: a running server; with pid=PID, its CPU per request (/proc: "
-                    + "the process, its threads and its descendants, 10 ms ticks). Any other value (one with a space or {port}, or no "
+                    + "the process, its threads and its descendants, in the scheduler's ns). Any other value (one with a space or {port}, or no "
                     + "':') is a command, started afresh in every fork.")
     List<String> servers;
 
@@ -129,6 +129,9 @@ final class Compare implements Callable<Integer> {
 
     @CommandLine.Mixin
     LoadOptions loadOptions;
+
+    @CommandLine.Mixin
+    RulerOptions rulers;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -262,7 +265,11 @@ final class Compare implements Callable<Integer> {
                 s.awaitListening(startTimeout.toMillis());
                 targets[i] = s.target();
             }
-            for (CompareTarget t : targets) {
+            // in a fresh random order: the server warmed last goes into the first round with its JIT still busy
+            int[] warm = new int[targets.length];
+            shuffle(warm, order);
+            for (int w : warm) {
+                CompareTarget t = targets[w];
                 if (t == null) continue;
                 if (progress != null) progress.printf(Locale.ROOT, "\rfork %d/%d  warm-up %-30s", fork, forks, t.name());
                 slices.warm(t, warmup.toNanos());
@@ -279,6 +286,7 @@ final class Compare implements Callable<Integer> {
         int[] visit = new int[targets.length];
         int first = (fork - 1) * rounds;
         for (int round = first + 1; round <= first + rounds; round++) {
+            int from = done.size();
             shuffle(visit, order);
             for (int position = 0; position < visit.length; position++) {
                 CompareTarget t = targets[visit[position]];
@@ -305,6 +313,7 @@ final class Compare implements Callable<Integer> {
                             t.hostPort(), round, count(done, t) - 1));
                 }
             }
+            if (rulers.repeatRound(done, from, round)) round--;
         }
         clear(progress);
     }
@@ -366,6 +375,7 @@ final class Compare implements Callable<Integer> {
     private String problem(List<Given> given) {
         String options = loadOptions.problem();
         if (options != null) return options;
+        if (rulers.problem() != null) return rulers.problem();
         if (rounds < 2) return "--rounds must be at least 2 (" + CompareReport.MIN_PAIRED_ROUNDS + " or more give an interval)";
         if (forks < 1) return "--forks must be at least 1";
         if (slice.toMillis() < 100) return "--slice must be at least 100ms";

@@ -214,8 +214,7 @@ final class CompareReport {
         }
         List<BenchComparison.Slice> rows = new ArrayList<>();
         for (Slice s : slices) {
-            rows.add(new BenchComparison.Slice(s.round(), s.position(), s.server(), s.requests(), s.errors(), s.seconds(), ResultsJson.orNull(s.rate()),
-                    ResultsJson.orNull(s.p50Us()), ResultsJson.orNull(s.p99Us()), ResultsJson.orNull(s.serverCpuUsPerRequest()), s.refused(), s.fork()));
+            rows.add(s.json());
         }
         List<BenchComparison.ServerSummary> perServer = new ArrayList<>();
         for (CompareTarget t : targets) {
