@@ -54,9 +54,9 @@ final class CpuMeter {
      * ran {@code busiestThreadNanos} (-1 unknown): the client is this process, JIT and GC included.
      */
     Rulers.Reading stopEngine(int loadThreads, long busiestThreadNanos) {
-        long self = Proc.selfCpuNanos();
-        long client = selfNanos < 0 || self < 0 ? -1 : self - selfNanos;
-        return stop(client, 0, loadThreads, busiestThreadNanos);
+        End end = new End();
+        long client = selfNanos < 0 || end.self < 0 ? -1 : end.self - selfNanos;
+        return end.reading(client, 0, loadThreads, busiestThreadNanos);
     }
 
     /**
@@ -65,23 +65,41 @@ final class CpuMeter {
      * kernel keeps an ended process's time only there), and this JVM's own CPU is tracked too.
      */
     Rulers.Reading stopChild(int loadThreads) {
-        long self = Proc.selfCpuNanos();
+        End end = new End();
         ProcStat now = ProcStat.self();
         long client = now == null || selfReapedTicks < 0 ? -1 : ProcStat.nanos(now.reapedChildrenTicks() - selfReapedTicks);
-        long own = selfNanos < 0 || self < 0 ? 0 : self - selfNanos;
-        return stop(client, own, loadThreads, -1);
+        long own = selfNanos < 0 || end.self < 0 ? 0 : end.self - selfNanos;
+        return end.reading(client, own, loadThreads, -1);
     }
 
-    private Rulers.Reading stop(long clientNs, long otherTrackedNs, int loadThreads, long busiestClientThreadNanos) {
-        long wall = System.nanoTime() - startNanos;
+    /**
+     * The end's counters, read in the reverse order of the start's: the clock and the cores' ticks
+     * innermost, so that the wall time is the window the ticks cover, and the tracked processes'
+     * clocks outermost (their window is the larger: what others ran is never overstated). Under
+     * load, reading a JVM's threads from /proc takes a while.
+     */
+    private final class End {
+        final long wall = System.nanoTime() - startNanos;
+        final long[] busy = ProcStat.cpuBusyTicks();
+        final long self = Proc.selfCpuNanos();
+        final List<ProcStat.TaskTime> server = serverTasks == null ? null : ProcStat.treeTaskNanos(serverPid);
+        final long serverReaped = serverTasks == null ? 0 : ProcStat.treeReapedTicks(serverPid);
+
+        Rulers.Reading reading(long clientNs, long otherTrackedNs, int loadThreads, long busiestClientThreadNanos) {
+            return stop(this, clientNs, otherTrackedNs, loadThreads, busiestClientThreadNanos);
+        }
+    }
+
+    private Rulers.Reading stop(End end, long clientNs, long otherTrackedNs, int loadThreads, long busiestClientThreadNanos) {
+        long wall = end.wall;
         double seconds = wall / 1e9;
         long serverNs = -1;
         long busiest = -1;
         BitSet serverCpus = null;
-        if (serverTasks != null) {
-            List<ProcStat.TaskTime> now = ProcStat.treeTaskNanos(serverPid);
+        if (end.server != null) {
+            List<ProcStat.TaskTime> now = end.server;
             if (!now.isEmpty()) {
-                serverNs = ProcStat.nanos(ProcStat.treeReapedTicks(serverPid) - serverReapedTicks);
+                serverNs = ProcStat.nanos(end.serverReaped - serverReapedTicks);
                 serverCpus = new BitSet();
                 for (ProcStat.TaskTime t : now) {
                     long before = serverTasks.getOrDefault(t.tid(), 0L);
@@ -103,7 +121,7 @@ final class CpuMeter {
         BitSet cores = new BitSet();
         if (clientCpus != null) cores.or(clientCpus);
         if (serverCpus != null) cores.or(serverCpus);
-        double interference = interference(busyTicks, ProcStat.cpuBusyTicks(), cores, wall,
+        double interference = interference(busyTicks, end.busy, cores, wall,
                 Math.max(0, serverNs) + Math.max(0, clientNs) + otherTrackedNs);
         return new Rulers.Reading(seconds, serverNs, clientNs, serverCores, clientCores, share(busiest, wall), share(busiestClientThreadNanos, wall),
                 cores.isEmpty() ? null : cpuList(cores), interference, Double.NaN);

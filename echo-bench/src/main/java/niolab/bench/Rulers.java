@@ -132,6 +132,34 @@ final class Rulers {
     }
 
     /**
+     * The words a rate verdict adds when {@link #rateClientBound}, e.g. {@code client-bound (the
+     * client saturated, the server not, in 83% of lt's and 90% of mp's slices): the rate ratio is
+     * the client's; compare CPU per request}; null when it is not.
+     */
+    static String clientBoundWords(List<Slice> slices, String server, String baseline) {
+        if (!rateClientBound(slices, server, baseline)) return null;
+        return String.format(java.util.Locale.ROOT,
+                "client-bound (the client saturated, the server not, in %s of %s's and %s of %s's slices): the rate ratio is the client's; "
+                        + "compare CPU per request", percent(clientBoundShare(of(slices, server))), server,
+                percent(clientBoundShare(of(slices, baseline))), baseline);
+    }
+
+    /** e.g. {@code 12% of the slices disturbed (other processes above 5% of the measured cores)}; null when none was judged. */
+    static String disturbedWords(List<Slice> slices) {
+        double share = disturbedShare(slices);
+        if (Double.isNaN(share)) return null;
+        double limit = Double.NaN;
+        for (Slice s : slices) {
+            if (!Double.isNaN(s.rulers().limit())) limit = s.rulers().limit();
+        }
+        return percent(share) + " of the slices disturbed (other processes above " + percent(limit) + " of the measured cores)";
+    }
+
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "-" : Math.round(share * 100) + "%";
+    }
+
+    /**
      * The share of the slices disturbed by other processes ({@link Reading#disturbed}), among
      * those whose interference was read and judged; NaN when there is none.
      */

@@ -63,6 +63,10 @@ class RulersTest {
         for (Slice s : Rulers.of(slices, "mp")) fair.add(s);
         for (int round = 1; round <= 4; round++) fair.add(slice("et", round, reading(0.95, 1, 0.93, round <= 2 ? 0.96 : 0.6, 1, 0.5, 0)));
         assertThat(Rulers.rateClientBound(fair, "et", "mp")).isFalse();
+        assertThat(Rulers.clientBoundWords(slices, "mp", "lt"))
+                .isEqualTo("client-bound (the client saturated, the server not, in 0% of mp's and 100% of lt's slices): the rate ratio "
+                        + "is the client's; compare CPU per request");
+        assertThat(Rulers.clientBoundWords(fair, "et", "mp")).isNull();
     }
 
     @Test
@@ -73,6 +77,7 @@ class RulersTest {
         assertThat(slices.get(2).rulers().disturbed()).isTrue();
         assertThat(slices.get(1).rulers().disturbed()).isFalse();
         assertThat(Rulers.disturbedShare(slices)).isEqualTo(0.5);
+        assertThat(Rulers.disturbedWords(slices)).isEqualTo("50% of the slices disturbed (other processes above 5% of the measured cores)");
         assertThat(Rulers.disturbedShare(List.of(slice("lt", 1, reading(0.7, 1, 0.6, 0.5, 1, 0.4, 0.3))))).as("never judged").isNaN();
     }
 
