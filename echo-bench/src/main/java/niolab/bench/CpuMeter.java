@@ -11,7 +11,8 @@ import niolab.common.ProcStat;
  * one of the {@code stop} methods after it. The server's CPU is the sum over its process tree's
  * threads of the scheduler's nanosecond clock ({@code /proc/PID/task/TID/schedstat}), thread by
  * thread, so that a JIT thread that ends between the readings does not take its whole life's CPU
- * out of the difference. The interference is each measured core's busy ticks ({@code /proc/stat})
+ * out of the difference (where the kernel keeps no schedstat, the tree's 10 ms ticks stand in, as
+ * they did before). The interference is each measured core's busy ticks ({@code /proc/stat})
  * less what the tracked processes ran: 10 ms ticks against nanoseconds, so it is known to about
  * two ticks per core, a percent or two of a one-second slice.
  *
@@ -29,6 +30,8 @@ final class CpuMeter {
     /** Server thread id to its ns on CPU at the start; null without a server pid. */
     private final Map<Long, Long> serverTasks;
     private final long serverReapedTicks;
+    /** The server tree's ticks at the start where the kernel keeps no schedstat (-1 otherwise): the 10 ms fallback. */
+    private final long serverTicks;
     private final long selfNanos;
     private final long selfReapedTicks;
     private final long[] busyTicks;
@@ -37,6 +40,7 @@ final class CpuMeter {
         this.serverPid = serverPid;
         this.serverTasks = serverPid > 0 ? tasks(ProcStat.treeTaskNanos(serverPid)) : null;
         this.serverReapedTicks = serverPid > 0 ? ProcStat.treeReapedTicks(serverPid) : 0;
+        this.serverTicks = serverTasks != null && serverTasks.isEmpty() ? ProcStat.treeCpuTicks(serverPid) : -1;
         this.selfNanos = Proc.selfCpuNanos();
         ProcStat self = ProcStat.self();
         this.selfReapedTicks = self == null ? -1 : self.reapedChildrenTicks();
@@ -84,6 +88,7 @@ final class CpuMeter {
         final long self = Proc.selfCpuNanos();
         final List<ProcStat.TaskTime> server = serverTasks == null ? null : ProcStat.treeTaskNanos(serverPid);
         final long serverReaped = serverTasks == null ? 0 : ProcStat.treeReapedTicks(serverPid);
+        final long serverTicksNow = serverTicks < 0 ? -1 : ProcStat.treeCpuTicks(serverPid);
 
         Rulers.Reading reading(long clientNs, long otherTrackedNs, int loadThreads, long busiestClientThreadNanos) {
             return stop(this, clientNs, otherTrackedNs, loadThreads, busiestClientThreadNanos);
@@ -113,6 +118,8 @@ final class CpuMeter {
                     }
                 }
                 serverNs = Math.max(0, serverNs);
+            } else if (serverTicks >= 0 && end.serverTicksNow >= 0) {
+                serverNs = ProcStat.nanos(end.serverTicksNow - serverTicks);
             }
         }
         BitSet clientCpus = ProcStat.cpusAllowed(SELF, SELF);
