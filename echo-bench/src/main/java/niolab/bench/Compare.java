@@ -265,7 +265,7 @@ final class Compare implements Callable<Integer> {
                 s.awaitListening(startTimeout.toMillis());
                 targets[i] = s.target();
             }
-            // in a fresh random order: the server warmed last goes into the first round with its JIT still busy
+            // in a fresh random order: no place on the command line decides which server enters the first round straight from its warm-up
             int[] warm = new int[targets.length];
             shuffle(warm, order);
             for (int w : warm) {

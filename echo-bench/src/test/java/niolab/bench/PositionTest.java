@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A server's place on compare's command line no longer decides which one is warmed last, the
- * one that enters the first round with its JIT still compiling (and its compiler's CPU counted
- * as its own): the warm-ups run in a fresh random order in every fork. Read through the real
+ * one that enters the first round straight from its warm-up while the others have idled: the
+ * warm-ups run in a fresh random order in every fork. Read through the real
  * command path with a stand-in for wrk that logs each call (its -d and its URL) and prints a
  * finished wrk run, so that no load runs; the servers' logs map each fork's ports to names.
  */
