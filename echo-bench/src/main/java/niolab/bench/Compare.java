@@ -61,7 +61,7 @@ import picocli.CommandLine.Parameters;
                 "      old='java -jar old.jar --port {port}' \\",
                 "      new='java -jar new.jar --port {port}'",
                 "Each fork starts a fresh process of every command server (setsid sh -c COMMAND, {port} replaced by a free port), in "
-                + "a fresh random order, waits for it to listen (--start-timeout), warms it up, runs --rounds rounds, and stops it "
+                + "a fresh random order, waits for it to listen (--start-timeout), warms them up in another fresh random order, runs --rounds rounds, and stops it "
                 + "(SIGTERM to its process group and descendants, then SIGKILL; also when compare is interrupted). Its CPU counts the "
                 + "whole process tree (taskset and sh wrappers included). A running server (NAME=HOST:PORT) cannot be restarted: "
                 + "its comparison is one fork, whose interval describes those processes only.",
@@ -95,7 +95,7 @@ final class Compare implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "NAME=HOST:PORT[,pid=PID]|NAME='COMMAND ... {port}'",
             description = "The servers, the first the baseline. HOST:PORT: a running server; with pid=PID, its CPU per request (/proc: "
-                    + "the process, its threads and its descendants, 10 ms ticks). Any other value (one with a space or {port}, or no "
+                    + "the process, its threads and its descendants, in the scheduler's ns). Any other value (one with a space or {port}, or no "
                     + "':') is a command, started afresh in every fork.")
     List<String> servers;
 
@@ -169,6 +169,9 @@ final class Compare implements Callable<Integer> {
 
     @CommandLine.Mixin
     LoadOptions loadOptions;
+
+    @CommandLine.Mixin
+    RulerOptions rulers;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -390,7 +393,11 @@ final class Compare implements Callable<Integer> {
                 s.awaitListening(startTimeout.toMillis());
                 targets[i] = s.target();
             }
-            for (CompareTarget t : targets) {
+            // in a fresh random order: no place on the command line decides which server enters the first round straight from its warm-up
+            int[] warm = new int[targets.length];
+            shuffle(warm, order);
+            for (int w : warm) {
+                CompareTarget t = targets[w];
                 if (t == null) continue;
                 if (progress != null) progress.printf(Locale.ROOT, "\rfork %s  warm-up %-30s", forkOf(fork), t.name());
                 slices.warm(t, warmup.toNanos());
@@ -411,6 +418,7 @@ final class Compare implements Callable<Integer> {
         int[] visit = new int[targets.length];
         int first = (fork - 1) * rounds;
         for (int round = first + 1; round <= first + rounds; round++) {
+            int from = done.size();
             shuffle(visit, order);
             for (int position = 0; position < visit.length; position++) {
                 CompareTarget t = targets[visit[position]];
@@ -437,6 +445,7 @@ final class Compare implements Callable<Integer> {
                             t.hostPort(), round, count(done, t) - 1));
                 }
             }
+            if (rulers.repeatRound(done, from, round)) round--;
         }
         clear(progress);
     }
@@ -503,6 +512,7 @@ final class Compare implements Callable<Integer> {
     private String problem(List<Given> given) {
         String options = loadOptions.problem();
         if (options != null) return options;
+        if (rulers.problem() != null) return rulers.problem();
         if (slice.toMillis() < 100) return "--slice must be at least 100ms";
         if (warmup.isNegative()) return "--warmup must not be negative";
         if (startTimeout.toMillis() < 100) return "--start-timeout must be at least 100ms";
