@@ -80,15 +80,18 @@ report() {
 # READY_T0 and READY_T1 (EPOCHREALTIME at the exec and at the ready line: `summarize runs` makes
 # elapsed_ms of them) and samples the server and its workers into FILE under KEY then (cpu_ms).
 ready_ms() {
-  local file=$1 key=$2 cpus=$3 fifo line fd
+  local file=$1 key=$2 cpus=$3 fifo line fd rw
   shift 3
   fifo=$(mktemp -u "${TMPDIR:-/tmp}/niolab-ready.XXXXXX")
   mkfifo "$fifo"
   READY_T1=
+  # tethered opens the FIFO in this shell: a reader must hold it first, or the open would wait for one
+  exec {rw}<>"$fifo"
   READY_T0=$EPOCHREALTIME
-  taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1 &
-  SERVER_PID=$!
+  tethered taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1
+  SERVER_PID=$TETHERED_PID
   exec {fd}<"$fifo"
+  exec {rw}<&-
   while IFS= read -r -t 60 -u "$fd" line; do
     if ready_line <<<"$line" >/dev/null; then
       READY_T1=$EPOCHREALTIME

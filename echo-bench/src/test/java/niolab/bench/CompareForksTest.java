@@ -203,6 +203,69 @@ class CompareForksTest {
         }
     }
 
+    /**
+     * SIGKILL to compare mid-fork (the out-of-memory killer, a CI timeout, kill -9): no shutdown hook
+     * runs, yet its tethers stop every server it started, the sh wrappers included, within 3 s, and
+     * their ports are free. The commands keep their sh (a second command after the server's).
+     */
+    @Test
+    void killingCompareOutrightLeavesNoServerAndNoPortBehind() throws Exception {
+        String tag = tag();
+        String server = FakeServer.command("echo", tag) + "; true";
+        Process compare = new ProcessBuilder(compareJvm("--forks", "3", "--rounds", "100", "--slice", "200ms", "--warmup", "0", "-c", "1",
+                "--rate", "50", "A=" + server, "B=" + server)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Set<Integer> ports = new HashSet<>();
+            // the baseline, its A/A twin and B, each under its sh, all listening: the fork's rounds are under way
+            for (int i = 0; i < 1200 && listening(ports(tag)) < 3; i++) Thread.sleep(50);
+            ports.addAll(ports(tag));
+            assertThat(listening(ports)).as("three servers listening").isEqualTo(3);
+            assertThat(FakeServer.tagged(tag).stream().filter(h -> h.info().command().orElse("").endsWith("sh"))).as("their sh wrappers").hasSize(3);
+            compare.destroyForcibly();
+            assertThat(compare.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            for (int i = 0; i < 60 && !FakeServer.tagged(tag).isEmpty(); i++) Thread.sleep(50);
+            assertThat(FakeServer.tagged(tag)).as("no process of compare's 3 s after its SIGKILL").isEmpty();
+            assertThat(listening(ports)).as("their ports free").isZero();
+        } finally {
+            compare.destroyForcibly();
+            FakeServer.tagged(tag).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** echo-bench compare ARGS in a JVM of its own, as bin/echo-bench starts it. */
+    private static List<String> compareJvm(String... args) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                "niolab.bench.EchoBench", "compare"));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** The ports of the tagged FakeServer processes, from their command lines. */
+    private static Set<Integer> ports(String tag) {
+        Set<Integer> ports = new HashSet<>();
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("niolab\\.bench\\.FakeServer \\w+ (\\d+) " + tag);
+        for (ProcessHandle h : FakeServer.tagged(tag)) {
+            java.util.regex.Matcher m = p.matcher(h.info().commandLine().orElse(""));
+            if (m.find()) ports.add(Integer.parseInt(m.group(1)));
+        }
+        return ports;
+    }
+
+    /** How many of {@code ports} accept a connection on the loopback. */
+    private static int listening(Set<Integer> ports) {
+        int n = 0;
+        for (int port : ports) {
+            try (java.net.Socket s = new java.net.Socket()) {
+                s.connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 500);
+                n++;
+            } catch (java.io.IOException refused) {
+                // not listening
+            }
+        }
+        return n;
+    }
+
     private static String tag() {
         return "tag-" + UUID.randomUUID();
     }
