@@ -3,7 +3,6 @@ package niolab.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +20,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import niolab.common.AtomicFile;
 import niolab.common.Durations;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.ResultsJson;
@@ -161,10 +161,12 @@ final class Compare implements Callable<Integer> {
         SliceLoad slices = load.equals("wrk") ? new WrkSliceLoad(wrk, loadOptions, wrkScript) : new SliceLoad.Engine(loadOptions);
         out.print(header(given, aa, givenThreshold, orderSeed, slices));
         out.flush();
+        RunAbort.install();
         PrintStream progress = System.console() != null ? System.err : null;
         List<Slice> done = new ArrayList<>();
         Map<String, String> deaths = new LinkedHashMap<>();
         int code = 0;
+        boolean partial = false;
         Path logs = null;
         try {
             if (serverLogs != null) logs = Files.createDirectories(serverLogs);
@@ -175,9 +177,14 @@ final class Compare implements Callable<Integer> {
             }
         } catch (ForkedServer.ServerFailed e) {
             clear(progress);
-            err.println("error: " + e.getMessage());
-            if (done.isEmpty()) return 2;
-            code = 1;
+            if (RunAbort.interrupted()) {
+                partial = true;
+                code = RunAbort.exitCode();
+            } else {
+                err.println("error: " + e.getMessage());
+                if (done.isEmpty()) return 2;
+                code = 1;
+            }
         } catch (IOException e) {
             clear(progress);
             err.println("error: " + e.getMessage());
@@ -192,12 +199,14 @@ final class Compare implements Callable<Integer> {
             if (g.isCommand()) commands.add(g.name());
         }
         CompareReport report = new CompareReport(targets, commands, done, deaths, forks, givenThreshold, aa);
+        if (partial) out.print(RunAbort.note(done.size()));
         out.print(report.text());
         out.flush();
         for (Map.Entry<String, String> d : deaths.entrySet()) err.println("error: server " + d.getKey() + " " + d.getValue());
         if (json != null) {
             try {
-                Files.writeString(json, ResultsJson.compact(report.json(config(given, orderSeed, givenThreshold))) + "\n", StandardCharsets.UTF_8);
+                BenchComparison written = report.json(config(given, orderSeed, givenThreshold));
+                AtomicFile.write(json, ResultsJson.compact(partial ? written.asPartial() : written) + "\n");
             } catch (IOException e) {
                 err.println("error: cannot write " + json + ": " + e.getMessage());
                 return 1;

@@ -105,6 +105,13 @@ final class ForkedServer {
         return s;
     }
 
+    /** From now on no server is started and no death reported: compare was interrupted ({@link RunAbort}) and winds down. */
+    static void refuseStarts() {
+        synchronized (LIVE) {
+            closing = true;
+        }
+    }
+
     /** Whether compare is shutting down (interrupted, killed): no server is started and no death reported any more. */
     static boolean closing() {
         synchronized (LIVE) {

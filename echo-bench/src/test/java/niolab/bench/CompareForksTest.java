@@ -232,6 +232,48 @@ class CompareForksTest {
         }
     }
 
+    /**
+     * SIGINT (SIGTERM where the JVM was started with SIGINT ignored, as in a script's background)
+     * mid-run: compare prints the verdicts of the slices it completed, marked partial, writes its JSON
+     * with "partial": true, stops its servers and exits with 128 plus the signal's number.
+     */
+    @Test
+    void anInterruptedCompareKeepsWhatItMeasuredMarkedPartial(@TempDir Path dir) throws Exception {
+        String tag = tag();
+        Path json = dir.resolve("partial.json");
+        Process compare = new ProcessBuilder(compareJvm("--forks", "2", "--rounds", "100", "--slice", "100ms", "--warmup", "0", "--no-aa", "-c", "1",
+                "--rate", "100", "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag)))
+                .redirectErrorStream(true).start();
+        try {
+            for (int i = 0; i < 1200 && listening(ports(tag)) < 2; i++) Thread.sleep(50);
+            assertThat(listening(ports(tag))).as("both servers listening").isEqualTo(2);
+            Thread.sleep(2500); // a dozen rounds
+            String signal = ignored(compare.pid(), 2) ? "TERM" : "INT";
+            assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(compare.pid())).start().waitFor()).isZero();
+            String out = new String(compare.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(compare.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(compare.exitValue()).as(out).isEqualTo(signal.equals("INT") ? 130 : 143);
+            assertThat(out).containsPattern("# partial: compare was stopped by SIG" + signal + "; the verdicts below are of the \\d+ slices it completed")
+                    .containsPattern("\\nB +rate ");
+            JsonNode root = JSON.readTree(json.toFile());
+            assertThat(root.get("partial").asBoolean()).isTrue();
+            assertThat(root.get("slices").size()).isPositive();
+            assertThat(ResultsJson.read(Files.readString(json), BenchComparison.class).partial()).isTrue();
+            assertThat(FakeServer.tagged(tag)).as("its servers stopped").isEmpty();
+        } finally {
+            compare.destroyForcibly();
+            FakeServer.tagged(tag).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** Whether process {@code pid} ignores signal {@code number} (SigIgn in /proc/PID/status). */
+    private static boolean ignored(long pid, int number) throws java.io.IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("SigIgn:")) return (Long.parseLong(line.substring(7).trim(), 16) & (1L << (number - 1))) != 0;
+        }
+        return false;
+    }
+
     /** echo-bench compare ARGS in a JVM of its own, as bin/echo-bench starts it. */
     private static List<String> compareJvm(String... args) {
         String java = ProcessHandle.current().info().command().orElse("java");
