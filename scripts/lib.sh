@@ -138,6 +138,14 @@ stop_server() {
   SERVER_LOG=
 }
 
+# atomic_write FILE: stdin to FILE whole or not at all: written to FILE.partial beside it, then
+# renamed into place (a rename within a folder is atomic), so a run killed while writing leaves
+# the old FILE, never half of one; lab-common's AtomicFile does the same for the Java tools.
+atomic_write() {
+  cat >"$1.partial"
+  mv -f "$1.partial" "$1"
+}
+
 # tree_pids PID: PID and all its descendants (mp: the master and its workers), one a line.
 tree_pids() {
   local kid
