@@ -262,6 +262,7 @@ final class Compare implements Callable<Integer> {
                 Given g = given.get(i);
                 if (deaths.containsKey(g.name())) continue;
                 if (!g.isCommand()) {
+                    g.endpoint().requireListening();
                     targets[i] = g.endpoint();
                     continue;
                 }

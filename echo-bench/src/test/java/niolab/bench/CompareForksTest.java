@@ -132,15 +132,53 @@ class CompareForksTest {
     }
 
     @Test
-    void aCommandThatNeverListensIsNamedAfterTheStartTimeout() {
+    void aCommandThatNeverListensIsNamedAfterTheStartTimeout() throws Exception {
         String tag = tag();
         long t0 = System.nanoTime();
-        Cli run = Cli.run("compare", "--no-aa", "--start-timeout", "2s", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1",
-                "--rate", "100", "A=" + FakeServer.command("mute", tag), "B=127.0.0.1:1");
+        Cli run;
+        try (TestEchoServer b = new TestEchoServer(TestEchoServer.Mode.ECHO)) {
+            run = Cli.run("compare", "--no-aa", "--start-timeout", "2s", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1",
+                    "--rate", "100", "A=" + FakeServer.command("mute", tag), "B=" + b.hostPort());
+        }
         assertThat(run.code()).as(run.out() + run.err()).isEqualTo(2);
         assertThat(run.err()).hasLineCount(1).matches("error: server A did not listen on port \\d+ within 2 s; its last lines: fake: never listening\\n");
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).as("bounded by --start-timeout").isLessThan(30);
         assertThat(FakeServer.tagged(tag)).isEmpty();
+    }
+
+    /** A command server that exits mid-fork: one line with its status and last lines, its slices kept, exit 1, the others stopped. */
+    @Test
+    void aCommandThatExitsMidForkIsOneLineAndTheOthersAreStopped(@TempDir Path dir) throws Exception {
+        String tag = tag();
+        Path json = dir.resolve("quit.json");
+        Cli run = Cli.run("compare", "--no-aa", "--forks", "2", "--rounds", "12", "--slice", "100ms", "--warmup", "0", "-c", "1", "--rate", "100",
+                "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("quit", tag));
+        assertThat(run.code()).as(run.out() + run.err()).isEqualTo(1);
+        assertThat(run.err()).hasLineCount(1).startsWith("error: server B (")
+                .containsPattern("\\) exited with status " + FakeServer.EXIT_STATUS + " before round \\d+; its last lines: .*fake: quitting mid-run; its \\d+ slices are kept");
+        assertThat(JSON.readTree(json.toFile()).at("/servers/1/died").asText()).contains("exited with status " + FakeServer.EXIT_STATUS);
+        assertThat(FakeServer.tagged(tag)).as("A stopped with it, and no B restarted in fork 2").isEmpty();
+    }
+
+    /** A running server that refuses connections from the start is one line before any round, exit 2, and the started servers stopped. */
+    @Test
+    void aRunningServerThatRefusesIsOneLineAndTheStartedOnesAreStopped() {
+        String tag = tag();
+        int nobody = freePortNobodyHolds();
+        Cli run = Cli.run("compare", "--no-aa", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1", "--rate", "100",
+                "A=" + FakeServer.command("echo", tag), "B=127.0.0.1:" + nobody);
+        assertThat(run.code()).as(run.out() + run.err()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("error: server B: nothing accepts a connection on 127.0.0.1:" + nobody + " (Connection refused): start it "
+                + "first, or give it as B='COMMAND ... {port}' for compare to start\n");
+        assertThat(FakeServer.tagged(tag)).isEmpty();
+    }
+
+    private static int freePortNobodyHolds() {
+        try {
+            return ForkedServer.freePort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * A server for compare's command tests, started as a process: {@code FakeServer MODE PORT [TAG]}.
  * echo: echoes every byte on PORT; exit: prints a line and exits with status 3 before listening;
- * mute: prints a line and never listens. TAG only marks the process, so a test can find it.
+ * mute: prints a line and never listens; quit: echoes for a second, then prints a line and exits
+ * with status 3. TAG only marks the process, so a test can find it.
  * {@link #command} builds the command line (this JVM's java, the test class path).
  */
 final class FakeServer {
@@ -47,16 +48,32 @@ final class FakeServer {
                 System.out.println("fake: never listening");
                 Thread.sleep(120_000);
             }
-            default -> {
-                try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
-                    System.out.println("fake: listening on " + port);
-                    while (true) {
-                        Socket s = listener.accept();
-                        Thread t = new Thread(() -> echo(s));
-                        t.setDaemon(true);
-                        t.start();
+            case "quit" -> {
+                Thread quit = new Thread(() -> {
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException ignored) {
+                        // quitting anyway
                     }
-                }
+                    System.out.println("fake: quitting mid-run");
+                    System.exit(EXIT_STATUS);
+                });
+                quit.setDaemon(true);
+                quit.start();
+                serve(port);
+            }
+            default -> serve(port);
+        }
+    }
+
+    private static void serve(int port) throws IOException {
+        try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+            System.out.println("fake: listening on " + port);
+            while (true) {
+                Socket s = listener.accept();
+                Thread t = new Thread(() -> echo(s));
+                t.setDaemon(true);
+                t.start();
             }
         }
     }
