@@ -21,8 +21,9 @@ declare -gA TETHERS=()
 # tethered CMD...: runs CMD in the background in a process group of its own, tied to this shell:
 # when the shell dies, by any signal, SIGKILL included, CMD and whatever it forked are stopped
 # within about a second. CMD runs under setsid setpriv --pdeathsig KILL and beside it a watcher,
-# lab-common's tether.sh, under setpriv --pdeathsig TERM (docs/processes.md; echo-bench compare
-# ties its servers the same way). Sets TETHERED_PID, CMD's own pid (setsid and setpriv exec it).
+# lab-common's tether.sh, under setpriv --pdeathsig TERM; echo-bench compare ties its servers the
+# same way (echo-bench/README.md, "Stopped or killed", has the limits). Sets TETHERED_PID, CMD's
+# own pid (setsid and setpriv exec it).
 # Call it in the shell that keeps running, never in a $(...) or a pipeline: the signal comes when
 # the calling process ends. untether PID ends the watcher once the command is stopped.
 tethered() {

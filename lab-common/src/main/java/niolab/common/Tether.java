@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * forked. The command runs under {@code setsid setpriv --pdeathsig KILL}, and beside it a watcher,
  * {@code tether.sh} (this package's resource, the one scripts/lib.sh's {@code tethered} runs too),
  * under {@code setpriv --pdeathsig TERM}: the kernel signals both when their parent dies, and the
- * watcher stops the group (docs/processes.md has the mechanism and its limits).
+ * watcher stops the group (echo-bench/README.md, "Stopped or killed", has the mechanism and its limits).
  *
  * <pre>
  *   Tether t = Tether.start(new ProcessBuilder("sh", "-c", command).redirectOutput(log));

@@ -3,7 +3,8 @@
 # the starter dies, by any signal, SIGKILL included, the kernel sends this watcher SIGTERM, and it
 # sends the group SIGTERM, gives it up to a second to exit, then SIGKILL. Once the group is gone it
 # exits by itself. Used by lab-common's niolab.common.Tether (echo-bench compare) and by
-# scripts/lib.sh's tethered (bench.sh, make run-bench-*, the experiments); docs/processes.md.
+# scripts/lib.sh's tethered (bench.sh, make run-bench-*, the experiments); the limits are in
+# echo-bench/README.md, "Stopped or killed".
 pg=$1 starter=$2 nap=
 
 stop_group() {
