@@ -7,8 +7,9 @@
 # A run writes into NAME.partial/ beside its results folder; report() renames it into place once
 # the run is complete (publish_results), so an interrupted or killed run leaves the old results
 # whole, and what it measured in NAME.partial/.
-# RESULTS_DIR=DIR: the results go to DIR (cleared first) instead of experiments/results/NAME (a smoke run); the
-# report is then rendered in a scratch copy of experiments/, never over the committed one.
+# RESULTS_DIR=DIR: the results go to DIR (replaced when the run is complete) instead of
+# experiments/results/NAME (a smoke run); the report is then rendered in a scratch copy of
+# experiments/, never over the committed one.
 # FORKS=F: an experiment that supports it runs its rate comparisons through `echo-bench compare
 # --forks F` with its servers as commands (FORK_ARGS, server_command): every fork starts fresh
 # server processes, so an interval spans processes, where the variance between runs lives.

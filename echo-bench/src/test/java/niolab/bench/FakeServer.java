@@ -12,12 +12,13 @@ import java.util.List;
 /**
  * A server for compare's command tests, started as a process: {@code FakeServer MODE PORT [TAG]}.
  * echo: echoes every byte on PORT; exit: prints a line and exits with status 3 before listening;
- * mute: prints a line and never listens; quit: echoes for a second, then prints a line and exits
- * with status 3. TAG only marks the process, so a test can find it.
+ * mute: prints a line and never listens; quit: echoes, and at its {@link #QUIT_AFTER}th connection
+ * prints a line and exits with status 3 (mid-run, whatever the machine's speed). TAG only marks the process, so a test can find it.
  * {@link #command} builds the command line (this JVM's java, the test class path).
  */
 final class FakeServer {
     static final int EXIT_STATUS = 3;
+    static final int QUIT_AFTER = 30;
 
     private FakeServer() {}
 
@@ -48,29 +49,20 @@ final class FakeServer {
                 System.out.println("fake: never listening");
                 Thread.sleep(120_000);
             }
-            case "quit" -> {
-                Thread quit = new Thread(() -> {
-                    try {
-                        Thread.sleep(1000);
-                    } catch (InterruptedException ignored) {
-                        // quitting anyway
-                    }
-                    System.out.println("fake: quitting mid-run");
-                    System.exit(EXIT_STATUS);
-                });
-                quit.setDaemon(true);
-                quit.start();
-                serve(port);
-            }
-            default -> serve(port);
+            case "quit" -> serve(port, QUIT_AFTER);
+            default -> serve(port, Integer.MAX_VALUE);
         }
     }
 
-    private static void serve(int port) throws IOException {
+    private static void serve(int port, int connections) throws IOException {
         try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
             System.out.println("fake: listening on " + port);
-            while (true) {
+            for (int accepted = 1; ; accepted++) {
                 Socket s = listener.accept();
+                if (accepted == connections) {
+                    System.out.println("fake: quitting mid-run");
+                    System.exit(EXIT_STATUS);
+                }
                 Thread t = new Thread(() -> echo(s));
                 t.setDaemon(true);
                 t.start();
