@@ -3,7 +3,6 @@ package niolab.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +20,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import niolab.common.AtomicFile;
 import niolab.common.Durations;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.ResultsJson;
@@ -81,7 +81,8 @@ import picocli.CommandLine.Parameters;
                 + "decides: " + Sequential.RULE + "."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every server served to the end", "1:a server died mid-run (named; its slices are kept), or wrk or a report failed",
-                "2:bad flags or a bad server (one that exits or never listens)"})
+                "2:bad flags or a bad server (one that exits or never listens)",
+                "130, 143:stopped by SIGINT or SIGTERM: the verdicts and the JSON are of the slices completed, marked partial"})
 final class Compare implements Callable<Integer> {
     /** The A/A twin's name: the baseline's with this suffix, which no given name can hold. */
     static final String AA_SUFFIX = "~aa";
@@ -204,6 +205,7 @@ final class Compare implements Callable<Integer> {
         SliceLoad slices = load.equals("wrk") ? new WrkSliceLoad(wrk, loadOptions, wrkScript) : new SliceLoad.Engine(loadOptions);
         out.print(header(given, twin, margin, orderSeed, slices));
         out.flush();
+        RunAbort.install();
         PrintStream progress = System.console() != null ? System.err : null;
         List<Slice> done = new ArrayList<>();
         Map<String, String> deaths = new LinkedHashMap<>();
@@ -216,6 +218,7 @@ final class Compare implements Callable<Integer> {
         ForkClock clock = new ForkClock();
         Looks looks = new Looks();
         int code = 0;
+        boolean partial = false;
         Path logs = null;
         try {
             if (serverLogs != null) logs = Files.createDirectories(serverLogs);
@@ -236,9 +239,14 @@ final class Compare implements Callable<Integer> {
             }
         } catch (ForkedServer.ServerFailed e) {
             clear(progress);
-            err.println("error: " + e.getMessage());
-            if (done.isEmpty()) return 2;
-            code = 1;
+            if (RunAbort.interrupted()) {
+                partial = true;
+                code = RunAbort.exitCode();
+            } else {
+                err.println("error: " + e.getMessage());
+                if (done.isEmpty()) return 2;
+                code = 1;
+            }
         } catch (IOException e) {
             clear(progress);
             err.println("error: " + e.getMessage());
@@ -249,6 +257,7 @@ final class Compare implements Callable<Integer> {
         double level = untilDecided ? looks.finalLevel() : MedianInterval.LEVEL;
         CompareReport report = new CompareReport(targets, commands, done, deaths, margin, twin, level,
                 untilDecided ? looks.describe() : null);
+        if (partial) out.print(RunAbort.note(done.size()));
         out.print(report.text());
         if (plan) out.print(report.plan(detect == null ? 2 * margin : parseThreshold(detect), clock));
         out.flush();
@@ -256,8 +265,9 @@ final class Compare implements Callable<Integer> {
         if (json != null) {
             try {
                 String source = spec.commandLine().getParseResult().hasMatchedOption("--threshold") ? "--threshold" : "default";
-                Files.writeString(json, ResultsJson.compact(report.json(config(given, orderSeed, margin, report.forks()), source,
-                        untilDecided ? looks.count() : null)) + "\n", StandardCharsets.UTF_8);
+                BenchComparison written = report.json(config(given, orderSeed, margin, report.forks()), source,
+                        untilDecided ? looks.count() : null);
+                AtomicFile.write(json, ResultsJson.compact(partial ? written.asPartial() : written) + "\n");
             } catch (IOException e) {
                 err.println("error: cannot write " + json + ": " + e.getMessage());
                 return 1;
@@ -384,6 +394,7 @@ final class Compare implements Callable<Integer> {
                 Given g = given.get(i);
                 if (deaths.containsKey(g.name())) continue;
                 if (!g.isCommand()) {
+                    g.endpoint().requireListening();
                     targets[i] = g.endpoint();
                     continue;
                 }

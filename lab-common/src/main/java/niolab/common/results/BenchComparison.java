@@ -10,8 +10,23 @@ import java.util.List;
  * null rules as in {@link BenchReport}: a boxed type may be null (not measured, or never served).
  */
 public record BenchComparison(String tool, int schema, String command, Config config, BenchReport.Environment environment,
-                              List<Server> servers, List<Slice> slices, Summary summary) {
+                              List<Server> servers, List<Slice> slices, Summary summary,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Boolean partial) {
     public static final String COMMAND = "compare";
+
+    /**
+     * A complete run: {@code partial} is absent. It is true when a signal stopped compare, whose
+     * summary is then of the slices completed: the report generator refuses such a file.
+     */
+    public BenchComparison(String tool, int schema, String command, Config config, BenchReport.Environment environment, List<Server> servers,
+                           List<Slice> slices, Summary summary) {
+        this(tool, schema, command, config, environment, servers, slices, summary, null);
+    }
+
+    /** This run, marked as stopped before its end. */
+    public BenchComparison asPartial() {
+        return new BenchComparison(tool, schema, command, config, environment, servers, slices, summary, true);
+    }
 
     /**
      * {@code threads} is null when the load tool picks it; {@code seed} repeats the order.
