@@ -29,7 +29,7 @@ class IncompleteResultsTest {
     void aPartialCompareRunIsRefusedByName(@TempDir Path dir) throws IOException {
         String whole = Files.readString(COMPARE, StandardCharsets.UTF_8).strip();
         Files.writeString(dir.resolve("c.json"), whole.substring(0, whole.length() - 1) + ",\"partial\":true}\n");
-        assertThatThrownBy(() -> CompareRun.of(new Results(dir), "c.json", 0.02)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CompareRun.of(new Results(dir), "c.json", Threshold.DEFAULT)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(dir.resolve("c.json") + " is a partial compare run (stopped by a signal before its end): run the experiment again");
     }
 
