@@ -22,9 +22,9 @@ import niolab.common.results.RunEnvironment;
 import niolab.course.Grader.Checkpoint;
 import niolab.reports.ArchitecturesExperiment;
 import niolab.reports.ArchitecturesRun;
+import niolab.reports.ClassicServers;
 import niolab.reports.CompareRun;
 import niolab.reports.Csv;
-import niolab.reports.Experiment;
 import niolab.reports.ExperimentReports;
 import niolab.reports.Experiments;
 import niolab.reports.HttpExperiment;
@@ -32,7 +32,6 @@ import niolab.reports.Md;
 import niolab.reports.Report;
 import niolab.reports.Results;
 import niolab.reports.ServerCounters;
-import niolab.reports.ShortRunExperiment;
 import niolab.reports.Stats;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,8 +71,8 @@ public final class LabNotes implements Callable<Integer> {
     private static final Pattern SHEET = Pattern.compile("(\\d\\d)-.*\\.md");
     private static final Pattern BLOCK = Pattern.compile(
             "(<!-- BEGIN GENERATED ([a-z]+)[^>]*-->\\n)(.*?)(<!-- END GENERATED \\2 -->)", Pattern.DOTALL);
-    private static final String[] ARCHS = ShortRunExperiment.ARCHS;
-    private static final String[] LABELS = ShortRunExperiment.LABELS;
+    private static final String[] ARCHS = ClassicServers.ARCHS;
+    private static final String[] LABELS = ClassicServers.LABELS;
     private static final String[] HTTP_SERVERS = {"lt", "et", "mp", "netty-nio", "netty-epoll"};
 
     @Spec
@@ -222,13 +221,11 @@ public final class LabNotes implements Callable<Integer> {
     static Report values(Path root, List<Checkpoint> checkpoints) throws IOException {
         Path experiments = root.resolve("experiments");
         Report all = new Report();
-        for (Experiment e : ExperimentReports.withResults(experiments)) {
-            Results r = new Results(experiments.resolve("results").resolve(e.name()));
-            Report one = new Report();
-            e.generate(r, one);
-            for (Map.Entry<String, String> v : one.values().entrySet()) all.put(e.name() + ":" + v.getKey(), v.getValue());
-            RunEnvironment env = r.json("env.json", RunEnvironment.class);
-            all.put(e.name() + ":machine", env.cpu() + ", " + env.cores() + " cores, " + env.kernel() + ", " + env.jdk()
+        for (Map.Entry<String, Report> computed : ExperimentReports.computeAll(experiments).entrySet()) {
+            String name = computed.getKey();
+            for (Map.Entry<String, String> v : computed.getValue().values().entrySet()) all.put(name + ":" + v.getKey(), v.getValue());
+            RunEnvironment env = new Results(experiments.resolve("results").resolve(name)).json("env.json", RunEnvironment.class);
+            all.put(name + ":machine", env.cpu() + ", " + env.cores() + " cores, " + env.kernel() + ", " + env.jdk()
                     + ", server on CPU " + env.serverCpu() + ", client on CPU " + env.clientCpu() + " (" + env.date().substring(0, 10) + ")");
         }
         ranges(experiments.resolve("results"), all);

@@ -60,15 +60,18 @@ public final class ExperimentReports implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         int differing = 0;
         try {
+            // each report computed once: its files and the README's findings both read it
+            Map<String, Report> computed = new LinkedHashMap<>();
+            for (Experiment e : todo) computed.put(e.name(), compute(dir, e));
             for (Experiment e : todo) {
                 if (check) {
-                    for (String s : stale(dir, e)) {
+                    for (String s : stale(dir, e, computed.get(e.name()))) {
                         err.println("stale: " + s + " does not match results/" + e.name());
                         differing++;
                     }
                     continue;
                 }
-                for (Map.Entry<Path, String> f : render(dir, e).entrySet()) {
+                for (Map.Entry<Path, String> f : render(dir, e, computed.get(e.name())).entrySet()) {
                     Path p = dir.resolve(f.getKey());
                     Files.createDirectories(p.getParent());
                     AtomicFile.write(p, f.getValue());
@@ -78,7 +81,7 @@ public final class ExperimentReports implements Callable<Integer> {
             // every report regenerated: the findings in experiments/README.md follow them
             Path readme = names.isEmpty() ? Findings.readme(dir) : null;
             if (readme != null) {
-                String now = Files.readString(readme, StandardCharsets.UTF_8), fresh = Findings.render(dir, now);
+                String now = Files.readString(readme, StandardCharsets.UTF_8), fresh = Findings.render(dir, now, computed);
                 if (!check) {
                     AtomicFile.write(readme, fresh);
                     out.println("wrote " + readme);
@@ -110,13 +113,34 @@ public final class ExperimentReports implements Callable<Integer> {
         return chosen;
     }
 
-    /** Every file the report consists of (the markdown and its charts), path relative to the experiments folder → content. */
-    public static Map<Path, String> render(Path experimentsDir, Experiment e) throws IOException {
+    /**
+     * One experiment's report computed from its results: every value and chart its template, the
+     * README's findings and the course's notes read. Computing is the expensive part, so a caller
+     * that needs a report twice keeps this one.
+     */
+    public static Report compute(Path experimentsDir, Experiment e) {
         Results results = new Results(experimentsDir.resolve("results").resolve(e.name()));
         Report report = new Report();
         report.put("env", results.environment(e.threshold()));
         report.put("threshold", e.threshold().declared());
         e.generate(results, report);
+        return report;
+    }
+
+    /** Every experiment with results, computed once each, by name in the registry's order. */
+    public static Map<String, Report> computeAll(Path experimentsDir) {
+        Map<String, Report> all = new LinkedHashMap<>();
+        for (Experiment e : withResults(experimentsDir)) all.put(e.name(), compute(experimentsDir, e));
+        return all;
+    }
+
+    /** Every file the report consists of (the markdown and its charts), path relative to the experiments folder → content. */
+    public static Map<Path, String> render(Path experimentsDir, Experiment e) throws IOException {
+        return render(experimentsDir, e, compute(experimentsDir, e));
+    }
+
+    /** The same from a report already computed. */
+    static Map<Path, String> render(Path experimentsDir, Experiment e, Report report) throws IOException {
         String templateName = "templates/exp-" + e.name() + ".md";
         String template = Files.readString(experimentsDir.resolve(templateName), StandardCharsets.UTF_8);
         Map<Path, String> files = new LinkedHashMap<>();
@@ -140,8 +164,12 @@ public final class ExperimentReports implements Callable<Integer> {
 
     /** Files whose content on disk differs from what the results regenerate. */
     public static List<String> stale(Path experimentsDir, Experiment e) throws IOException {
+        return stale(experimentsDir, e, compute(experimentsDir, e));
+    }
+
+    static List<String> stale(Path experimentsDir, Experiment e, Report report) throws IOException {
         List<String> stale = new ArrayList<>();
-        for (Map.Entry<Path, String> f : render(experimentsDir, e).entrySet()) {
+        for (Map.Entry<Path, String> f : render(experimentsDir, e, report).entrySet()) {
             Path p = experimentsDir.resolve(f.getKey());
             if (!Files.isRegularFile(p) || !Files.readString(p, StandardCharsets.UTF_8).equals(f.getValue())) {
                 stale.add(experimentsDir.relativize(p).toString());

@@ -35,10 +35,17 @@ final class Findings {
 
     /** The README with its findings block regenerated from every experiment's results. */
     static String render(Path experimentsDir, String readme) throws IOException {
+        return render(experimentsDir, readme, Map.of());
+    }
+
+    /**
+     * The same, reading the reports already {@code computed} (by name) and computing only the
+     * experiments with results that are not among them.
+     */
+    static String render(Path experimentsDir, String readme, Map<String, Report> computed) throws IOException {
         Report values = new Report();
         for (Experiment e : ExperimentReports.withResults(experimentsDir)) {
-            Report one = new Report();
-            e.generate(new Results(experimentsDir.resolve("results").resolve(e.name())), one);
+            Report one = computed.containsKey(e.name()) ? computed.get(e.name()) : ExperimentReports.compute(experimentsDir, e);
             for (Map.Entry<String, String> v : one.values.entrySet()) values.put(e.name() + ":" + v.getKey(), v.getValue());
         }
         String body = values.fill(Files.readString(experimentsDir.resolve(TEMPLATE), StandardCharsets.UTF_8), TEMPLATE);
