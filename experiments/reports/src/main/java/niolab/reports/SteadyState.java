@@ -1,5 +1,6 @@
 package niolab.reports;
 
+import java.util.Arrays;
 import java.util.List;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Interval;
@@ -16,8 +17,13 @@ final class SteadyState {
     static double qps(BenchReport longRun) {
         List<Interval> iv = longRun.runs().get(0).intervals();
         int n = iv.size() > 2 ? iv.size() - 1 : iv.size();
-        double[] secondHalf = new double[n - n / 2];
-        for (int i = n / 2; i < n; i++) secondHalf[i - n / 2] = iv.get(i).qps();
-        return Stats.median(secondHalf);
+        double[] qps = new double[n];
+        for (int i = 0; i < n; i++) qps[i] = iv.get(i).qps();
+        return Stats.median(secondHalf(qps));
+    }
+
+    /** The second half of a series of intervals' figures, where the steady state is read. */
+    static double[] secondHalf(double[] series) {
+        return Arrays.copyOfRange(series, series.length / 2, series.length);
     }
 }

@@ -2,6 +2,7 @@ package niolab.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,5 +31,35 @@ class LongRunExperimentTest {
         String v = LongRunExperiment.rankingVerdict(new double[] {50, 100, 120}, new double[] {0.9, 0.05, 0.08});
         assertThat(v).startsWith("the lead of 20.0% over ET is larger than MP's steady-half variation (8.0%")
                 .endsWith("no interval");
+    }
+
+    /** A series of 10 one-second intervals: {@code qps} per interval, P99 100 µs throughout. */
+    private static LongRunExperiment.Series series(double... qps) {
+        double[] t = new double[qps.length], p99 = new double[qps.length];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = i + 1;
+            p99[i] = 100;
+        }
+        return new LongRunExperiment.Series(new double[] {1000, 1000, 1000}, 10000, t, qps, p99, 9000, 100, 0);
+    }
+
+    @Test
+    void theShapeAndTheRankingComeFromAnalyseOnHandMadeSeries() {
+        // LT rises in one interval; ET over several; MP's steady half wanders by more than any rise
+        LongRunExperiment.Data d = new LongRunExperiment.Data(List.of(
+                series(1000, 1100, 9000, 9000, 9000, 9000, 9000, 9000, 9000, 9000),
+                series(1000, 3000, 5000, 7000, 9000, 10000, 10000, 10000, 10000, 10000),
+                series(5000, 5200, 5400, 5600, 5800, 8000, 4000, 8000, 4000, 8000)), 1.0);
+        LongRunExperiment.Findings f = LongRunExperiment.analyse(d);
+        assertThat(f.archs()).extracting(LongRunExperiment.Arch::shape)
+                .containsExactly(LongRunExperiment.Shape.STEP, LongRunExperiment.Shape.SLOPE, LongRunExperiment.Shape.UNCLEAR);
+        // ET leads LT by 11.1%, more than either's steady-half variation (0% each): ranked, with no interval claimed
+        assertThat(f.best()).isEqualTo(1);
+        assertThat(f.next()).isEqualTo(0);
+        assertThat(f.ranked()).isTrue();
+        assertThat(f.archs().get(0).ratio()).isEqualTo(9.0);
+        // LT reaches 90% of its steady 9000 at t = 3 s, ET of its 10000 at t = 5 s, MP of its 8000 at t = 6 s
+        assertThat(f.archs()).extracting(LongRunExperiment.Arch::warmS).containsExactly(3.0, 5.0, 6.0);
+        assertThat(f.slowest()).isEqualTo(2);
     }
 }
