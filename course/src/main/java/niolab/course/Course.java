@@ -109,6 +109,7 @@ public final class Course {
     public static Course read(Path root) throws IOException {
         List<Lab> labs = new ArrayList<>();
         Path dir = root.resolve(LABS);
+        if (!Files.isDirectory(dir)) throw new IOException("no " + LABS + "/ folder in " + root.toAbsolutePath().normalize() + ": run this in the lab's root");
         List<Path> folders;
         try (Stream<Path> all = Files.list(dir)) {
             folders = all.filter(p -> LAB_DIR.matcher(p.getFileName().toString()).matches() && Files.isRegularFile(p.resolve(MANIFEST)))

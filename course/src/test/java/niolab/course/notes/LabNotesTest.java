@@ -1,4 +1,4 @@
-package niolab.course;
+package niolab.course.notes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import niolab.course.Grader.Checkpoint;
+import niolab.course.Course;
+import niolab.course.Course.Checkpoint;
 import niolab.reports.Report;
 import niolab.reports.Results;
 import niolab.reports.ShortRunExperiment;
@@ -188,6 +189,6 @@ class LabNotesTest {
     }
 
     private static List<Checkpoint> checkpoints() throws IOException {
-        return Grader.read(ROOT.resolve("labs/checkpoints.tsv"));
+        return Course.read(ROOT).checkpoints();
     }
 }

@@ -1,4 +1,4 @@
-package niolab.course;
+package niolab.course.notes;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
-import niolab.course.Grader.Checkpoint;
+import niolab.course.Course;
+import niolab.course.Course.Checkpoint;
 import niolab.reports.ArchitecturesExperiment;
 import niolab.reports.ArchitecturesRun;
 import niolab.reports.CompareRun;
@@ -51,8 +52,8 @@ import picocli.CommandLine.Spec;
  *     {@code {{EXP:machine}}} the machine EXP ran on, {@code {{notes:key}}} a range computed
  *     here ({@link #ranges}), {@code {{labN:points}}} lab N's points.</li>
  * <li>In the sheets and the index, each block between {@code <!-- BEGIN GENERATED NAME -->} and
- *     {@code <!-- END GENERATED NAME -->}: {@code checkpoints} (the sheet's rows of
- *     {@code labs/checkpoints.tsv}), {@code grading} (points per lab) and {@code gradetimes}
+ *     {@code <!-- END GENERATED NAME -->}: {@code checkpoints} (the checkpoints of the lab's
+ *     manifest, {@link Course}), {@code grading} (points per lab) and {@code gradetimes}
  *     (what {@code make grade-times} measured, {@link GradeTimes}).</li>
  * </ul>
  * With {@code --check} it only compares, as {@code reports --check} does. It reads the results
@@ -61,7 +62,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "labs", mixinStandardHelpOptions = true,
         description = "Regenerates labs/instructor-notes.md and the generated blocks of the lab sheets from "
-                + "experiments/results/ and labs/checkpoints.tsv.",
+                + "experiments/results/ and the labs' manifests (labs/NN-name/lab.tsv).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written (with --check: everything matches)",
                 "1:a file differs (--check), or results, a template or the table cannot be read", "2:bad usage"})
@@ -94,7 +95,7 @@ public final class LabNotes implements Callable<Integer> {
         try {
             if (check) {
                 List<String> stale = stale(root);
-                for (String s : stale) err.println("stale: " + s + " does not match labs/checkpoints.tsv and experiments/results (run make labs)");
+                for (String s : stale) err.println("stale: " + s + " does not match the labs' manifests and experiments/results (run make labs)");
                 return stale.isEmpty() ? 0 : 1;
             }
             for (Map.Entry<Path, String> f : render(root).entrySet()) {
@@ -110,7 +111,7 @@ public final class LabNotes implements Callable<Integer> {
 
     /** Every generated file, path relative to ROOT → content: the notes, and each sheet with its blocks filled. */
     public static Map<Path, String> render(Path root) throws IOException {
-        List<Checkpoint> checkpoints = Grader.read(root.resolve("labs/checkpoints.tsv"));
+        List<Checkpoint> checkpoints = Course.read(root).checkpoints();
         Map<Path, String> files = new LinkedHashMap<>();
         if (!Files.isRegularFile(root.resolve(TEMPLATE))) {
             throw new IOException("no " + TEMPLATE + " under " + root + ": make labs runs in the lab, not in a student handout");
@@ -190,7 +191,7 @@ public final class LabNotes implements Callable<Integer> {
             rows.add(List.of("`" + c.id() + "`", c.checks(), c.given() ? "0 (given)" : Integer.toString(c.points()), "`" + test + "`"));
             total += c.points();
         }
-        if (rows.isEmpty()) throw new IllegalArgumentException("labs/checkpoints.tsv has no checkpoint for lab " + lab);
+        if (rows.isEmpty()) throw new IllegalArgumentException("the manifest of lab " + lab + " (labs/NN-name/lab.tsv) declares no checkpoint");
         rows.add(List.of("total", "", Integer.toString(total), ""));
         return Md.table(List.of("checkpoint", "what it checks", "points", "test"), rows, "llrl");
     }
