@@ -34,7 +34,9 @@ import java.util.stream.Stream;
  *     whose {@code when} (a case-insensitive regex, {@code *} for any) matches the failed
  *     assertion, the region it blames, and its hint ({@code -}: the checkpoint's own).</li>
  * <li>{@code [needs]} id, regions: the regions of other labs a checkpoint runs (comma-separated);
- *     while one is still its stub the grader names that lab instead of blaming this one.</li>
+ *     while one is still its stub the grader names that lab instead of blaming this one, and a
+ *     grade of this lab covers them. The id {@code steps} stands for the sheet's own steps (a run
+ *     the sheet measures): they join the sheet's generated needs line, not the grade.</li>
  * <li>{@code [bugs]} checkpoint, region, the reference line, the broken line ({@code \n} for a
  *     line break): a classic mistake the whole-course proof plants in the region's file and the
  *     checkpoint must catch. Teacher-only: the handout's manifests leave this section out.</li>
@@ -45,6 +47,8 @@ public final class Course {
     public static final String LABS = "labs";
     static final String MANIFEST = "lab.tsv";
     static final String BUGS = "bugs";
+    /** The [needs] id of the sheet's steps, which no grading runs. */
+    public static final String STEPS = "steps";
     private static final Pattern LAB_DIR = Pattern.compile("(\\d\\d)-[a-z0-9-]+");
     private static final Pattern SECTION = Pattern.compile("^\\[([a-z]+)\\]\\s*$");
     private static final Map<String, Integer> FIELDS = Map.of("regions", 3, "checkpoints", 6, "hints", 4, "needs", 2, BUGS, 4);
@@ -187,7 +191,9 @@ public final class Course {
         for (Lab l : labs) {
             String where = dir.resolve(l.name()).resolve(MANIFEST).toString();
             for (Hint h : l.hints()) known(where, "hint", h.id(), ids, h.region().equals("-") ? List.of() : List.of(h.region()));
-            for (Map.Entry<String, List<String>> e : l.needs().entrySet()) known(where, "need", e.getKey(), ids, e.getValue());
+            for (Map.Entry<String, List<String>> e : l.needs().entrySet()) {
+                known(where, "need", e.getKey(), e.getKey().equals(STEPS) ? Set.of(STEPS) : ids, e.getValue());
+            }
             for (Bug b : l.bugs()) known(where, "bug", b.checkpoint(), ids, List.of(b.region()));
         }
     }
@@ -225,10 +231,11 @@ public final class Course {
         return all;
     }
 
-    /** Checkpoint id to the regions of other labs it runs. */
+    /** Checkpoint id to the regions of other labs it runs (the sheets' steps left out). */
     public Map<String, List<String>> needs() {
         Map<String, List<String>> all = new LinkedHashMap<>();
         for (Lab l : labs) all.putAll(l.needs());
+        all.remove(STEPS);
         return all;
     }
 
@@ -251,8 +258,9 @@ public final class Course {
         Set<Integer> labs = new TreeSet<>(List.of(lab));
         Lab l = lab(lab);
         if (l == null) return labs;
-        for (List<String> needed : l.needs().values()) {
-            for (String r : needed) labs.add(regions.get(r).lab());
+        for (Map.Entry<String, List<String>> e : l.needs().entrySet()) {
+            if (e.getKey().equals(STEPS)) continue;
+            for (String r : e.getValue()) labs.add(regions.get(r).lab());
         }
         return labs;
     }

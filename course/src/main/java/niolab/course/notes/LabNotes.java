@@ -111,7 +111,8 @@ public final class LabNotes implements Callable<Integer> {
 
     /** Every generated file, path relative to ROOT → content: the notes, and each sheet with its blocks filled. */
     public static Map<Path, String> render(Path root) throws IOException {
-        List<Checkpoint> checkpoints = Course.read(root).checkpoints();
+        Course course = Course.read(root);
+        List<Checkpoint> checkpoints = course.checkpoints();
         Map<Path, String> files = new LinkedHashMap<>();
         if (!Files.isRegularFile(root.resolve(TEMPLATE))) {
             throw new IOException("no " + TEMPLATE + " under " + root + ": make labs runs in the lab, not in a student handout");
@@ -125,7 +126,7 @@ public final class LabNotes implements Callable<Integer> {
             String name = page.getFileName().toString();
             Matcher sheet = SHEET.matcher(name);
             int lab = sheet.matches() ? Integer.parseInt(sheet.group(1)) : 0;
-            files.put(Paths.get("labs", name), fillBlocks(Files.readString(page, StandardCharsets.UTF_8), name, lab, checkpoints, gradeTimes));
+            files.put(Paths.get("labs", name), fillBlocks(Files.readString(page, StandardCharsets.UTF_8), name, lab, course, gradeTimes));
         }
         Path readme = root.resolve("README.md");
         if (Files.isRegularFile(readme)) {
@@ -153,13 +154,15 @@ public final class LabNotes implements Callable<Integer> {
         }
     }
 
-    private static String fillBlocks(String page, String name, int lab, List<Checkpoint> checkpoints, String gradeTimes) {
+    private static String fillBlocks(String page, String name, int lab, Course course, String gradeTimes) {
+        List<Checkpoint> checkpoints = course.checkpoints();
         Matcher m = BLOCK.matcher(page);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
             String body = switch (m.group(2)) {
                 case "checkpoints" -> checkpointTable(lab, checkpoints);
                 case "grading" -> gradingTable(checkpoints);
+                case "needs" -> needsLine(course, lab);
                 case "gradetimes" -> gradeTimes;
                 default -> throw new IllegalArgumentException("labs/" + name + ": no generated block is called " + m.group(2));
             };
@@ -194,6 +197,34 @@ public final class LabNotes implements Callable<Integer> {
         if (rows.isEmpty()) throw new IllegalArgumentException("the manifest of lab " + lab + " (labs/NN-name/lab.tsv) declares no checkpoint");
         rows.add(List.of("total", "", Integer.toString(total), ""));
         return Md.table(List.of("checkpoint", "what it checks", "points", "test"), rows, "llrl");
+    }
+
+    /**
+     * A sheet's needs line, from its manifest's [needs]: the other labs whose regions its
+     * checkpoints or its steps run, each with the regions and who runs them.
+     */
+    static String needsLine(Course course, int lab) {
+        Course.Lab l = course.lab(lab);
+        if (l == null) throw new IllegalArgumentException("no manifest for lab " + lab + " (labs/NN-name/lab.tsv)");
+        Map<Integer, Map<String, List<String>>> byLab = new TreeMap<>(); // lab -> region -> what runs it
+        for (Map.Entry<String, List<String>> e : l.needs().entrySet()) {
+            for (String region : e.getValue()) {
+                byLab.computeIfAbsent(course.regions().get(region).lab(), k -> new TreeMap<>())
+                        .computeIfAbsent(region, k -> new ArrayList<>()).add(e.getKey());
+            }
+        }
+        if (byLab.isEmpty()) return "Needs: no other lab's code; the checkpoints and steps run this lab's regions and what the handout gives.";
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<Integer, Map<String, List<String>>> e : byLab.entrySet()) {
+            List<String> regions = new ArrayList<>();
+            java.util.Set<String> who = new java.util.LinkedHashSet<>();
+            for (Map.Entry<String, List<String>> r : e.getValue().entrySet()) {
+                regions.add("`" + r.getKey() + "`");
+                for (String id : r.getValue()) who.add(id.equals(Course.STEPS) ? "this sheet's steps" : "`" + id + "`");
+            }
+            parts.add("lab " + e.getKey() + "'s " + String.join(", ", regions) + " (run by " + String.join(", ", who) + ")");
+        }
+        return "Needs: " + String.join("; ", parts) + ".";
     }
 
     /** The index's table: each lab's checkpoints and points. */

@@ -181,6 +181,21 @@ class LabNotesTest {
 
     /** make labs fills the root README's gradetimes block and leaves make reports' blocks as they are. */
     @Test
+    void aSheetsNeedsLineNamesTheLabsWhoseRegionsItsCheckpointsAndStepsRun(@TempDir Path tmp) throws IOException {
+        Files.createDirectories(tmp.resolve("labs/01-bio"));
+        Files.createDirectories(tmp.resolve("labs/03-et"));
+        Files.createDirectories(tmp.resolve("labs/07-vt"));
+        Files.writeString(tmp.resolve("labs/01-bio/lab.tsv"), "[regions]\nbio\tm/B.java\tlabs/stubs/bio.java.txt\n[checkpoints]\nbio-echo\t1\tm\tT\tx\th\n");
+        Files.writeString(tmp.resolve("labs/03-et/lab.tsv"), "[regions]\net-accept\tm/A.java\ts\net-read\tm/R.java\ts\n[checkpoints]\net-echo\t1\tm\tT\tx\th\n");
+        Files.writeString(tmp.resolve("labs/07-vt/lab.tsv"), "[checkpoints]\nloops-et\t1\tm\tT\tx\th\nloops-herd\t1\tm\tT\tx\th\n"
+                + "[needs]\nloops-et\tet-accept, et-read\nloops-herd\tet-read\nsteps\tbio\n");
+        Course course = Course.read(tmp);
+        assertThat(LabNotes.needsLine(course, 7)).isEqualTo("Needs: lab 1's `bio` (run by this sheet's steps); "
+                + "lab 3's `et-accept`, `et-read` (run by `loops-et`, `loops-herd`).");
+        assertThat(LabNotes.needsLine(course, 1)).startsWith("Needs: no other lab's code");
+    }
+
+    @Test
     void theReadmesGradeTimesBlockIsFilledAndItsOtherBlocksAreLeftAlone() {
         String readme = "a\n<!-- BEGIN GENERATED findings: make reports -->\nold\n<!-- END GENERATED findings -->\n"
                 + "<!-- BEGIN GENERATED gradetimes: make labs -->\nold\n<!-- END GENERATED gradetimes -->\nz\n";
