@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -179,22 +180,24 @@ class LabNotesTest {
         assertThatThrownBy(() -> GradeTimes.block(tmp)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("labs/grade-times.tsv:3: ");
     }
 
-    /** make labs fills the root README's gradetimes block and leaves make reports' blocks as they are. */
     @Test
     void aSheetsNeedsLineNamesTheLabsWhoseRegionsItsCheckpointsAndStepsRun(@TempDir Path tmp) throws IOException {
-        Files.createDirectories(tmp.resolve("labs/01-bio"));
-        Files.createDirectories(tmp.resolve("labs/03-et"));
-        Files.createDirectories(tmp.resolve("labs/07-vt"));
-        Files.writeString(tmp.resolve("labs/01-bio/lab.tsv"), "[regions]\nbio\tm/B.java\tlabs/stubs/bio.java.txt\n[checkpoints]\nbio-echo\t1\tm\tT\tx\th\n");
-        Files.writeString(tmp.resolve("labs/03-et/lab.tsv"), "[regions]\net-accept\tm/A.java\ts\net-read\tm/R.java\ts\n[checkpoints]\net-echo\t1\tm\tT\tx\th\n");
-        Files.writeString(tmp.resolve("labs/07-vt/lab.tsv"), "[checkpoints]\nloops-et\t1\tm\tT\tx\th\nloops-herd\t1\tm\tT\tx\th\n"
-                + "[needs]\nloops-et\tet-accept, et-read\nloops-herd\tet-read\nsteps\tbio\n");
+        Map<String, String> manifests = Map.of(
+                "01-bio", "[regions]\nbio\tm/B.java\tlabs/stubs/bio.java.txt\n[checkpoints]\nbio-echo\t1\tm\tT\tx\th\n",
+                "03-et", "[regions]\net-accept\tm/A.java\ts\net-read\tm/R.java\ts\n[checkpoints]\net-echo\t1\tm\tT\tx\th\n",
+                "07-vt", "[checkpoints]\nloops-et\t1\tm\tT\tx\th\nloops-herd\t1\tm\tT\tx\th\n"
+                        + "[needs]\nloops-et\tet-accept, et-read\nloops-herd\tet-read\nsteps\tbio\n");
+        for (Map.Entry<String, String> m : manifests.entrySet()) {
+            Files.createDirectories(tmp.resolve("labs").resolve(m.getKey()));
+            Files.writeString(tmp.resolve("labs").resolve(m.getKey()).resolve("lab.tsv"), m.getValue());
+        }
         Course course = Course.read(tmp);
         assertThat(LabNotes.needsLine(course, 7)).isEqualTo("Needs: lab 1's `bio` (run by this sheet's steps); "
                 + "lab 3's `et-accept`, `et-read` (run by `loops-et`, `loops-herd`).");
         assertThat(LabNotes.needsLine(course, 1)).startsWith("Needs: no other lab's code");
     }
 
+    /** make labs fills the root README's gradetimes block and leaves make reports' blocks as they are. */
     @Test
     void theReadmesGradeTimesBlockIsFilledAndItsOtherBlocksAreLeftAlone() {
         String readme = "a\n<!-- BEGIN GENERATED findings: make reports -->\nold\n<!-- END GENERATED findings -->\n"
