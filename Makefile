@@ -116,7 +116,7 @@ $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 	@bash experiments/scripts/exp-$*.sh
 
 .PHONY: docs
-docs: all ## Regenerate docs/cli/ (the command-line reference, one page per command) and experiments/README.md's table from the code
+docs: all ## Regenerate docs/cli/, the command-line reference (a page per command of bin/lab-server and bin/echo-bench), from the parsers' model
 	@$(JDK) java -cp lab-servers/target/lab-servers.jar:echo-bench/target/echo-bench.jar:netty-peers/target/netty-peers.jar \
 	  aot-training/src/test/java/niolab/cli/CliReference.java docs/cli
 
