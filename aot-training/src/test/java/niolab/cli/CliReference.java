@@ -151,8 +151,12 @@ public final class CliReference {
         List<String> all = new ArrayList<>();
         for (String line : lines) all.addAll(List.of(format(line).split("\n", -1)));
         boolean code = false;
+        boolean blank = true;
         for (String line : all) {
             boolean indented = line.startsWith("  ");
+            // picocli's headings start with %n: in Markdown a paragraph break is one blank line
+            if (line.isBlank() && blank) continue;
+            blank = line.isBlank();
             if (indented && !code) md.append("```text\n");
             if (!indented && code) md.append("```\n");
             code = indented;
