@@ -50,6 +50,7 @@ target/jdk-home: FORCE
 	    mkdir -p target && echo "$$JAVA_HOME" >$@; fi
 
 $(JARS) &: $(SOURCES) target/jdk-home
+	@echo "building the jars: mvn -q -DskipTests package (quiet unless something fails)"
 	@$(JDK) $(MVN) -DskipTests package
 	@touch $(JARS)
 
@@ -117,6 +118,11 @@ experiments: $(addprefix exp-,$(EXPERIMENTS)) ## Run every experiment and regene
 #: exp-NAME: ## Run one experiment and regenerate experiments/exp-NAME.md: NAME is one of @EXPERIMENTS@
 $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 	@bash experiments/scripts/exp-$*.sh
+
+.PHONY: docs
+docs: all ## Regenerate docs/cli/, the command-line reference (a page per command of bin/lab-server and bin/echo-bench), from the parsers' model
+	@$(JDK) java -cp lab-servers/target/lab-servers.jar:echo-bench/target/echo-bench.jar:netty-peers/target/netty-peers.jar \
+	  aot-training/src/test/java/niolab/cli/CliReference.java docs/cli
 
 reports: all ## Regenerate experiments/*.md and experiments/README.md's findings from the committed results, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments

@@ -13,12 +13,12 @@ import niolab.common.stats.Interval;
 
 /**
  * exp-short-run: the lab write-up's experiment 2.1 (100 serial requests x 3 runs per
- * architecture, bench.sh with 100 nc clients, the 10..60 sweep), with the seed's tables 3.1-3.5.
+ * architecture, bench.sh with 100 nc clients, the 10..60 sweep), with the original write-up's tables 3.1-3.5.
  */
 public final class ShortRunExperiment implements Experiment {
     public static final String[] ARCHS = {"lt", "et", "mp"};
     public static final String[] LABELS = {"LT", "ET", "MP"};
-    /** The seed's means (its table 3.4), quoted to compare shapes, never to pass as ours. */
+    /** The original write-up's means (its table 3.4), quoted to compare shapes, never to pass as ours. */
     private static final double[] SEED_QPS = {8109.5, 8028.8, 8214.6};
     private static final double[] SEED_P50 = {111, 112, 112};
 
@@ -159,7 +159,7 @@ public final class ShortRunExperiment implements Experiment {
                 : "per request, " + String.join(", ", extra));
     }
 
-    /** The seed's table: a row per run, then the mean of each column. */
+    /** The original write-up's table: a row per run, then the mean of each column. */
     private static String seedTable(BenchReport b) {
         List<List<String>> rows = new ArrayList<>();
         for (Run run : b.runs()) {
