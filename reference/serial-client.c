@@ -1,5 +1,5 @@
 /*
- * serial-client: the seed's serial run written as plainly as C allows, the ruler that
+ * serial-client: the original write-up's serial run written as plainly as C allows, the ruler that
  * echo-bench's serial mode is measured against.
  *
  *   serial-client [-n N] [--runs R] [--warmup W] [--size BYTES] [host:]port

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench-serial: the seed's serial run (one short connection per request) by echo-bench
+# make bench-serial: the original write-up's serial run (one short connection per request) by echo-bench
 # and by the minimal C client (reference/serial-client.c, the ruler's ruler) against the same
 # server, pinned (server on SERVER_CPU, clients on CLIENT_CPU), in interleaved rounds: each
 # round runs both clients, the first of them alternating, so a drift of the machine falls on
@@ -48,7 +48,7 @@ trap 'exit 130' INT TERM
 start_server "$SERVER" "$PORT"
 ready_line "$SERVER_LOG"
 
-# run_client NAME: one warmed-up run of N requests by echo-bench or c, its output (the seed's
+# run_client NAME: one warmed-up run of N requests by echo-bench or c, its output (the original write-up's
 # table) in $DIR/NAME-rROUND.txt and a row of $DIR/runs.csv.
 run_client() {
   local cmd=("$C_CLIENT") out=$DIR/$1-r$ROUND.txt

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench-vt: vt against lt (and the C reference), the measures issue 28 sets targets on,
+# make bench-vt: vt against lt (and the C reference), the measures exp-vt sets targets on,
 # pinned (server on SERVER_CPU, clients on CLIENT_CPU), in ROUNDS rounds, the servers of each
 # measure in a fresh random order every round:
 #   ping      keep-alive /ping, CONNECTIONS connections, echo-bench: server CPU µs per request

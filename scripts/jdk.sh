@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The one place that picks the JDK the lab builds and runs on. Source it (bash):
 #   source scripts/jdk.sh          JAVA_HOME if set, else the newest JDK installed
-#   source scripts/jdk.sh built    JAVA_HOME if set, else the JDK that built the jars
+#   source scripts/jdk.sh built    JAVA_HOME if set (saying so on stderr when another JDK built
+#                                  the jars), else the JDK that built the jars
 #                                  (target/jdk-home, written by make), else the newest
 # It exports JAVA_HOME, puts its bin first on PATH, and sets JDK_FEATURE (17, 25 ...),
 # JDK_LABEL ("JDK 25 (/usr/lib/jvm/temurin-25-jdk-amd64)") and NATIVE_ACCESS.
@@ -44,9 +45,15 @@ jdk_home_of() {
   jdk_installed | sed -n "s/^$1 //p" | sed -n 1p
 }
 
-if [ -z "${JAVA_HOME:-}" ] && [ "${1:-}" = built ]; then
-  JAVA_HOME=$(cat "$(dirname "${BASH_SOURCE[0]}")/../target/jdk-home" 2>/dev/null || true)
-  [ -x "$JAVA_HOME/bin/java" ] || JAVA_HOME=
+if [ "${1:-}" = built ]; then
+  JDK_BUILT=$(cat "$(dirname "${BASH_SOURCE[0]}")/../target/jdk-home" 2>/dev/null || true)
+  if [ -z "${JAVA_HOME:-}" ]; then
+    JAVA_HOME=$JDK_BUILT
+    [ -x "$JAVA_HOME/bin/java" ] || JAVA_HOME=
+  elif [ -n "$JDK_BUILT" ] && [ "$(readlink -f "$JAVA_HOME")" != "$(readlink -f "$JDK_BUILT")" ]; then
+    # JAVA_HOME wins, as it does for make; said once, so that a run on another JDK is not a surprise
+    echo "note: running on JAVA_HOME=$JAVA_HOME, not $JDK_BUILT that built the jars (unset JAVA_HOME for that one)" >&2
+  fi
 fi
 if [ -z "${JAVA_HOME:-}" ]; then
   JAVA_HOME=$(jdk_newest)

@@ -9,7 +9,7 @@
 #   OPTS   more server options, e.g. OPTS="--binding ffm" (et), OPTS="--loops 2" (lt, et),
 #          OPTS="--mode multishot" (uring); JAVA_OPTS reach the server's JVM as usual
 #   DURATION (10s) of the profiled load, after WARMUP (3s) of the same load unprofiled, so that
-#   the JIT's first work stays out of the picture; CONNECTIONS (50; 1 for short: the seed's
+#   the JIT's first work stays out of the picture; CONNECTIONS (50; 1 for short: the original write-up's
 #   serial client); PORT (25990); SERVER_CPU (0), CLIENT_CPU (1); OUT_DIR (target/profile).
 #
 # The profiler is async-profiler, from Maven Central (tools.profiler:async-profiler, unpacked

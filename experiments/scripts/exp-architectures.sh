@@ -32,8 +32,7 @@
 # context switches from /proc, what proc.csv needs a long-lived server for. In 3 forks of 3
 # rounds (C10K_ROUNDS 3) on 2 cores: 3 forks x ((3 levels + short) x 10 x (3 rounds + 1 s of
 # warm-up) + 2 x 11 x 4 + 10 x 3 x 4 s) = 1104 s, 570 server starts of a second or two, and the
-# two-round pass (7 measures x about 30 s); with phases 1 and 2 about 45 minutes, against about
-# 30 for the defaults in one fork. A smoke run in forks: FORKS=2 ROUNDS=3 C10K_ROUNDS=3
+# two-round pass (7 measures). A smoke run in forks: FORKS=2 ROUNDS=3 C10K_ROUNDS=3
 # C10K_SLICE=2s LEVELS="1 50 2000" IDLE_CONNECTIONS=500 READY_ROUNDS=1 SERVERS="lt et vt c" NOISE=0
 # RESULTS_DIR=/tmp/exp-architectures.
 #

@@ -2,7 +2,7 @@
 # exp-backend: GET /ping (memory only) and GET /healthz (two Redis GETs) on lt and et, for each
 # backend posture (loop, pool, blocking), and on vt (thread: Jedis on each connection's virtual
 # thread), keep-alive at CONNECTIONS connections. The servers AND redis-server are pinned to
-# SERVER_CPU (Redis shares the server's core, as the gateway seeds' did), echo-bench to
+# SERVER_CPU (Redis shares the server's core, as on the original write-up's gateway), echo-bench to
 # CLIENT_CPU. Then redis-benchmark GET against the same Redis, without (-P 1) and with
 # pipelining (-P DEPTH), as the ceiling of what that core can do.
 #

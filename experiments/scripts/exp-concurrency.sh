@@ -17,8 +17,7 @@
 # fresh processes (no server-MODE-ARCH.log then: each fork's servers are compare's own, and their
 # output, counters last, is kept as servers/MODE-C/ARCH-fork-F.log). In 3
 # forks of 3 rounds: 10 compares x 3 forks x 3 servers x (3 rounds + 1 s of warm-up) x 1 s =
-# 360 s, and 90 server starts of a second or two: about 8 minutes, against about 6 for the
-# defaults in one fork. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=0.25s WARMUP=0.25s
+# 360 s of slices, and 90 server starts. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=0.25s WARMUP=0.25s
 # LEVELS="1 16" NOISE=0 RESULTS_DIR=/tmp/exp-concurrency.
 #
 # Writes to experiments/results/concurrency/:

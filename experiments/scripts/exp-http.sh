@@ -19,8 +19,7 @@
 # (the servers as commands, on SERVER_CPU), ROUNDS rounds per fork, so that each ratio's interval
 # spans fresh processes (no server-SERVER.log then); redis-benchmark runs as before. In 3 forks
 # of 3 rounds: 6 compares x 3 forks x 7 servers x (3 rounds + 1 s of warm-up) x 1 s = 504 s, and
-# 126 server starts of a second or two: about 12 minutes, against about 9 for the defaults in one
-# fork. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=1s WARMUP=0 SERVERS="lt et" REDIS_ROUNDS=1
+# 126 server starts. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=1s WARMUP=0 SERVERS="lt et" REDIS_ROUNDS=1
 # NOISE=0 RESULTS_DIR=/tmp/exp-http.
 #
 # Writes to experiments/results/http/:

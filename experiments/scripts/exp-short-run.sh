@@ -20,7 +20,7 @@ for arch in lt et mp; do
 done
 
 # The first 100 requests of a fresh server, repeated: PAIR_ROUNDS rounds, each a fresh server per
-# architecture and client (warmed, or cold as before issue 23: --cold-client) in a fresh random
+# architecture and client (warmed, or cold as the lab's earlier runs were: --cold-client) in a fresh random
 # order, so that the architectures and the two clients are paired by round and get intervals.
 PAIR_ROUNDS=${PAIR_ROUNDS:-8}
 mkdir -p "$RESULTS/pairs"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# exp-vt: issue 28's targets and vt's knobs, measured in paired random-order rounds. Every server
-# stays up for the whole run, each on its own port, server on CPU 0, clients on CPU 1:
+# exp-vt: vt's targets against lt and C, and vt's knobs, measured in paired random-order
+# rounds. Every server stays up for the whole run, each on its own port, server on CPU 0,
+# clients on CPU 1:
 #   ping   keep-alive /ping, 50 connections: echo-bench compare, lt first, vt and vt with each
 #          JDK knob of VT_KNOBS (server CPU per request: vt within 1.25x lt's)
 #   ping-wrk  keep-alive /ping driven by wrk (where installed): lt and vt only
@@ -20,8 +21,7 @@
 # ROUNDS rounds per fork, so that each ratio's interval spans fresh processes; echo-c keeps lt and
 # vt up for the C client's rounds, as without forks. In 3 forks of 5 rounds: 3 forks x (5 rounds
 # + 2 s of warm-up) x 1 s x 16 servers (ping 6, ping-wrk 2, echo 6, short 2) = 336 s, echo-c's
-# 68 s, and 48 server starts of a second or two: about 8 minutes, against about 6 for the
-# defaults in one fork. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=1s C_ROUNDS=2 C_SLICE=1
+# 68 s, and 48 server starts. A smoke run in forks: FORKS=2 ROUNDS=3 SLICE=1s C_ROUNDS=2 C_SLICE=1
 # VT_KNOBS="vt-poller1=-Djdk.pollerMode=1" NOISE=0 RESULTS_DIR=/tmp/exp-vt.
 set -euo pipefail
 NAME=vt

@@ -23,13 +23,13 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import niolab.course.Handout.MarkerException;
 import niolab.course.Handout.Region;
-import niolab.course.Handout.Stubs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The handout cuts exactly the marked regions, leaves no marker and no teacher-only file behind,
@@ -120,7 +120,9 @@ class HandoutTest {
         write(src.resolve("mod/target/classes/A.class"), "bytes");
         write(src.resolve(".git"), "gitdir: elsewhere");
         write(src.resolve("mod/src/A.java"), "class A {\n  // BEGIN SOLUTION r\n  int y;\n  // END SOLUTION\n}\n");
-        write(src.resolve(Handout.STUBS + "/r.java.txt"), "// TODO lab 1: declare it\nint x;\n");
+        write(src.resolve(Stubs.DIR + "/r.java.txt"), "// TODO lab 1: declare it\nint x;\n");
+        String manifest = "[regions]\nr\tmod/src/A.java\tlabs/stubs/r.java.txt\n[checkpoints]\nc\t1\tmod\tT\tx\th\n[bugs]\n# a comment stays\nc\tr\tint y;\tint z;\n";
+        write(src.resolve("labs/01-x/lab.tsv"), manifest);
         Path script = write(src.resolve("bin/run"), "#!/bin/sh\necho hi\n");
         script.toFile().setExecutable(true);
         Files.write(src.resolve("logo.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
@@ -142,6 +144,9 @@ class HandoutTest {
         assertThat(out.resolve("mod/target")).doesNotExist();
         assertThat(out.resolve(".git")).doesNotExist();
         assertThat(out.resolve("HANDOUT.md")).content().contains("| 1 | r | `mod/src/A.java:2` |");
+        assertThat(out.resolve("labs/01-x/lab.tsv")).as("the planted mistakes are the teacher's")
+                .hasContent(manifest.replace("c\tr\tint y;\tint z;\n", ""));
+        assertThat(Course.read(out).bugs()).isEmpty();
         assertThat(Handout.markersLeft(out)).isEmpty();
     }
 
@@ -173,10 +178,11 @@ class HandoutTest {
                 for (Region r : regions) labsByRegion.computeIfAbsent(r.id(), k -> new ArrayList<>()).addAll(labs);
             }
         }
-        assertThat(labsByRegion).containsOnlyKeys("bio-thread-per-connection", "lt-interest-ops", "et-accept", "et-read",
-                "mp-restart", "http-pipelining", "rate-schedule", "round-order", "loops-reuseport", "vt-serve", "uring-more");
+        Course course = Course.read(LAB);
+        assertThat(labsByRegion).containsOnlyKeys(course.regions().keySet());
         for (Map.Entry<String, List<String>> e : labsByRegion.entrySet()) {
-            assertThat(e.getValue()).as("the TODO of region %s names its lab", e.getKey()).isNotEmpty();
+            assertThat(e.getValue()).as("the TODO of region %s names its lab, the one whose manifest declares it", e.getKey()).isNotEmpty()
+                    .allMatch(lab -> lab.equals(Integer.toString(course.regions().get(e.getKey()).lab())));
             for (String lab : e.getValue()) {
                 try (Stream<Path> sheets = Files.list(LAB.resolve("labs"))) {
                     assertThat(sheets.map(p -> p.getFileName().toString()))
@@ -292,11 +298,12 @@ class HandoutTest {
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
     void everyCheckpointFailsOnTheStubsOrIsGivenAndEachRegionsStubAloneFailsOneOfItsLabs() throws Exception {
         Path dest = handout();
-        List<Grader.Checkpoint> table = Grader.read(LAB.resolve(Grader.TABLE));
+        Course course = Course.read(LAB);
+        List<Course.Checkpoint> table = course.checkpoints();
         for (Region r : regions) write(dest, r.file(), false, Map.of());
         Result stubs = sh(dest, "make", "grade", "LAB=all", MVN);
-        Map<String, List<String>> needs = Grader.readNeeds(LAB.resolve(Grader.NEEDS));
-        for (Grader.Checkpoint c : table) {
+        Map<String, List<String>> needs = course.needs();
+        for (Course.Checkpoint c : table) {
             if (Pattern.compile("\\n  " + Pattern.quote(c.id()) + " +- +n/a ").matcher(stubs.output).find()) continue;
             if (c.given() && needs.containsKey(c.id())) {
                 // it runs an earlier lab's server, a stub here too: it may fail, and the grader then names that lab's regions
@@ -310,14 +317,13 @@ class HandoutTest {
         }
 
         Map<String, String> regionOf = new TreeMap<>();
-        for (Grader.Hint h : Grader.readHints(LAB.resolve(Grader.HINTS))) regionOf.putIfAbsent(h.id(), h.region());
-        Stubs stubFiles = labStubs();
+        for (Course.Hint h : course.hints()) regionOf.putIfAbsent(h.id(), h.region());
         Map<String, List<String>> regionsByLab = new TreeMap<>();
         Map<String, Path> fileOf = new TreeMap<>();
         for (Region r : regions) {
             Path before = fileOf.put(r.id(), r.file());
             assertThat(before == null || before.equals(r.file())).as("region %s in one file", r.id()).isTrue();
-            List<String> ofLab = regionsByLab.computeIfAbsent(stubFiles.lab(r.id()), l -> new ArrayList<>());
+            List<String> ofLab = regionsByLab.computeIfAbsent(Integer.toString(course.regions().get(r.id()).lab()), l -> new ArrayList<>());
             if (!ofLab.contains(r.id())) ofLab.add(r.id());
         }
         for (int k = 0; regionsByLab.values().stream().anyMatch(ofLab -> ofLab.size() > 0); k++) {
@@ -326,14 +332,14 @@ class HandoutTest {
                 if (!ofLab.isEmpty()) stubbed.add(ofLab.remove(0));
             }
             List<String> only = new ArrayList<>();
-            for (Grader.Checkpoint c : table) {
+            for (Course.Checkpoint c : table) {
                 if (!c.given() && stubbed.contains(regionOf.get(c.id()))) only.add(c.id());
             }
             for (Region r : regions) write(dest, r.file(), !stubbed.contains(r.id()), Map.of());
             Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + String.join(",", only), MVN);
             for (String region : stubbed) {
                 List<String> ofRegion = only.stream().filter(id -> region.equals(regionOf.get(id))).toList();
-                assertThat(ofRegion).as("checkpoints keyed to region %s in labs/hints.tsv", region).isNotEmpty();
+                assertThat(ofRegion).as("checkpoints keyed to region %s in the manifests' [hints]", region).isNotEmpty();
                 boolean allNotApplicable = ofRegion.stream()
                         .allMatch(id -> Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(graded.output).find());
                 if (allNotApplicable) continue; // an older JDK, or no io_uring here
@@ -345,39 +351,14 @@ class HandoutTest {
     }
 
     /**
-     * A classic bug in each region, as a student makes it: the reference line, then the line that
-     * breaks it. Each is caught by the checkpoint named with it, and the hint under that
-     * checkpoint names the region. (uring-more's checkpoint fails fast on its stall: a probe of a
-     * few seconds, not the contract's 20 s socket timeouts.)
+     * The classic bugs of the labs' manifests ([bugs]), each as a student makes it in its region's
+     * file: the reference line, then the line that breaks it. Each is caught by the checkpoint
+     * named with it, and the hint under that checkpoint names the region. (uring-more's
+     * checkpoint fails fast on its stall: a probe of a few seconds, not the contract's 20 s
+     * socket timeouts.)
      */
-    private static final List<Bug> BUGS = List.of(
-            new Bug(1, "bio-silent", "bio-thread-per-connection", "lab-servers/src/main/java/niolab/server/bio/BlockingServer.java",
-                    "t.start();", "t.run(); // serves on the accepting thread"),
-            new Bug(2, "lt-backpressure", "lt-interest-ops", "lab-servers/src/main/java/niolab/server/lt/LevelTriggeredServer.java",
-                    "key.interestOps(SelectionKey.OP_WRITE);", "key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE); // reads on while output is pending"),
-            new Bug(3, "et-burst", "et-accept", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredServer.java",
-                    "if (mistakes.acceptOnce) return;", "if (accepted > 0) return; // one accept per edge"),
-            new Bug(3, "et-large", "et-read", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredEchoServer.java",
-                    "if (mistakes.readOnce) return;", "if (n > 0) return; // one read per edge"),
-            new Bug(4, "mp-give-up", "mp-restart", "lab-servers/src/main/java/niolab/server/mp/MultiProcessMaster.java",
-                    "long delayMs = life.ready ? 0 : Math.min(FIRST_RETRY_DELAY_MS << (w.failedStartsInARow - 1), MAX_RETRY_DELAY_MS);",
-                    "long delayMs = 0; // no back-off"),
-            new Bug(5, "rate-no-drift", "rate-schedule", "echo-bench/src/main/java/niolab/bench/RateSchedule.java",
-                    "return startNanos + (long) ((index + (double) j * connections) * nanosPerRequest);",
-                    "return startNanos + (index + j * connections) * (long) nanosPerRequest; // truncated, then multiplied"),
-            new Bug(5, "round-uniform", "round-order", "echo-bench/src/main/java/niolab/bench/Compare.java",
-                    "int j = random.nextInt(i + 1);", "int j = random.nextInt(visit.length); // any slot: some orders likelier"),
-            new Bug(6, "http-parser", "http-pipelining", "lab-servers/src/main/java/niolab/server/proto/HttpPing.java",
-                    "out.put(response);\n            if (close) return CLOSE;", "out.put(response);\n            return close ? CLOSE : 0; // the first request only"),
-            new Bug(7, "loops-spread", "loops-reuseport", "lab-servers/src/main/java/niolab/server/base/MultiLoopServer.java",
-                    "ServerConfig each = config.mistakes().herd ? config : config.withReusePort();",
-                    "ServerConfig each = config.mistakes().herd ? config.withReusePort() : config;"),
-            new Bug(7, "vt-echo", "vt-serve", "lab-servers/src/main/java21/niolab/server/vt/VirtualThreadEchoServer.java",
-                    "while (read(c) >= 0) {", "if (read(c) >= 0) { // one read, one write"),
-            new Bug(7, "uring-echo", "uring-more", "lab-servers/src/main/java22/niolab/server/uring/UringServer.java",
-                    "if (!CompletionQueue.hasMore(flags)) {", "if (res <= 0) { // a recv is over only at end of stream or on an error"));
-
-    private record Bug(int lab, String checkpoint, String region, String file, String line, String broken) {
+    private static List<Course.Bug> bugs() throws IOException {
+        return Course.read(LAB).bugs();
     }
 
     private static String bugged;
@@ -387,9 +368,10 @@ class HandoutTest {
         if (bugged != null) return bugged;
         Path dest = handout();
         Map<String, Map<String, String>> byFile = new TreeMap<>();
-        for (Bug b : BUGS) byFile.computeIfAbsent(b.file(), f -> new TreeMap<>()).put(b.line(), b.broken());
+        Course course = Course.read(LAB);
+        for (Course.Bug b : bugs()) byFile.computeIfAbsent(course.regions().get(b.region()).file(), f -> new TreeMap<>()).put(b.line(), b.broken());
         for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
-        String only = BUGS.stream().map(Bug::checkpoint).collect(Collectors.joining(","));
+        String only = bugs().stream().map(Course.Bug::checkpoint).collect(Collectors.joining(","));
         Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN);
         for (Region r : regions) write(dest, r.file(), true, Map.of());
         return bugged = graded.output;
@@ -401,8 +383,8 @@ class HandoutTest {
         Matcher table = Pattern.compile("(?s)\\nlab " + lab + ": .*?\\n  total [^\\n]*\\n[^\\n]*\\n").matcher(out);
         assertThat(table.find()).as("a table for lab %d in:%n%s", lab, out).isTrue();
         String t = table.group();
-        Bug first = null;
-        for (Bug b : BUGS) {
+        Course.Bug first = null;
+        for (Course.Bug b : bugs()) {
             boolean notApplicable = Pattern.compile("\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
             if (b.lab() != lab || notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
             if (first == null) first = b;
@@ -413,18 +395,18 @@ class HandoutTest {
                 .containsPattern("start with " + first.checkpoint() + " \\(region " + first.region() + "\\)\\n$");
     }
 
+    /** Each lab whose manifest plants bugs, with the checkpoints that must catch them. */
+    static Stream<Arguments> labsWithBugs() throws IOException {
+        Map<Integer, List<String>> byLab = new TreeMap<>();
+        for (Course.Bug b : bugs()) byLab.computeIfAbsent(b.lab(), l -> new ArrayList<>()).add(b.checkpoint());
+        return byLab.entrySet().stream().map(e -> Arguments.of(e.getKey(), String.join(", ", e.getValue())));
+    }
+
     /** A test per lab: its classic bugs are caught, and the hints name their regions. */
-    @ParameterizedTest(name = "lab {0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-            "1 | serving on the accepting thread",
-            "2 | reading on while output is pending",
-            "3 | one accept and one read per edge",
-            "4 | restarting without back-off",
-            "5 | a schedule that drifts",
-            "6 | answering only the first pipelined request",
-            "7 | an inverted SO_REUSEPORT condition, a one-shot virtual thread and a recv over only at its end"})
+    @ParameterizedTest(name = "lab {0}: caught by {1}")
+    @MethodSource("labsWithBugs")
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
-    void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String bugs) throws Exception {
+    void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String checkpoints) throws Exception {
         caught(lab);
     }
 
@@ -442,8 +424,8 @@ class HandoutTest {
 
     /** The handout's {@code make grade} log (Maven's and the servers' output). */
     private static String log(Path dest) throws IOException {
-        Path log = dest.resolve(Grader.LOG);
-        return Files.isRegularFile(log) ? Files.readString(log) : "(no " + Grader.LOG + ")";
+        Path log = dest.resolve(MavenRun.LOG);
+        return Files.isRegularFile(log) ? Files.readString(log) : "(no " + MavenRun.LOG + ")";
     }
 
     /**
@@ -461,7 +443,7 @@ class HandoutTest {
 
     /** The lab's stubs, read afresh: each file's regions take their parts from the first. */
     private static Stubs labStubs() throws IOException {
-        return Stubs.read(LAB.resolve(Handout.STUBS));
+        return Stubs.read(LAB.resolve(Stubs.DIR));
     }
 
     private record Result(int code, String output) {

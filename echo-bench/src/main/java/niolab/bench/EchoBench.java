@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code echo-bench [options] [host:port]}: drives an echo server and prints the seed's table.
+ * {@code echo-bench [options] [host:port]}: drives an echo server and prints the original write-up's table.
  *
  * <pre>
  *   echo-bench                              # 100 serial short-connection requests to 127.0.0.1:9988

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  */
 final class LoadOptions {
     @Option(names = {"-c", "--connections"}, defaultValue = "1",
-            description = "Concurrent connections; 1 without --keepalive or --rate is the seed's serial client (default: ${DEFAULT-VALUE}).")
+            description = "Concurrent connections; 1 without --keepalive or --rate is the original write-up's serial client (default: ${DEFAULT-VALUE}).")
     int connections;
 
     @Option(names = {"-k", "--keepalive"}, description = "Reuse each connection for request after request (default: a fresh connection per request).")
@@ -51,7 +51,7 @@ final class LoadOptions {
     @Option(names = "--linger0", description = "Close client sockets with SO_LINGER 0 (RST): no TIME-WAIT on the client. For experiments only.")
     boolean linger0;
 
-    /** The seed's mode ({@link LoadSpec#serial}), known before a spec is made. */
+    /** The original write-up's mode ({@link LoadSpec#serial}), known before a spec is made. */
     boolean serial() {
         return connections == 1 && !keepAliveOrPipelined() && rate == 0;
     }

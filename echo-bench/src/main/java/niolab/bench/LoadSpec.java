@@ -37,7 +37,7 @@ public final class LoadSpec {
         this.serialKind = serialKind;
     }
 
-    /** The seed's mode: one blocking client, a fresh connection per request, no schedule. */
+    /** The original write-up's mode: one blocking client, a fresh connection per request, no schedule. */
     public boolean serial() {
         return connections == 1 && !keepAlive && rate == 0;
     }

@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
  * </pre>
  */
 @Command(name = "merge", sortOptions = false,
-        description = "Combine the --hlog interval logs of several generators: the seed's table with a row per tag and one "
+        description = "Combine the --hlog interval logs of several generators: the original write-up's table with a row per tag and one "
                 + "for their union (histograms added, never percentiles averaged), each generator's achieved rate, and a "
                 + "warning when they started more than a second apart or one fell behind its --rate schedule.",
         exitCodeListHeading = "%nExit codes:%n",

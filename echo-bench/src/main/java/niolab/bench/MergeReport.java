@@ -12,7 +12,7 @@ import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Latency;
 
 /**
- * What {@code echo-bench merge} prints and writes: the seed's table with a row per tag (each
+ * What {@code echo-bench merge} prints and writes: the original write-up's table with a row per tag (each
  * generator, then its uncorrected twin under --rate) and a union row (and a union of the
  * uncorrected histograms when a generator ran under --rate), a line per generator with its
  * achieved rate, the warnings; and the same as JSON and CSV.

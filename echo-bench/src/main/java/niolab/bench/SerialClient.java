@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
 /**
- * The seed's serial run: one request at a time, each on a fresh TCP connection (connect,
+ * The original write-up's serial run: one request at a time, each on a fresh TCP connection (connect,
  * write the request, read until the whole response is back, check it, close).
  *
  * <p>It makes the syscalls of a minimal C client (reference/serial-client.c): socket,

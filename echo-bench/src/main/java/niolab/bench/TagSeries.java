@@ -53,7 +53,7 @@ final class TagSeries {
         add(other.latencyUs, other.startMillis, other.endMillis);
     }
 
-    /** As a run, for the seed's table: successful requests over the time the series covers. */
+    /** As a run, for the original write-up's table: successful requests over the time the series covers. */
     RunResult asRun() {
         RunResult r = new RunResult(0);
         r.latencyUs.add(latencyUs);

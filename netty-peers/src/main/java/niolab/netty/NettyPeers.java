@@ -34,9 +34,14 @@ public final class NettyPeers implements Runnable {
 
     /** All that {@link #main} does but exit: runs the command line, returns its exit code (tests call it in-process). */
     public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command line with every peer as a subcommand: what main runs and docs/cli/ is rendered from. */
+    public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new NettyPeers());
         for (Transport t : Transport.values()) cl.addSubcommand(t.command, new NettyCommand(t));
         cl.addSubcommand("netty-http", new NettyHttpCommand());
-        return cl.execute(args);
+        return cl;
     }
 }

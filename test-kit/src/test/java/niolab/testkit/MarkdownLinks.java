@@ -287,7 +287,7 @@ final class MarkdownLinks {
      * The files git tracks under {@code root} (and with {@code --others --exclude-standard} those
      * it would add), absolute; null when {@code root} is no git checkout or git cannot say within 30 s.
      */
-    private static Set<Path> gitFiles(Path root, String... options) {
+    static Set<Path> gitFiles(Path root, String... options) {
         if (!Files.exists(root.resolve(".git"))) return null;
         List<String> command = new ArrayList<>(List.of("git", "-C", root.toString(), "ls-files", "-z", "--cached"));
         command.addAll(List.of(options));

@@ -6,7 +6,7 @@ import niolab.bench.RunResult;
 import org.HdrHistogram.Histogram;
 
 /**
- * The seed's table: {@code run qps min p50 p90 p99 p999 max elapsed}, latencies in µs and
+ * The original write-up's table: {@code run qps min p50 p90 p99 p999 max elapsed}, latencies in µs and
  * elapsed in seconds, a row per run and a mean row (the mean of each column across runs).
  */
 public final class ResultTable {

@@ -18,8 +18,9 @@ import java.util.List;
  *       {@link Results} ({@link Results#bench}, {@link Results#csv}, {@link Results#counters}),
  *       summarises them with {@link Stats}, formats with {@link Md}, draws with {@link SvgChart},
  *       and puts every key of the template into the {@link Report};</li>
- *   <li>one line in {@link #ALL} below, and the name in the Makefile's {@code EXPERIMENTS}
- *       ({@code make exp-NAME});</li>
+ *   <li>one line in {@link #ALL} below, the name in the Makefile's {@code EXPERIMENTS}
+ *       ({@code make exp-NAME}) and a row in {@code experiments/README.md}'s table, in this order
+ *       ({@code ExperimentsTableTest} fails on a row or a name missing);</li>
  *   <li>commit the results with the generated {@code exp-NAME.md} and charts:
  *       {@code ExperimentReportsTest} fails while they differ from what the results regenerate.</li>
  * </ol>

@@ -14,7 +14,7 @@ import niolab.common.stats.Interval;
 
 /**
  * exp-short-run: the lab write-up's experiment 2.1 (100 serial requests x 3 runs per
- * architecture, bench.sh with 100 nc clients, the 10..60 sweep), with the seed's tables 3.1-3.5.
+ * architecture, bench.sh with 100 nc clients, the 10..60 sweep), with the original write-up's tables 3.1-3.5.
  */
 public final class ShortRunExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
@@ -27,7 +27,7 @@ public final class ShortRunExperiment implements Experiment {
 
     public static final String[] ARCHS = ClassicServers.ARCHS;
     public static final String[] LABELS = ClassicServers.LABELS;
-    /** The seed's means (its table 3.4), quoted to compare shapes, never to pass as ours. */
+    /** The original write-up's means (its table 3.4), quoted to compare shapes, never to pass as ours. */
     private static final double[] SEED_QPS = {8109.5, 8028.8, 8214.6};
     private static final double[] SEED_P50 = {111, 112, 112};
 
@@ -107,7 +107,7 @@ public final class ShortRunExperiment implements Experiment {
                     Md.ratio(gain.ratio()), Integer.toString(wc[0].length)));
             claims.add(Claim.atLeast(LABELS[a] + ": the warmed client's 100-request rate over the cold client's", gain, wc[0].length, 2.0));
             if (a > 0) {
-                // the cold client is the seed's setting, so it leads; the warmed client's pairing is named as such
+                // the cold client is the original write-up's setting, so it leads; the warmed client's pairing is named as such
                 arch.add(againstLt(a, paired(cold.get(a), cold.get(0))));
                 archWarm.add(againstLt(a, paired(warm.get(a), warm.get(0))));
             }
@@ -119,7 +119,7 @@ public final class ShortRunExperiment implements Experiment {
         out.put("pairs_table", Md.table(List.of("arch", "warmed client QPS (median)", "cold client QPS (median)",
                 "warmed / cold, median of per-round ratios [95% interval]", "paired rounds"), rows)
                 + (missing == 0 ? "" : "\n\n" + missing + " of the " + csv.rows().size() + " runs left no report (a run that died): their rounds pair without them."));
-        out.put("pairs_arch", "with a cold client, the seed's setting: " + String.join("; ", arch) + "; with the warmed client: "
+        out.put("pairs_arch", "with a cold client, the original write-up's setting: " + String.join("; ", arch) + "; with the warmed client: "
                 + String.join("; ", archWarm));
         out.put("pairs_reading", (longShort.isEmpty() ? "experiments/results/long-run/ holds no long run to set these short runs against."
                 : "Against the steady state of the [long run](exp-long-run.md), this run's warmed short runs (table 3.7's medians) give a"
@@ -175,7 +175,7 @@ public final class ShortRunExperiment implements Experiment {
                 : "per request, " + String.join(", ", extra));
     }
 
-    /** The seed's table: a row per run, then the mean of each column. */
+    /** The original write-up's table: a row per run, then the mean of each column. */
     private static String seedTable(BenchReport b) {
         List<List<String>> rows = new ArrayList<>();
         for (Run run : b.runs()) {

@@ -32,7 +32,7 @@ public final class Stats {
         return n % 2 == 1 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
     }
 
-    /** Max minus min (the seed's 极差). */
+    /** Max minus min (the original write-up's 极差). */
     public static double spread(double[] v) {
         if (v.length == 0) return Double.NaN;
         double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE;

@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
  * <li>{@code wrk}: wrk's text: requests, requests_per_s, errors;</li>
  * <li>{@code echo_bench}: echo-bench's --csv file: its columns (qps, p99_us, requests, errors ...);
  *     {@code echo_bench_warmup}: the warm-up run's, as warmup_requests;</li>
- * <li>{@code table}: the seed's table (echo-bench's or reference/serial-client's output): qps, p50_us,
+ * <li>{@code table}: the original write-up's table (echo-bench's or reference/serial-client's output): qps, p50_us,
  *     elapsed_s, client_cpu_us, requests, errors (its errors: line summed);
  *     {@code keepalive}: reference/keepalive-client's line: requests;</li>
  * <li>{@code redis_benchmark}: redis-benchmark --csv: requests_per_s;</li>

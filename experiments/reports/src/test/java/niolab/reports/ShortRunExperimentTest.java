@@ -19,7 +19,7 @@ class ShortRunExperimentTest {
         new ShortRunExperiment().generate(new Results(EXPERIMENTS.resolve("results/short-run")), out);
         // the committed run's figures change with every rerun: the shape of each sentence does not
         assertThat(out.values.get("pairs_arch")).containsPattern(
-                "^with a cold client, the seed's setting: (ET|MP) against LT (faster by [0-9.]+% \\[[0-9.]+%, [0-9.]+%\\]|slower by [0-9.]+% \\[[0-9.]+%, [0-9.]+%\\]"
+                "^with a cold client, the original write-up's setting: (ET|MP) against LT (faster by [0-9.]+% \\[[0-9.]+%, [0-9.]+%\\]|slower by [0-9.]+% \\[[0-9.]+%, [0-9.]+%\\]"
                         + "|the same within ±[0-9.]+%: .*|undecided at this precision \\(±[0-9.]+%\\)) \\(threshold ±[0-9.]+%\\) \\(\\d+ rounds\\);.*"
                         + "; with the warmed client: (ET|MP) against LT ");
         assertThat(out.values.get("best_qps_line")).matches("(LT|ET|MP) \\(.*; 3 runs, no interval\\)");

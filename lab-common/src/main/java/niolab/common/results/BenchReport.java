@@ -69,7 +69,7 @@ public record BenchReport(String tool, int schema, Config config, Environment en
     public record Mean(double qps, double elapsedS, Latency latencyUs) {
     }
 
-    /** The seed's table columns, in its order: {@code qps min p50 p90 p99 p999 max elapsed}. */
+    /** The original write-up's table columns, in its order: {@code qps min p50 p90 p99 p999 max elapsed}. */
     public enum Column {
         QPS(Run::qps), MIN(r -> r.latencyUs().min()), P50(r -> r.latencyUs().p50()), P90(r -> r.latencyUs().p90()),
         P99(r -> r.latencyUs().p99()), P999(r -> r.latencyUs().p999()), MAX(r -> r.latencyUs().max()),

@@ -26,7 +26,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Status codes: 200 for GET and HEAD /ping (HEAD without the body), 405 with
  * {@code Allow: GET, HEAD} for other methods on /ping, 404 for other paths, 400 and close for a
  * malformed request (or any {@code Transfer-Encoding}), 431 and close for a head over 8 KiB.
- * There is no Date header: the server answers from constants, as the seed's benchmarks do.
+ * There is no Date header: the server answers from constants, as the original write-up's benchmarks do.
  */
 public final class HttpPing {
     /** Close the connection once the output has been written; the rest of the input was dropped. */
