@@ -347,8 +347,10 @@ class HandoutTest {
     /**
      * A classic bug in each region, as a student makes it: the reference line, then the line that
      * breaks it. Each is caught by the checkpoint named with it, and the hint under that
-     * checkpoint names the region. (uring-more's checkpoint fails fast on its stall: a probe of a
-     * few seconds, not the contract's 20 s socket timeouts.)
+     * checkpoint names the region. Besides the classic ones, each distinction a stub promises a
+     * checkpoint makes (a MISTAKE branch kept, the ops resumeReading goes back to, SO_REUSEPORT
+     * left off under herd, a cancel's mark cleared) is broken here too. (uring-more's checkpoints
+     * fail fast on a stall: a probe of a few seconds, not the contract's 20 s socket timeouts.)
      */
     private static final List<Bug> BUGS = List.of(
             new Bug(1, "bio-silent", "bio-thread-per-connection", "lab-servers/src/main/java/niolab/server/bio/BlockingServer.java",
@@ -375,40 +377,76 @@ class HandoutTest {
             new Bug(7, "vt-echo", "vt-serve", "lab-servers/src/main/java21/niolab/server/vt/VirtualThreadEchoServer.java",
                     "while (read(c) >= 0) {", "if (read(c) >= 0) { // one read, one write"),
             new Bug(7, "uring-echo", "uring-more", "lab-servers/src/main/java22/niolab/server/uring/UringServer.java",
-                    "if (!CompletionQueue.hasMore(flags)) {", "if (res <= 0) { // a recv is over only at end of stream or on an error"));
+                    "if (!CompletionQueue.hasMore(flags)) {", "if (res <= 0) { // a recv is over only at end of stream or on an error"),
+            new Bug(2, "lt-standing-write", "lt-interest-ops", "lab-servers/src/main/java/niolab/server/lt/LevelTriggeredServer.java",
+                    "key.interestOps(readingOps);", "key.interestOps(SelectionKey.OP_READ); // back to reading, whatever the connection began with"),
+            new Bug(3, "et-unbounded-output", "et-read", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredEchoServer.java",
+                    "if (mistakes.unboundedOutput) {", "if (false) { // the MISTAKE unbounded-output branch left out"),
+            new Bug(7, "loops-herd-no-group", "loops-reuseport", "lab-servers/src/main/java/niolab/server/base/MultiLoopServer.java",
+                    "ServerConfig each = config.mistakes().herd ? config : config.withReusePort();",
+                    "ServerConfig each = config.withReusePort(); // in the group under the mistake too"),
+            new Bug(7, "uring-cancel", "uring-more", "lab-servers/src/main/java22/niolab/server/uring/UringServer.java",
+                    "c.recvCancelled = false;", "// c.recvCancelled stays set: the next episode's cancel is never sent"));
 
     private record Bug(int lab, String checkpoint, String region, String file, String line, String broken) {
     }
 
-    private static String bugged;
+    /** The grader's output for each round of {@link #rounds()}, graded once. */
+    private static List<String> bugged;
 
-    /** The grader's output for the reference with every bug in: one grading run of the checkpoints the bugs' regions decide. */
-    private static synchronized String bugged() throws Exception {
+    /**
+     * The bugs in rounds, each bug in the first round that holds no other bug of its region, so
+     * that no bug hides another (two bugs of one region, or of one line, are planted in turn).
+     */
+    private static List<List<Bug>> rounds() {
+        List<List<Bug>> rounds = new ArrayList<>();
+        for (Bug b : BUGS) {
+            List<Bug> round = rounds.stream().filter(r -> r.stream().noneMatch(o -> o.region().equals(b.region()))).findFirst().orElse(null);
+            if (round == null) rounds.add(round = new ArrayList<>());
+            round.add(b);
+        }
+        return rounds;
+    }
+
+    /** The grader's output for the reference with each round's bugs in: one grading run of the checkpoints they should fail. */
+    private static synchronized List<String> bugged() throws Exception {
         if (bugged != null) return bugged;
         Path dest = handout();
-        Map<String, Map<String, String>> byFile = new TreeMap<>();
-        for (Bug b : BUGS) byFile.computeIfAbsent(b.file(), f -> new TreeMap<>()).put(b.line(), b.broken());
-        for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
-        String only = BUGS.stream().map(Bug::checkpoint).collect(Collectors.joining(","));
-        Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN);
+        List<String> outputs = new ArrayList<>();
+        for (List<Bug> round : rounds()) {
+            Map<String, Map<String, String>> byFile = new TreeMap<>();
+            for (Bug b : round) byFile.computeIfAbsent(b.file(), f -> new TreeMap<>()).put(b.line(), b.broken());
+            for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
+            String only = round.stream().map(Bug::checkpoint).collect(Collectors.joining(","));
+            outputs.add(sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN).output);
+        }
         for (Region r : regions) write(dest, r.file(), true, Map.of());
-        return bugged = graded.output;
+        return bugged = outputs;
     }
 
     /** Lab {@code lab}'s bugs are caught by their checkpoints, the hint under each names its region, and so does the last line. */
     private static void caught(int lab) throws Exception {
-        String out = bugged();
+        List<List<Bug>> rounds = rounds();
+        for (int k = 0; k < rounds.size(); k++) {
+            List<Bug> ofLab = rounds.get(k).stream().filter(b -> b.lab() == lab).toList();
+            if (!ofLab.isEmpty()) caught(lab, ofLab, bugged().get(k));
+        }
+    }
+
+    private static void caught(int lab, List<Bug> bugs, String out) {
         Matcher table = Pattern.compile("(?s)\\nlab " + lab + ": .*?\\n  total [^\\n]*\\n[^\\n]*\\n").matcher(out);
         assertThat(table.find()).as("a table for lab %d in:%n%s", lab, out).isTrue();
         String t = table.group();
         Bug first = null;
-        for (Bug b : BUGS) {
+        for (Bug b : bugs) {
             boolean notApplicable = Pattern.compile("\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
-            if (b.lab() != lab || notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
+            if (notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
             if (first == null) first = b;
+            // a given checkpoint that fails says first that the student's code broke it
             assertThat(t).as("%s caught by %s, its hint naming the region", b.broken(), b.checkpoint())
-                    .containsPattern("\\n  " + b.checkpoint() + " +0/\\d+ +FAIL .*\\n +hint \\[" + b.region() + "\\]: ");
+                    .containsPattern("\\n  " + b.checkpoint() + " +(?:0/\\d+|given) +FAIL .*\\n(?: +this part came .*\\n)? +hint \\[" + b.region() + "\\]: ");
         }
+        if (first == null) return;
         assertThat(t).as("the first hint and the last line name the first region").containsPattern("(?s)^[^\\[]*hint \\[" + first.region() + "\\]")
                 .containsPattern("start with " + first.checkpoint() + " \\(region " + first.region() + "\\)\\n$");
     }
@@ -417,12 +455,12 @@ class HandoutTest {
     @ParameterizedTest(name = "lab {0}: {1}")
     @CsvSource(delimiter = '|', value = {
             "1 | serving on the accepting thread",
-            "2 | reading on while output is pending",
-            "3 | one accept and one read per edge",
+            "2 | reading on while output is pending; resuming with OP_READ whatever the connection began with",
+            "3 | one accept and one read per edge; the unbounded-output branch left out",
             "4 | restarting without back-off",
             "5 | a schedule that drifts",
             "6 | answering only the first pipelined request",
-            "7 | an inverted SO_REUSEPORT condition, a one-shot virtual thread and a recv over only at its end"})
+            "7 | an inverted SO_REUSEPORT condition, SO_REUSEPORT on under herd, a one-shot virtual thread, a recv over only at its end, a cancel left marked"})
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
     void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String bugs) throws Exception {
         caught(lab);
