@@ -15,9 +15,13 @@ EXPERIMENTS := short-run long-run concurrency syscalls time-wait http network mi
 EXPERIMENTS += vt
 
 REPORTS_JAR := experiments/reports/target/reports.jar
-# The course's tools, run from source (java's source-file mode): no build needed before them;
-# its notes (make labs) read the experiments through the report generator, so they run from a jar.
+# The course's tools (grade, handout, handin's questions, make test's summary): a small jar that
+# javac alone builds from one JDK-only package, in seconds, so that a student's code that does not
+# compile still gets its grade table. Its notes (make labs) read the experiments through the
+# report generator, so they run from the course module's jar.
 COURSE := course/src/main/java/niolab/course
+TOOLS_JAR := target/course-tools.jar
+TOOLS := java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar $(TOOLS_JAR)
 COURSE_JAR := course/target/course.jar
 JARS := lab-servers/target/lab-servers.jar echo-bench/target/echo-bench.jar netty-peers/target/netty-peers.jar $(REPORTS_JAR) $(COURSE_JAR) aot-training/target/aot-training.jar
 SOURCES := $(shell find . -path ./target -prune -o -path '*/src/main/*' -type f -print) $(wildcard pom.xml */pom.xml */*/pom.xml)
@@ -119,26 +123,31 @@ reports: all ## Regenerate experiments/*.md and experiments/README.md's findings
 
 ##@ Course: the labs, the handout, the grader and the hand-in
 
-labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from labs/checkpoints.tsv and the committed results
+labs: all ## Regenerate labs/instructor-notes.md and each sheet's checkpoint table from the labs' manifests (labs/NN-name/lab.tsv) and the committed results
 	@$(JDK) java -jar $(COURSE_JAR) .
 
 # The handout is a git repository of one commit, what the student starts from: `make handin`
 # diffs the regions against it, and a sheet may say `git stash`. The commit's identity is the
 # lab's own, so that it works on a machine where git has none; runs/ (this tree's records and
 # grades) stays out.
-handout: ## Write the student handout, a git repository of one commit: make handout DEST=DIR (solutions cut, stubs in, teacher-only files out; SOLUTIONS=1 keeps them)
+# release 17: the JDK that builds the classic lab runs the tools, whichever JDK built them
+$(TOOLS_JAR): $(wildcard $(COURSE)/*.java)
+	@$(JDK) rm -rf target/course-tools && mkdir -p target && javac -nowarn --release 17 -d target/course-tools $(COURSE)/*.java && \
+	  jar --create --file $@ --main-class niolab.course.Tools -C target/course-tools .
+
+handout: $(TOOLS_JAR) ## Write the student handout, a git repository of one commit: make handout DEST=DIR (solutions cut, stubs in, teacher-only files out; SOLUTIONS=1 keeps them)
 	@if [ -z "$(DEST)" ]; then echo "error: say where: make handout DEST=DIR" >&2; exit 2; fi
 	@command -v git >/dev/null || { echo "error: make handout needs git (the handout is a git repository): install git" >&2; exit 1; }
-	@$(JDK) java $(COURSE)/Handout.java $(if $(SOLUTIONS),--with-solutions) "$(DEST)"
+	@$(JDK) $(TOOLS) handout $(if $(SOLUTIONS),--with-solutions) "$(DEST)"
 	@rm -rf "$(DEST)/runs" && cd "$(DEST)" && git -c init.defaultBranch=main init -q && git add -A && \
 	  git -c user.name="NIO Lab" -c user.email=niolab@localhost -c commit.gpgsign=false \
 	    commit -q --no-verify -m "The handout as make handout wrote it: make handin diffs your regions against this commit"
 
-grade: $(if $(LAB),target/jdk-home) ## Run lab N's checkpoints and score each: make grade LAB=N (or LAB=1,2 or LAB=all; a hint per failure; exit 0 only at full marks; Maven's output in target/grade.log, VERBOSE=1 shows it)
+grade: $(if $(LAB),target/jdk-home $(TOOLS_JAR)) ## Run lab N's checkpoints and score each: make grade LAB=N (or LAB=1,2 or LAB=all; a hint per failure; exit 0 only at full marks; Maven's output in target/grade.log, VERBOSE=1 shows it)
 	@if [ -z "$(LAB)" ]; then echo "error: say which lab: make grade LAB=N, LAB=N,N... or LAB=all (labs/README.md lists them)" >&2; exit 2; fi
-	@$(JDK) MVN="$(MVN)" VERBOSE="$(VERBOSE)" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $(COURSE)/Grader.java --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
+	@$(JDK) MVN="$(MVN)" VERBOSE="$(VERBOSE)" $(TOOLS) grade --lab "$(LAB)" $(if $(ONLY),--only "$(ONLY)")
 
-handin: ## Write what a student hands in: make handin LAB=N DEST=FILE (region diffs, the grade table and whether it still holds, the runs kept by bin/record; FILES="a b" adds files)
+handin: $(TOOLS_JAR) ## Write what a student hands in: make handin LAB=N DEST=FILE (region diffs, the grade table and whether it still holds, the runs kept by bin/record; FILES="a b" adds files)
 	@LAB="$(LAB)" DEST="$(DEST)" FILES="$(FILES)" bash scripts/handin.sh
 
 .PHONY: grade-times
@@ -149,7 +158,7 @@ grade-times: ## Time make grade in two fresh handouts, reference and stubs (LABS
 
 # Modules in parallel, two threads per core: with one per core the course's long HandoutTest held one
 # of two threads and every other module queued on the other; surefire forks within each.
-test: target/jdk-home ## Run the whole test suite on the JDK picked (JAVA_HOME=... for another): contracts, fuzz, echo-bench
+test: target/jdk-home $(TOOLS_JAR) ## Run the whole test suite on the JDK picked (JAVA_HOME=... for another): contracts, fuzz, echo-bench
 	@rm -rf */target/surefire-reports */*/target/surefire-reports
 	@$(JDK) $(MVN) -T 2C verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 

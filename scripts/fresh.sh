@@ -1,8 +1,7 @@
 # shellcheck shell=bash
-# Whether what was built or graded from the tree is still the tree. Source it (bash); it defines
+# Whether what was built from the tree is still the tree. Source it (bash); it defines
 #   jar_fresh JAR               returns 0 when JAR is fresh, else sets STALE to why and returns 1
 #   require_fresh_jars JAR...   exits 1 with one line naming `make all` at the first stale JAR
-#   sources_hash                the hash of the sources `make grade` writes beside its table
 # (JAR: a path relative to the lab's root, or absolute).
 #
 # The launchers (bin/lab-server, bin/echo-bench, bin/record, bench.sh) refuse a stale jar rather
@@ -65,19 +64,4 @@ require_fresh_jars() {
       exit 1
     fi
   done
-}
-
-# source_files [TEST...]: the files a grade is given for, as ./PATH, NUL-separated, unsorted, run in
-# FRESH_ROOT: every file under a src/ folder and every pom.xml, leaving out target/, runs/ and
-# hidden files; find TESTs narrow them (-newer FILE: what changed after FILE).
-source_files() {
-  find . -mindepth 1 -type d \( -name target -o -name runs -o -name '.*' \) -prune -o \
-    -type f ! -name '.*' \( -path '*/src/*' -o -name pom.xml \) "$@" -print0
-}
-
-# sources_hash: the hash of the tree's sources as the grader (Grader.sourcesHash) records it
-# beside a grade table: SHA-256 of sha256sum's lines for every source_files path, in byte order.
-# A change here is a change there: course's GradeTableTest holds the two to the same value.
-sources_hash() {
-  (cd "$FRESH_ROOT" && source_files | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum | cut -c1-64)
 }

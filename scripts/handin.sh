@@ -4,15 +4,18 @@
 #   - what to look out for: one line each when the sources changed after the grade, when the
 #     table came from an ONLY= run or there is none, when a recorded run used a stale jar, when
 #     the regions are unchanged or cannot be diffed;
-#   - the student's change: the diff of each file holding one of the lab's regions against the
-#     handout's first commit (make handout makes the handout a git repository);
+#   - the student's change: the diff of each file holding one of the regions the grade runs (the
+#     lab's own and those of the labs its checkpoints need) against the handout's first commit
+#     (make handout makes the handout a git repository);
 #   - the machine (nproc, kernel, CPU, JDK);
 #   - the grade table of the last `make grade LAB=N` (runs/labN/grade.txt, or grade-only.txt when
 #     only an ONLY= run was made; an ONLY= run newer than the full one is shown after it), with the
 #     hash of the sources it graded;
-#   - each run kept by bin/record under runs/labN/ and each file named in FILES, with its command
-#     and raw output.
-# It grades nothing itself: a grade takes minutes, and a missing one is said, not hidden.
+#   - each run kept by bin/record under runs/labN/, every other output the student kept there (a
+#     sheet's strace table, make noise), and each file named in FILES.
+# It grades nothing itself: a grade takes minutes, and a missing one is said, not hidden. What
+# the lab's regions are, and what its grade covers, it asks the course tools (target/course-tools.jar,
+# or $COURSE_TOOLS), which read the labs' manifests.
 set -euo pipefail
 lab=${LAB:-} dest=${DEST:-}
 if ! [[ $lab =~ ^[1-9]$ ]] || [ -z "$dest" ]; then
@@ -25,38 +28,13 @@ cd "$here"
 for f in ${FILES:-}; do
   [ -f "$f" ] || { echo "error: $f (in FILES) is not a file" >&2; exit 2; }
 done
-# shellcheck source=scripts/fresh.sh
-source scripts/fresh.sh
 # shellcheck source=scripts/jdk.sh
 source scripts/jdk.sh built >/dev/null
 runs="runs/lab$lab"
 fence='```'
 notes=()
 
-# region_files: "FILE REGION" for each of the lab's regions, one a line, from HANDOUT.md's table
-# (a row per region: its name and `FILE:LINE`). A region's lab is the row's own lab column when
-# it has one, else the earliest lab whose checkpoints labs/hints.tsv blames on it (a later lab's
-# hint may name an earlier lab's region it depends on).
-region_files() {
-  awk -v want="$lab" '
-    BEGIN { FS = "\t" }
-    FILENAME ~ /checkpoints\.tsv$/ { if ($0 !~ /^#/ && NF > 2) lab_of[$2] = $1 + 0; next }
-    FILENAME ~ /hints\.tsv$/ {
-      if ($0 !~ /^#/ && NF > 2 && $2 != "-" && ($1 in lab_of) && (!($2 in lab) || lab_of[$1] < lab[$2])) lab[$2] = lab_of[$1]
-      next
-    }
-    /^\|/ {
-      n = split($0, cell, "|"); region = ""; where = ""; given = ""
-      for (i = 2; i < n; i++) {
-        c = cell[i]; gsub(/^ +| +$/, "", c)
-        if (match(c, /`[^`]+:[0-9]+`/)) { where = substr(c, RSTART + 1, RLENGTH - 2); sub(/:[0-9]+$/, "", where) }
-        else if (c ~ /^(lab )?[0-9]+$/) { given = c; sub(/^lab /, "", given) }
-        else { gsub(/`/, "", c); if (region == "" && c ~ /^[A-Za-z0-9][A-Za-z0-9_-]*$/) region = c }
-      }
-      if (region == "" || where == "") next
-      if ((given != "" ? given + 0 : (region in lab ? lab[region] : -1)) == want) print where, region
-    }' labs/checkpoints.tsv labs/hints.tsv HANDOUT.md | sort -u
-}
+tools() { ${COURSE_TOOLS:-java -jar target/course-tools.jar} "$@"; }
 
 # The student's change, against the handout's first commit.
 change=$(mktemp "${TMPDIR:-/tmp}/niolab-handin.XXXXXX")
@@ -68,23 +46,29 @@ elif [ "$(readlink -f "$(git rev-parse --show-toplevel 2>/dev/null || echo none)
   ! first=$(git rev-list --max-parents=0 HEAD 2>/dev/null | tail -1) || [ -z "$first" ]; then
   notes+=("no region diff: this handout is not a git repository (made before make handout made one)")
 else
-  placed=$(region_files)
-  files=$(cut -d' ' -f1 <<<"$placed" | sort -u)
+  # FILE, REGION, LAB for each region the grade runs: the lab's own, then those it needs
+  placed=$(tools regions --lab "$lab")
+  # the lab's own files first, then those of the labs it runs
+  files=$(awk -F'\t' -v lab="$lab" '{ print ($3 == lab ? 0 : 1) "\t" $1 }' <<<"$placed" | sort -s -k1,1n | cut -f2 | awk '!seen[$0]++')
   if [ -z "$files" ]; then
-    notes+=("no region diff: HANDOUT.md places none of lab $lab's regions")
+    notes+=("no region diff: lab $lab's manifest declares no region")
   else
     for f in $files; do
-      printf '\n### %s (%s)\n\n' "$f" "$(awk -v f="$f" '$1 == f { print $2 }' <<<"$placed" | paste -sd, | sed 's/,/, /g')"
+      printf '\n### %s (%s)\n\n' "$f" "$(awk -F'\t' -v f="$f" -v lab="$lab" '$1 == f {
+        printf "%s%s%s", (n++ ? "; " : ""), $2, ($3 == lab ? "" : ", lab " $3 "'"'"'s, which this lab runs") }' <<<"$placed")"
       diff=$(git diff --no-color "$first" -- "$f")
       if [ -n "$diff" ]; then printf '%sdiff\n%s\n%s\n' "$fence" "$diff" "$fence"; else echo "Unchanged since the handout."; fi
     done >"$change"
-    if [ -z "$(git diff --no-color "$first" -- $files)" ]; then
+    own=$(awk -F'\t' -v lab="$lab" '$3 == lab { print $1 }' <<<"$placed" | sort -u)
+    if [ -n "$own" ] && [ -z "$(git diff --no-color "$first" -- $own)" ]; then
       notes+=("lab $lab's regions are unchanged since the handout (commit ${first:0:12})")
     fi
   fi
 fi
 
-# The grade: the full table, else an ONLY= one; either names the hash of what it graded.
+# The grade: the full table, else an ONLY= one; either names the hash of what it graded, the
+# sources of this lab and of the labs it runs (writing a later lab leaves it current).
+now=$(tools hash --lab "$lab")
 grade=$runs/grade.txt
 if [ ! -f "$grade" ] && [ -f "$runs/grade-only.txt" ]; then
   grade=$runs/grade-only.txt
@@ -96,12 +80,15 @@ else
   graded=$(sed -n 's/^# sources sha256 //p' "$grade" | head -1)
   if [ -z "$graded" ]; then
     notes+=("the grade table names no hash of its sources (an older grader): it cannot be checked against this code")
-  elif [ "$graded" != "$(sources_hash)" ]; then
-    # which files, so that a teacher sees whether the change touched this lab (a later lab's region often)
-    newer=$(cd "$FRESH_ROOT" && source_files -newer "$here/$grade" | tr '\0' '\n' | sed 's|^\./||' | LC_ALL=C sort)
-    count=$(grep -c . <<<"$newer" || true)
-    named=$(head -3 <<<"$newer" | paste -sd, - | sed 's/,/, /g')
-    [ "$count" -le 3 ] || named="$named and $((count - 3)) more"
+  elif [ "$graded" != "$now" ]; then
+    # which files, by content: the grade kept every source's hash beside its table
+    named=
+    if [ -f "${grade%.txt}.sha256" ]; then
+      changed=$(tools changed --lab "$lab" "${grade%.txt}.sha256")
+      count=$(grep -c . <<<"$changed" || true)
+      named=$(head -3 <<<"$changed" | paste -sd, - | sed 's/,/, /g')
+      [ "$count" -le 3 ] || named="$named and $((count - 3)) more"
+    fi
     notes+=("the sources changed after the grade ($(sed -n 's/^# graded \([^ ]*\).*/\1/p' "$grade" | head -1))${named:+, in $named}: the table may not be this code's; make grade LAB=$lab again")
   fi
 fi
@@ -110,24 +97,26 @@ fi
 later=
 if [ "$grade" = "$runs/grade.txt" ] && [ -f "$runs/grade-only.txt" ] && [ "$runs/grade-only.txt" -nt "$grade" ]; then
   later=$runs/grade-only.txt
-  if [ "$(sed -n 's/^# sources sha256 //p' "$later" | head -1)" = "$(sources_hash)" ]; then
+  if [ "$(sed -n 's/^# sources sha256 //p' "$later" | head -1)" = "$now" ]; then
     notes+=("a later partial grade, $(head -1 "$later" | sed 's/^\$ //'), is of these sources (shown below the full table): make grade LAB=$lab grades the whole lab")
   else
     notes+=("a later partial grade, $(head -1 "$later" | sed 's/^\$ //'), is shown below the full table; the sources changed after it too")
   fi
 fi
 
-# The runs bin/record kept: each says whether the jars held the code of the tree.
+# The runs bin/record kept, each saying whether the jars held the code of the tree, and every
+# other output kept in runs/labN/ (a sheet's strace table): the grade's own files aside.
 records=()
-for f in "$runs"/*.txt; do
+for f in "$runs"/*; do
   [ -f "$f" ] || continue
-  case ${f##*/} in grade.txt | grade-only.txt) continue ;; esac
+  case ${f##*/} in grade.txt | grade-only.txt | grade.sha256 | grade-only.sha256) continue ;; esac
+  grep -qI . "$f" || continue # a binary file: not for a Markdown hand-in
   records+=("$f")
   jars=$(sed -n 's/^# jars: //p' "$f" | tail -1)
   case $jars in
     fresh) ;;
     stale:*) notes+=("$f was recorded without fresh jars (${jars#stale: })") ;;
-    *) notes+=("$f does not say whether its jars were fresh (not recorded by this bin/record)") ;;
+    *) head -1 "$f" | grep -q '^\$ ' && notes+=("$f does not say whether its jars were fresh (not recorded by this bin/record)") ;;
   esac
 done
 
@@ -139,7 +128,7 @@ done
   else
     printf -- '- %s\n' "${notes[@]}"
   fi
-  printf '\n## The change: lab %s'"'"'s regions against the handout\n' "$lab"
+  printf '\n## The change: lab %s'"'"'s regions, and those of the labs it runs, against the handout\n' "$lab"
   if [ -s "$change" ]; then cat "$change"; else printf '\nNone to show (see above).\n'; fi
   printf '\n## The machine\n\n%s\n' "$fence"
   printf '$ nproc\n%s\n$ uname -r\n%s\n' "$(nproc)" "$(uname -r)"

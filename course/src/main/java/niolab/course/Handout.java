@@ -14,11 +14,9 @@ import java.nio.file.PathMatcher;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -27,7 +25,7 @@ import java.util.stream.Stream;
  * Writes the student handout: a copy of the lab in which each solution region of the reference
  * sources is replaced by its stub. The reference code stays the code the lab runs and tests,
  * and reads as reference code: a region is marked with two comment lines only, and its stub
- * lives apart, in {@code labs/stubs/<region>.java.txt}:
+ * lives apart, in the file its lab's manifest names ({@link Course}, {@link Stubs}):
  *
  * <pre>
  *   // BEGIN SOLUTION et-accept
@@ -36,23 +34,21 @@ import java.util.stream.Stream;
  * </pre>
  *
  * ({@code #} instead of {@code //} for shell and make files; Markdown pages are copied as they
- * are, since they may show the markers.) A stub file holds the handout's lines, indented as if
- * the marker stood at column 0 (the copy indents them as the marker is); a region marked in
- * several places (two methods of one class) takes its parts in the order of the files and lines,
- * each after a line {@code ---- part N ----}. The copy keeps everything else,
+ * are, since they may show the markers.) The copy indents a stub's lines as its marker is. The
+ * copy keeps everything else,
  * tests, Makefile, scripts, the stubs and the lab sheets included, and leaves out build output and the
- * paths {@code labs/teacher-only.txt} lists (instructor notes, this tool's own test). Every
- * marker and stub is checked (a region opened twice, never closed or closed twice, a region
- * without a stub, a stub or part no region uses, is an error naming its line or file), and the
- * finished copy is scanned again: no marker line may be left in it.
+ * paths {@code labs/teacher-only.txt} lists (instructor notes, this tool's own test), and the
+ * planted mistakes of each manifest's [bugs]. Every marker and stub is checked (a region opened
+ * twice, never closed or closed twice, a region without a stub, a stub or part no region uses,
+ * a region no manifest declares or in another file than its manifest says, is an error naming
+ * its line or file), and the finished copy is scanned again: no marker line may be left in it.
  *
  * <pre>
- *   make handout DEST=../handout                 # java .../Handout.java ../handout
- *   java .../Handout.java --with-solutions DIR   # markers stripped, reference code kept
+ *   make handout DEST=../handout                      # course-tools.jar handout ../handout
+ *   make handout DEST=DIR SOLUTIONS=1                 # markers stripped, reference code kept
  * </pre>
  *
- * JDK only and in one file, so that make runs it from source (java's source-file mode) with no
- * build; exit 0 when written, 1 for a marker or I/O error, 2 for bad usage.
+ * Exit 0 when written, 1 for a marker or I/O error, 2 for bad usage.
  */
 public final class Handout {
     static final Pattern BEGIN = Pattern.compile("^\\s*(?://|#)\\s*BEGIN SOLUTION\\s+(\\S+)\\s*$");
@@ -61,103 +57,12 @@ public final class Handout {
     static final Pattern END = Pattern.compile("^\\s*(?://|#)\\s*END SOLUTION\\s*$");
     /** Globs, relative to the lab's root, of what a student must not get; one a line, # comments. */
     static final String TEACHER_ONLY = "labs/teacher-only.txt";
-    /** The stubs, one file a region: {@code <region>.java.txt}. */
-    static final String STUBS = "labs/stubs";
-    static final Pattern TODO_LAB = Pattern.compile("TODO lab (\\d+)");
-    private static final Pattern PART = Pattern.compile("^---- part (\\d+) ----$");
     /** Build output and version control, wherever they are. */
     private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", "build");
     private static final String USAGE = "usage: Handout [--with-solutions] [--source DIR] DEST";
 
     /** One region: its name, and where its stub starts in the copy. */
     record Region(String id, Path file, int line) {
-    }
-
-    /**
-     * The stubs of {@link #STUBS}, by region, each a list of parts handed out in order: the
-     * first region marked {@code lt-interest-ops} takes part 1, the second part 2.
-     */
-    static final class Stubs {
-        private final Map<String, List<List<String>>> parts;
-        private final Map<String, Path> files;
-        private final Map<String, Integer> used = new HashMap<>();
-
-        Stubs(Map<String, List<List<String>>> parts, Map<String, Path> files) {
-            this.parts = parts;
-            this.files = files;
-        }
-
-        /** One region's stub, for tests: a single part. */
-        static Stubs of(String region, String... lines) {
-            return new Stubs(Map.of(region, List.of(List.of(lines))), Map.of(region, Paths.get(STUBS, region + ".java.txt")));
-        }
-
-        /** Every stub of {@code dir} (none if it is absent). */
-        static Stubs read(Path dir) throws IOException {
-            Map<String, List<List<String>>> parts = new TreeMap<>();
-            Map<String, Path> files = new TreeMap<>();
-            if (!Files.isDirectory(dir)) return new Stubs(parts, files);
-            List<Path> stubs;
-            try (Stream<Path> all = Files.list(dir)) {
-                stubs = all.filter(p -> p.getFileName().toString().endsWith(".txt")).sorted().toList();
-            }
-            for (Path f : stubs) {
-                String name = f.getFileName().toString();
-                String region = name.substring(0, name.indexOf('.'));
-                List<String> lines = new ArrayList<>(List.of(Files.readString(f, StandardCharsets.UTF_8).split("\n", -1)));
-                if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) lines.remove(lines.size() - 1); // the final newline
-                List<List<String>> ofRegion = new ArrayList<>();
-                for (int i = 0; i < lines.size(); i++) {
-                    Matcher part = PART.matcher(lines.get(i));
-                    if (part.matches()) {
-                        if (Integer.parseInt(part.group(1)) != ofRegion.size() + 1) {
-                            throw new MarkerException(f, i + 1, "part " + part.group(1) + " where part " + (ofRegion.size() + 1) + " was due");
-                        }
-                        ofRegion.add(new ArrayList<>());
-                    } else {
-                        if (ofRegion.isEmpty()) ofRegion.add(new ArrayList<>()); // a stub of one part needs no header
-                        ofRegion.get(ofRegion.size() - 1).add(lines.get(i));
-                    }
-                }
-                if (files.put(region, f) != null) throw new MarkerException(f, 1, "a second stub file for region " + region);
-                parts.put(region, ofRegion);
-            }
-            return new Stubs(parts, files);
-        }
-
-        /** The next part of {@code region}'s stub, for a region opened at {@code file:line}. */
-        List<String> next(String region, Path file, int line) {
-            List<List<String>> ofRegion = parts.get(region);
-            if (ofRegion == null) throw new MarkerException(file, line, "region " + region + " has no stub: write it in " + STUBS + "/" + region + ".java.txt");
-            int n = used.merge(region, 1, Integer::sum);
-            if (n > ofRegion.size()) {
-                throw new MarkerException(file, line, "region " + region + " is marked " + n + " times, its stub " + files.get(region) + " has " + ofRegion.size() + " part(s)");
-            }
-            return ofRegion.get(n - 1);
-        }
-
-        /** The lab whose TODO the region's stub names ({@code TODO lab 3}), or "?" if none does. */
-        String lab(String region) {
-            for (List<String> part : parts.getOrDefault(region, List.of())) {
-                for (String line : part) {
-                    Matcher m = TODO_LAB.matcher(line);
-                    if (m.find()) return m.group(1);
-                }
-            }
-            return "?";
-        }
-
-        /** The parts no region took, as {@code file: what}; empty when every stub was used. */
-        List<String> unused() {
-            List<String> left = new ArrayList<>();
-            for (Map.Entry<String, List<List<String>>> e : parts.entrySet()) {
-                int n = used.getOrDefault(e.getKey(), 0);
-                if (n < e.getValue().size()) {
-                    left.add(files.get(e.getKey()) + ": " + (n == 0 ? "no region " + e.getKey() + " in the sources" : "part " + (n + 1) + " unused"));
-                }
-            }
-            return left;
-        }
     }
 
     /** A marker out of place, told as {@code file:line: what}. */
@@ -218,7 +123,8 @@ public final class Handout {
         List<PathMatcher> teacherOnly = teacherOnly(source);
         Path destAbs = dest.toAbsolutePath().normalize();
         List<Region> regions = new ArrayList<>();
-        Stubs stubs = Stubs.read(source.resolve(STUBS));
+        Course course = Course.read(source);
+        Stubs stubs = Stubs.read(source, course.regions().values());
         List<Path> files;
         try (Stream<Path> all = Files.walk(source)) {
             files = all.filter(p -> Files.isRegularFile(p) && !skipped(source, p, destAbs)).sorted().toList();
@@ -229,6 +135,10 @@ public final class Handout {
             Path to = dest.resolve(rel.toString());
             Files.createDirectories(to.toAbsolutePath().getParent());
             String text = isProse(rel) ? null : textOf(from);
+            if (!withSolutions && rel.getFileName().toString().equals(Course.MANIFEST)) {
+                Files.writeString(to, withoutBugs(text));
+                continue;
+            }
             if (text == null || !hasMarker(text)) {
                 Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
                 continue;
@@ -238,7 +148,8 @@ public final class Handout {
         }
         List<String> unused = stubs.unused();
         if (!unused.isEmpty()) throw new IOException("stubs no region takes: " + String.join(", ", unused));
-        Files.writeString(dest.resolve("HANDOUT.md"), manifest(regions, withSolutions, stubs));
+        declared(source, course, regions);
+        Files.writeString(dest.resolve("HANDOUT.md"), manifest(regions, withSolutions, course));
         List<String> left = markersLeft(dest);
         if (!left.isEmpty()) throw new IOException("marker lines left in the copy: " + String.join(", ", left));
         return regions;
@@ -272,7 +183,7 @@ public final class Handout {
                 out.addAll(withSolutions ? reference : stub);
                 open = null;
             } else if (stubLine.matches()) {
-                throw new MarkerException(file, i + 1, "a STUB: line: the stub's text belongs in " + STUBS + "/" + (open == null ? "<region>" : open) + ".java.txt");
+                throw new MarkerException(file, i + 1, "a STUB: line: the stub's text belongs in " + Stubs.DIR + "/" + (open == null ? "<region>" : open) + ".java.txt");
             } else if (open != null) {
                 reference.add(line);
             } else {
@@ -281,6 +192,46 @@ public final class Handout {
         }
         if (open != null) throw new MarkerException(file, openedAt, "region " + open + " is never closed");
         return out;
+    }
+
+    /**
+     * Every region marked in the sources is one a lab's manifest declares, in the file it names,
+     * and every region declared is marked; every stub file is a declared region's.
+     */
+    private static void declared(Path source, Course course, List<Region> marked) throws IOException {
+        Map<String, Course.Region> declared = course.regions();
+        Set<String> seen = new java.util.HashSet<>();
+        for (Region r : marked) {
+            Course.Region d = declared.get(r.id());
+            if (d == null) throw new MarkerException(r.file(), r.line(), "region " + r.id() + " is in no lab's manifest (labs/NN-name/lab.tsv, [regions])");
+            if (!d.file().equals(r.file().toString().replace('\\', '/'))) {
+                throw new MarkerException(r.file(), r.line(), "region " + r.id() + " belongs in " + d.file() + ", as lab " + d.lab() + "'s manifest says");
+            }
+            seen.add(r.id());
+        }
+        for (Course.Region d : declared.values()) {
+            if (!seen.contains(d.id())) throw new IOException("lab " + d.lab() + "'s manifest declares region " + d.id() + ", which no source marks");
+        }
+        Path dir = source.resolve(Stubs.DIR);
+        if (!Files.isDirectory(dir)) return;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.sorted().toList()) {
+                String rel = source.relativize(f).toString().replace('\\', '/');
+                if (declared.values().stream().noneMatch(d -> d.stub().equals(rel))) throw new IOException(rel + ": a stub no lab's manifest names");
+            }
+        }
+    }
+
+    /** A manifest as the handout has it: the planted mistakes of its [bugs] section are the teacher's. */
+    static String withoutBugs(String manifest) {
+        StringBuilder sb = new StringBuilder();
+        boolean bugs = false;
+        for (String line : manifest.split("\n", -1)) {
+            if (line.startsWith("[")) bugs = line.strip().equals("[" + Course.BUGS + "]");
+            else if (bugs && !line.isBlank() && !line.startsWith("#")) continue;
+            sb.append(line).append('\n');
+        }
+        return sb.substring(0, sb.length() - 1);
     }
 
     /** Where the copy still holds a marker line ({@code file:line}); empty for a good handout. */
@@ -360,7 +311,7 @@ public final class Handout {
     }
 
     /** HANDOUT.md: what this tree is, and where each region's stub now stands. */
-    private static String manifest(List<Region> regions, boolean withSolutions, Stubs stubs) {
+    private static String manifest(List<Region> regions, boolean withSolutions, Course course) {
         StringBuilder sb = new StringBuilder();
         if (withSolutions) {
             sb.append("# NIO Lab: reference tree\n\nWritten by `Handout --with-solutions`: the student handout's files with the "
@@ -372,9 +323,9 @@ public final class Handout {
         }
         sb.append("\n| lab | region | where |\n|---|---|---|\n");
         List<Region> byLab = new ArrayList<>(regions);
-        byLab.sort(java.util.Comparator.comparing((Region r) -> stubs.lab(r.id())));
+        byLab.sort(java.util.Comparator.comparing((Region r) -> course.regions().get(r.id()).lab()));
         for (Region r : byLab) {
-            sb.append("| ").append(stubs.lab(r.id())).append(" | ").append(r.id()).append(" | `").append(r.file().toString().replace('\\', '/')).append(':').append(r.line()).append("` |\n");
+            sb.append("| ").append(course.regions().get(r.id()).lab()).append(" | ").append(r.id()).append(" | `").append(r.file().toString().replace('\\', '/')).append(':').append(r.line()).append("` |\n");
         }
         return sb.toString();
     }

@@ -12,9 +12,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
-import niolab.course.Grader.Checkpoint;
-import niolab.course.Grader.Outcome;
-import niolab.course.Grader.Score;
+import niolab.course.Course.Checkpoint;
+import niolab.course.Scoring.Outcome;
+import niolab.course.Scoring.Score;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,10 +42,52 @@ class GraderTest {
     @BeforeEach
     void aTreeWithTestsAndASheet() throws IOException {
         Files.createDirectories(root.resolve("labs"));
-        Files.writeString(root.resolve(Grader.TABLE), TABLE);
+        manifests();
         Files.writeString(root.resolve("labs/03-et.md"), "# Lab 3: ET through JNA\n");
         for (String t : List.of("BurstTest", "WholeTest", "OtherTest")) source("java", t);
         source("java99", "NewJdkTest");
+    }
+
+    private String table = TABLE, hints = "", needs = "";
+    /** Regions: lab, id, file, stub; the hints' and needs' other regions are declared in lab 3, in files of their own. */
+    private String regions = "2\tlt-ops\tsrv/src/main/java/niolab/server/Lt.java\tlabs/stubs/lt-ops.java.txt\n"
+            + "3\tet-read\tsrv/src/main/java/niolab/server/Et.java\tlabs/stubs/et-read.java.txt\n";
+
+    /** Writes the tree's manifests, labs/03-et/lab.tsv and labs/04-mp/lab.tsv (and 02-lt for its region), from the rows above. */
+    private void manifests() throws IOException {
+        java.util.Map<Integer, StringBuilder> labs = new java.util.TreeMap<>();
+        java.util.Map<String, Integer> labOf = new java.util.HashMap<>();
+        java.util.Set<String> declared = new java.util.HashSet<>();
+        for (int lab : List.of(2, 3, 4)) labs.put(lab, new StringBuilder());
+        for (String row : regions.split("\n")) {
+            String[] f = row.split("\t", 2);
+            labs.get(Integer.parseInt(f[0])).append("[regions]\n").append(f[1]).append('\n');
+            declared.add(f[1].split("\t")[0]);
+        }
+        for (String row : table.split("\n")) {
+            if (row.isBlank() || row.startsWith("#")) continue;
+            String[] f = row.split("\t", 2);
+            labs.get(Integer.parseInt(f[0])).append("[checkpoints]\n").append(f[1]).append('\n');
+            labOf.put(f[1].split("\t")[0], Integer.parseInt(f[0]));
+        }
+        for (String[] section : new String[][] {{"hints", hints}, {"needs", needs}}) {
+            for (String row : section[1].split("\n")) {
+                if (row.isBlank() || row.startsWith("#")) continue;
+                String[] f = row.split("\t");
+                labs.get(labOf.get(f[0])).append("[").append(section[0]).append("]\n").append(row).append('\n');
+                for (String region : (section[0].equals("hints") ? f[1] : f[1]).split("\\s*,\\s*")) {
+                    if (!region.equals("-") && declared.add(region)) {
+                        labs.get(3).append("[regions]\n").append(region).append("\tsrv/src/main/java/").append(region).append(".java\tlabs/stubs/")
+                                .append(region).append(".java.txt\n");
+                    }
+                }
+            }
+        }
+        for (var e : labs.entrySet()) {
+            Path dir = root.resolve("labs/0" + e.getKey() + "-" + new String[] {"", "", "lt", "et", "mp"}[e.getKey()]);
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("lab.tsv"), e.getValue().toString());
+        }
     }
 
     private void source(String dir, String cls) throws IOException {
@@ -68,7 +110,7 @@ class GraderTest {
     }
 
     private List<Score> score(int jdk) throws IOException {
-        return new Grader(root, jdk).score(Grader.select(Grader.read(root.resolve(Grader.TABLE)), 3, Set.of()));
+        return new Scoring(root, jdk).score(Grader.select(Course.read(root).checkpoints(), 3, Set.of()));
     }
 
     private static Outcome outcome(List<Score> scores, String id) {
@@ -77,20 +119,20 @@ class GraderTest {
 
     @Test
     void theTableIsReadRowByRowSkippingCommentsAndBlankLines() throws IOException {
-        List<Checkpoint> all = Grader.read(root.resolve(Grader.TABLE));
+        List<Checkpoint> all = Course.read(root).checkpoints();
         assertThat(all).extracting(Checkpoint::id).containsExactly("burst", "whole", "param", "later", "newer", "other");
         Checkpoint burst = all.get(0);
         assertThat(burst.testClass()).isEqualTo("niolab.server.BurstTest");
         assertThat(burst.method()).isEqualTo("aBurstIsServed");
-        assertThat(burst.surefireSelector()).isEqualTo("BurstTest#aBurstIsServed");
+        assertThat(MavenRun.selector(burst)).isEqualTo("BurstTest#aBurstIsServed");
         assertThat(all.get(1).method()).isNull();
-        assertThat(all.get(1).surefireSelector()).isEqualTo("WholeTest");
+        assertThat(MavenRun.selector(all.get(1))).isEqualTo("WholeTest");
     }
 
     @Test
-    void aRowWithoutItsSevenFieldsIsAnErrorNamingItsLine() throws IOException {
-        Files.writeString(root.resolve(Grader.TABLE), "# header\n3\tburst\t3\tsrv\n");
-        assertThatThrownBy(() -> Grader.read(root.resolve(Grader.TABLE))).hasMessageContaining("checkpoints.tsv:2: 7 tab-separated fields");
+    void aRowWithoutItsSixFieldsIsAnErrorNamingItsLine() throws IOException {
+        Files.writeString(root.resolve("labs/03-et/lab.tsv"), "# header\n[checkpoints]\nburst\t3\tsrv\n");
+        assertThatThrownBy(() -> Course.read(root)).hasMessageContaining("lab.tsv:3: [checkpoints] rows have 6 tab-separated fields, this one 3");
     }
 
     @Test
@@ -123,17 +165,17 @@ class GraderTest {
         List<Score> scores = score(17);
         assertThat(outcome(scores, "burst")).isEqualTo(Outcome.NOT_APPLICABLE);
         assertThat(outcome(scores, "later")).isEqualTo(Outcome.NOT_APPLICABLE);
-        Grader g = new Grader(root, 17);
-        Checkpoint later = Grader.read(root.resolve(Grader.TABLE)).get(3);
+        Scoring g = new Scoring(root, 17);
+        Checkpoint later = Course.read(root).checkpoints().get(3);
         assertThat(g.unavailable(later)).isEqualTo("niolab.server.NotYetTest is not in this tree");
     }
 
     @Test
     void aTestUnderSrcTestJava21OrJava22NeedsThatJdk() throws IOException {
         Files.move(root.resolve("srv/src/test/java99"), root.resolve("srv/src/test/java21"));
-        Checkpoint newer = Grader.read(root.resolve(Grader.TABLE)).get(4);
-        assertThat(new Grader(root, 17).unavailable(newer)).isEqualTo("needs JDK 21 or newer (this one is 17)");
-        assertThat(new Grader(root, 21).unavailable(newer)).isNull();
+        Checkpoint newer = Course.read(root).checkpoints().get(4);
+        assertThat(new Scoring(root, 17).unavailable(newer)).isEqualTo("needs JDK 21 or newer (this one is 17)");
+        assertThat(new Scoring(root, 21).unavailable(newer)).isNull();
     }
 
     @Test
@@ -141,7 +183,7 @@ class GraderTest {
         report("BurstTest", new String[] {"aBurstIsServed", "failure"}, new String[] {"eachArch(String)[1]", "pass"});
         report("WholeTest", new String[] {"a", "pass"});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        boolean full = Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3: ET through JNA", score(17), List.of());
+        boolean full = GradeTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3: ET through JNA", score(17), List.of());
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(full).isFalse();
         assertThat(out).contains("lab 3: ET through JNA")
@@ -156,12 +198,13 @@ class GraderTest {
 
     @Test
     void aHintIsKeyedToWhatFailedNamesItsRegionAndTheTableEndsWithTheFirstFailureToFix() throws IOException {
-        Files.writeString(root.resolve(Grader.HINTS), String.join("\n",
+        hints = String.join("\n",
                 "# id, region, when, hint",
                 "burst\tacc\tcorrect server\tthe correct server stalled: your loop stops early (fix x first)",
                 "burst\tacc\t*\t-",
                 "param\trd\t*\tboth archs, keyed",
-                ""));
+                "");
+        manifests();
         report("BurstTest", new String[] {"aBurstIsServed", "failure", "[bytes echoed by the correct server] &#10;expected: 64"},
                 new String[] {"eachArch(String)[1]", "failure", "[the broken one] expected: 16"});
         report("WholeTest", new String[] {"a", "pass"});
@@ -180,13 +223,13 @@ class GraderTest {
 
     @Test
     void aFailureShowsWhatWasExpectedAndWhatCameInsteadEachPartCut() {
-        assertThat(Grader.summary("[bytes echoed] \nExpecting actual:\n  5\nto be greater than:\n  7\n"))
+        assertThat(Failures.summary("[bytes echoed] \nExpecting actual:\n  5\nto be greater than:\n  7\n"))
                 .isEqualTo("[bytes echoed]\n    Expecting actual: 5\n    to be greater than: 7");
-        assertThat(Grader.summary("expected: <1000000000000000> but was: <" + "9".repeat(500) + ">"))
+        assertThat(Failures.summary("expected: <1000000000000000> but was: <" + "9".repeat(500) + ">"))
                 .startsWith("expected: <1000000000000000>\n    but was: <999").endsWith("...").hasSizeLessThan(260);
-        assertThat(Grader.summary("[orders] \nExpecting actual:\n  \"[0, 1]\"\nnot to be equal to:\n  \"[0, 1]\"\n"))
+        assertThat(Failures.summary("[orders] \nExpecting actual:\n  \"[0, 1]\"\nnot to be equal to:\n  \"[0, 1]\"\n"))
                 .isEqualTo("[orders]\n    Expecting actual: \"[0, 1]\"\n    not to be equal to: \"[0, 1]\"");
-        assertThat(Grader.summary("")).isEqualTo("(no message)");
+        assertThat(Failures.summary("")).isEqualTo("(no message)");
     }
 
     @Test
@@ -221,12 +264,13 @@ class GraderTest {
         String stalled = scores.stream().filter(s -> s.checkpoint().id().equals("whole")).findFirst().orElseThrow().why();
         assertThat(stalled).contains("a failed: Read timed out\n    expected: an answer; came: nothing more before the test's socket timeout")
                 .doesNotContain("the server said");
-        assertThat(Grader.serverSaid("[w1] listening\n[w1] error: bind: in use\nerror: gave up")).isEqualTo("error: bind: in use");
+        assertThat(Failures.serverSaid("[w1] listening\n[w1] error: bind: in use\nerror: gave up")).isEqualTo("error: bind: in use");
     }
 
     @Test
     void aCheckpointOfNoPointsIsGivenShownAndScoredZero() throws IOException {
-        Files.writeString(root.resolve(Grader.TABLE), TABLE.replace("3\twhole\t2\t", "3\twhole\t0\t"));
+        table = TABLE.replace("3\twhole\t2\t", "3\twhole\t0\t");
+        manifests();
         report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"});
         report("WholeTest", new String[] {"a", "pass"});
         String out = printed(score(17));
@@ -235,13 +279,14 @@ class GraderTest {
 
     @Test
     void aGivenCheckpointThatFailsSaysTheStudentsCodeBrokeItAndKeepsTheLabFromFullMarks() throws IOException {
-        Files.writeString(root.resolve(Grader.TABLE), TABLE.replace("3\twhole\t2\t", "3\twhole\t0\t"));
-        Files.writeString(root.resolve(Grader.HINTS), "whole\tacc\t*\t-\n");
+        table = TABLE.replace("3\twhole\t2\t", "3\twhole\t0\t");
+        hints = "whole\tacc\t*\t-\n";
+        manifests();
         report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "pass"});
         report("WholeTest", new String[] {"a", "failure", "[echoed] expected: 5"});
         String out = printed(score(17));
         assertThat(out).doesNotContain("0/0").containsPattern("whole +given +FAIL +the whole class passes\\n +"
-                        + Pattern.quote(Grader.GIVEN_BROKEN) + "\\n +hint \\[acc\\]: read the report\\n +a failed: \\[echoed\\]\\n")
+                        + Pattern.quote(GradeTable.GIVEN_BROKEN) + "\\n +hint \\[acc\\]: read the report\\n +a failed: \\[echoed\\]\\n")
                 .containsPattern("total +4/4 +not full: a given part is broken \\(above\\)")
                 .endsWith("  start with whole (region acc)\n");
         assertThat(run("--lab", "3", "--score-only", "--root", root.toString())).as("below full marks").isEqualTo(1);
@@ -249,11 +294,12 @@ class GraderTest {
 
     @Test
     void aFailureThatRunsAnEarlierLabsStubNamesThatLabInsteadOfItsOwnRegion() throws IOException {
-        Files.writeString(root.resolve(Grader.HINTS), "burst\tacc\t*\t-\nparam\tacc\t*\t-\n");
-        Files.writeString(root.resolve(Grader.NEEDS), "# id, regions\nburst\tlt-ops, et-read\nparam\tet-read\n");
-        Files.createDirectories(root.resolve(Grader.STUBS));
-        Files.writeString(root.resolve(Grader.STUBS + "/lt-ops.java.txt"), "---- part 1 ----\n// TODO lab 2: switch\nthrow new X();\n---- part 2 ----\nback();\n");
-        Files.writeString(root.resolve(Grader.STUBS + "/et-read.java.txt"), "// TODO lab 3: read until drained\nlong n = read(c);\n");
+        hints = "burst\tacc\t*\t-\nparam\tacc\t*\t-\n";
+        needs = "# id, regions\nburst\tlt-ops, et-read\nparam\tet-read\n";
+        manifests();
+        Files.createDirectories(root.resolve(Stubs.DIR));
+        Files.writeString(root.resolve(Stubs.DIR + "/lt-ops.java.txt"), "---- part 1 ----\n// TODO lab 2: switch\nthrow new X();\n---- part 2 ----\nback();\n");
+        Files.writeString(root.resolve(Stubs.DIR + "/et-read.java.txt"), "// TODO lab 3: read until drained\nlong n = read(c);\n");
         Path main = root.resolve("srv/src/main/java/niolab/server/Lt.java");
         Files.createDirectories(main.getParent());
         String stubbed = "class Lt {\n  void a() {\n    // TODO lab 2: switch\n\n    throw new X();\n  }\n  void b() {\n      back();\n  }\n}\n";
@@ -263,50 +309,51 @@ class GraderTest {
         report("WholeTest", new String[] {"a", "failure"});
 
         String out = printed(score(17));
-        assertThat(out).contains("hint: burst needs lab 2's lt-ops: still a stub; lab 3's et-read: still a stub (make grade LAB=2,3)\n")
-                .contains("hint: param needs lab 3's et-read: still a stub (make grade LAB=3)\n")
+        assertThat(out).contains("hint: lab 2's lt-ops is still a stub; lab 3's et-read is still a stub: burst needs them (make grade LAB=2,3)\n")
+                .contains("hint: lab 3's et-read is still a stub: param needs it (make grade LAB=3)\n")
                 .doesNotContain("[acc]")
                 .contains("  start with whole\n  then the earlier labs: lab 2's lt-ops: still a stub; lab 3's et-read: still a stub\n");
 
         Files.writeString(main, stubbed.replace("back();", "key.interestOps(OP_READ);")); // part 2 written: lt-ops is done
         Files.writeString(root.resolve("srv/src/main/java/niolab/server/Et.java"), "class Et {\n  // TODO lab 3: read until drained\n  long n;\n}\n");
         out = printed(score(17));
-        assertThat(out).contains("hint [acc]: accept until EAGAIN").doesNotContain("needs lab")
+        assertThat(out).contains("hint [acc]: accept until EAGAIN").doesNotContain("still a stub")
                 .endsWith("  several failures may share one cause: start with burst (region acc)\n");
     }
 
     @Test
     void aGivenCheckpointThatAnEarlierLabsStubBreaksNamesThatLabAndDoesNotBlameTheStudent() throws IOException {
-        Files.writeString(root.resolve(Grader.TABLE), TABLE.replace("3\tparam\t1\t", "3\tparam\t0\t"));
-        Files.writeString(root.resolve(Grader.HINTS), "param\tacc\t*\t-\n");
-        Files.writeString(root.resolve(Grader.NEEDS), "param\tet-read\n");
-        Files.createDirectories(root.resolve(Grader.STUBS));
-        Files.writeString(root.resolve(Grader.STUBS + "/et-read.java.txt"), "// TODO lab 3: read until drained\nlong n = read(c);\n");
+        table = TABLE.replace("3\tparam\t1\t", "3\tparam\t0\t");
+        hints = "param\tacc\t*\t-\n";
+        needs = "param\tet-read\n";
+        manifests();
+        Files.createDirectories(root.resolve(Stubs.DIR));
+        Files.writeString(root.resolve(Stubs.DIR + "/et-read.java.txt"), "// TODO lab 3: read until drained\nlong n = read(c);\n");
         Files.createDirectories(root.resolve("srv/src/main/java/niolab/server"));
         Files.writeString(root.resolve("srv/src/main/java/niolab/server/Et.java"), "class Et {\n  // TODO lab 3: read until drained\n  long n = read(c);\n}\n");
         report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "failure"});
         report("WholeTest", new String[] {"a", "pass"});
         String out = printed(score(17));
-        assertThat(out).containsPattern("param +given +FAIL +every architecture\\n +hint: param needs lab 3's et-read: still a stub \\(make grade LAB=3\\)\\n")
-                .doesNotContain(Grader.GIVEN_BROKEN).doesNotContain("[acc]");
+        assertThat(out).containsPattern("param +given +FAIL +every architecture\\n +hint: lab 3's et-read is still a stub: param needs it \\(make grade LAB=3\\)\\n")
+                .doesNotContain(GradeTable.GIVEN_BROKEN).doesNotContain("[acc]");
     }
 
     @Test
     void aBuildFailureShowsTheCompilersFirstErrorAndNoHints() throws IOException {
-        Path log = root.resolve(Grader.LOG);
+        Path log = root.resolve(MavenRun.LOG);
         Files.createDirectories(log.getParent());
         Files.writeString(log, String.join("\n", "grading: mvn ...", "[ERROR] COMPILATION ERROR : ",
                 "[ERROR] " + root.toAbsolutePath().normalize() + "/srv/src/main/java/niolab/server/Et.java:[12,9] cannot find symbol",
                 "  symbol:   variable n", "  location: class niolab.server.Et",
                 "[ERROR] " + root.toAbsolutePath().normalize() + "/srv/src/main/java/niolab/server/Et.java:[14,1] class, interface expected", ""));
-        assertThat(Grader.firstCompileError(root, log)).isEqualTo(
+        assertThat(MavenRun.firstCompileError(root, log)).isEqualTo(
                 "srv/src/main/java/niolab/server/Et.java:12: cannot find symbol\n  symbol:   variable n\n  location: class niolab.server.Et");
         Files.writeString(log, "[INFO] all fine\n");
-        assertThat(Grader.firstCompileError(root, log)).isNull();
+        assertThat(MavenRun.firstCompileError(root, log)).isNull();
 
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", score(17),
-                List.of(new Grader.Hint("burst", "acc", null, "-")), java.util.Map.of(), true);
+        GradeTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", score(17),
+                List.of(new Course.Hint("burst", "acc", null, "-")), java.util.Map.of(), true);
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(out).contains("not run: the build failed (above)").doesNotContain("hint").endsWith("  start with the compiler's error above\n");
     }
@@ -321,8 +368,9 @@ class GraderTest {
                 + "<testcase name=\"r\"><skipped type=\"org.opentest4j.TestAbortedException\"><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: needs root\n\tat x]]></skipped></testcase>"
                 + "<testcase name=\"e\"><error type=\"java.io.IOException\"/></testcase><testcase name=\"p\"/></testsuite>");
         writeReport("a/src/test/resources/TEST-not-a-report.xml", "<testsuite tests=\"99\"/>");
-        assertThat(Grader.summary(root)).isEqualTo("\ntests: 2 passed, 2 failed, 3 skipped (2 for io_uring: the kernel refuses it; 1 for needs root)\n");
-        assertThat(run("--summary", "--root", root.toString())).isZero();
+        assertThat(SurefireReports.summary(root)).isEqualTo("\ntests: 2 passed, 2 failed, 3 skipped (2 for io_uring: the kernel refuses it; 1 for needs root)\n");
+        assertThat(Tools.run(new String[] {"test-summary", "--root", root.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("tests: 2 passed, 2 failed, 3 skipped");
     }
 
@@ -336,25 +384,24 @@ class GraderTest {
     @Test
     void theLabsHintsGiveTheirCommandsAndItsDependenciesNameRealCheckpointsAndStubs() throws IOException {
         Path lab = Path.of("..").toAbsolutePath().normalize();
-        List<Checkpoint> table = Grader.read(lab.resolve(Grader.TABLE));
+        Course course = Course.read(lab);
         List<String> hints = new java.util.ArrayList<>();
-        for (Checkpoint c : table) hints.add(c.id() + ": " + c.hint());
-        for (Grader.Hint h : Grader.readHints(lab.resolve(Grader.HINTS))) hints.add(h.id() + ": " + h.text());
+        for (Checkpoint c : course.checkpoints()) hints.add(c.id() + ": " + c.hint());
+        for (Course.Hint h : course.hints()) hints.add(h.id() + ": " + h.text());
         for (String h : hints) {
             if (h.matches(".*\\b[A-Z]\\w*Test\\b.*")) assertThat(h).as("a hint naming a test gives its command").containsPattern("make grade LAB=\\d ONLY=|mvn ");
         }
-        java.util.Map<String, List<String>> needs = Grader.readNeeds(lab.resolve(Grader.NEEDS));
-        assertThat(needs).isNotEmpty();
-        for (var e : needs.entrySet()) {
-            assertThat(table).extracting(Checkpoint::id).as("labs/needs.tsv names a checkpoint").contains(e.getKey());
-            for (String region : e.getValue()) assertThat(lab.resolve(Grader.STUBS + "/" + region + ".java.txt")).exists();
+        assertThat(course.needs()).isNotEmpty();
+        for (Course.Region r : course.regions().values()) {
+            assertThat(lab.resolve(r.stub())).as("region %s's stub", r.id()).exists();
+            assertThat(lab.resolve(r.file())).as("region %s's file", r.id()).exists();
         }
     }
 
     private String printed(List<Score> scores) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Grader.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", scores, Grader.readHints(root.resolve(Grader.HINTS)),
-                new Grader(root, 17).blocked(scores), false);
+        GradeTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3, "Lab 3", scores, Course.read(root).hints(),
+                new Scoring(root, 17).blocked(Course.read(root), scores), false);
         return bytes.toString(StandardCharsets.UTF_8);
     }
 

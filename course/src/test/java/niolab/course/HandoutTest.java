@@ -23,13 +23,13 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import niolab.course.Handout.MarkerException;
 import niolab.course.Handout.Region;
-import niolab.course.Handout.Stubs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The handout cuts exactly the marked regions, leaves no marker and no teacher-only file behind,
@@ -120,7 +120,9 @@ class HandoutTest {
         write(src.resolve("mod/target/classes/A.class"), "bytes");
         write(src.resolve(".git"), "gitdir: elsewhere");
         write(src.resolve("mod/src/A.java"), "class A {\n  // BEGIN SOLUTION r\n  int y;\n  // END SOLUTION\n}\n");
-        write(src.resolve(Handout.STUBS + "/r.java.txt"), "// TODO lab 1: declare it\nint x;\n");
+        write(src.resolve(Stubs.DIR + "/r.java.txt"), "// TODO lab 1: declare it\nint x;\n");
+        String manifest = "[regions]\nr\tmod/src/A.java\tlabs/stubs/r.java.txt\n[checkpoints]\nc\t1\tmod\tT\tx\th\n[bugs]\n# a comment stays\nc\tr\tint y;\tint z;\n";
+        write(src.resolve("labs/01-x/lab.tsv"), manifest);
         Path script = write(src.resolve("bin/run"), "#!/bin/sh\necho hi\n");
         script.toFile().setExecutable(true);
         Files.write(src.resolve("logo.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
@@ -142,6 +144,9 @@ class HandoutTest {
         assertThat(out.resolve("mod/target")).doesNotExist();
         assertThat(out.resolve(".git")).doesNotExist();
         assertThat(out.resolve("HANDOUT.md")).content().contains("| 1 | r | `mod/src/A.java:2` |");
+        assertThat(out.resolve("labs/01-x/lab.tsv")).as("the planted mistakes are the teacher's")
+                .hasContent(manifest.replace("c\tr\tint y;\tint z;\n", ""));
+        assertThat(Course.read(out).bugs()).isEmpty();
         assertThat(Handout.markersLeft(out)).isEmpty();
     }
 
@@ -173,10 +178,11 @@ class HandoutTest {
                 for (Region r : regions) labsByRegion.computeIfAbsent(r.id(), k -> new ArrayList<>()).addAll(labs);
             }
         }
-        assertThat(labsByRegion).containsOnlyKeys("bio-thread-per-connection", "lt-interest-ops", "et-accept", "et-read",
-                "mp-restart", "http-pipelining", "rate-schedule", "round-order", "loops-reuseport", "vt-serve", "uring-more");
+        Course course = Course.read(LAB);
+        assertThat(labsByRegion).containsOnlyKeys(course.regions().keySet());
         for (Map.Entry<String, List<String>> e : labsByRegion.entrySet()) {
-            assertThat(e.getValue()).as("the TODO of region %s names its lab", e.getKey()).isNotEmpty();
+            assertThat(e.getValue()).as("the TODO of region %s names its lab, the one whose manifest declares it", e.getKey()).isNotEmpty()
+                    .allMatch(lab -> lab.equals(Integer.toString(course.regions().get(e.getKey()).lab())));
             for (String lab : e.getValue()) {
                 try (Stream<Path> sheets = Files.list(LAB.resolve("labs"))) {
                     assertThat(sheets.map(p -> p.getFileName().toString()))
@@ -292,17 +298,18 @@ class HandoutTest {
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
     void everyCheckpointFailsOnTheStubsOrIsGivenAndEachRegionsStubAloneFailsOneOfItsLabs() throws Exception {
         Path dest = handout();
-        List<Grader.Checkpoint> table = Grader.read(LAB.resolve(Grader.TABLE));
+        Course course = Course.read(LAB);
+        List<Course.Checkpoint> table = course.checkpoints();
         for (Region r : regions) write(dest, r.file(), false, Map.of());
         Result stubs = sh(dest, "make", "grade", "LAB=all", MVN);
-        Map<String, List<String>> needs = Grader.readNeeds(LAB.resolve(Grader.NEEDS));
-        for (Grader.Checkpoint c : table) {
+        Map<String, List<String>> needs = course.needs();
+        for (Course.Checkpoint c : table) {
             if (Pattern.compile("\\n  " + Pattern.quote(c.id()) + " +- +n/a ").matcher(stubs.output).find()) continue;
             if (c.given() && needs.containsKey(c.id())) {
                 // it runs an earlier lab's server, a stub here too: it may fail, and the grader then names that lab's regions
                 assertThat(stubs.output).as("%s on the stubs: given, passing or naming the regions it needs", c.id())
-                        .containsPattern("\\n  " + Pattern.quote(c.id()) + " +(0/0 +given |given +FAIL [^\\n]*\\n(?:[^\\n]*\\n)*? +hint: "
-                                + Pattern.quote(c.id()) + " needs lab )");
+                        .containsPattern("\\n  " + Pattern.quote(c.id()) + " +(0/0 +given |given +FAIL [^\\n]*\\n(?:[^\\n]*\\n)*? +hint: lab \\d+'s [^\\n]*: "
+                                + Pattern.quote(c.id()) + " needs (?:it|them) )");
                 continue;
             }
             assertThat(stubs.output).as("%s on the stubs: %s", c.id(), c.given() ? "given, and the stubs pass it" : "fails")
@@ -310,14 +317,13 @@ class HandoutTest {
         }
 
         Map<String, String> regionOf = new TreeMap<>();
-        for (Grader.Hint h : Grader.readHints(LAB.resolve(Grader.HINTS))) regionOf.putIfAbsent(h.id(), h.region());
-        Stubs stubFiles = labStubs();
+        for (Course.Hint h : course.hints()) regionOf.putIfAbsent(h.id(), h.region());
         Map<String, List<String>> regionsByLab = new TreeMap<>();
         Map<String, Path> fileOf = new TreeMap<>();
         for (Region r : regions) {
             Path before = fileOf.put(r.id(), r.file());
             assertThat(before == null || before.equals(r.file())).as("region %s in one file", r.id()).isTrue();
-            List<String> ofLab = regionsByLab.computeIfAbsent(stubFiles.lab(r.id()), l -> new ArrayList<>());
+            List<String> ofLab = regionsByLab.computeIfAbsent(Integer.toString(course.regions().get(r.id()).lab()), l -> new ArrayList<>());
             if (!ofLab.contains(r.id())) ofLab.add(r.id());
         }
         for (int k = 0; regionsByLab.values().stream().anyMatch(ofLab -> ofLab.size() > 0); k++) {
@@ -326,14 +332,14 @@ class HandoutTest {
                 if (!ofLab.isEmpty()) stubbed.add(ofLab.remove(0));
             }
             List<String> only = new ArrayList<>();
-            for (Grader.Checkpoint c : table) {
+            for (Course.Checkpoint c : table) {
                 if (!c.given() && stubbed.contains(regionOf.get(c.id()))) only.add(c.id());
             }
             for (Region r : regions) write(dest, r.file(), !stubbed.contains(r.id()), Map.of());
             Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + String.join(",", only), MVN);
             for (String region : stubbed) {
                 List<String> ofRegion = only.stream().filter(id -> region.equals(regionOf.get(id))).toList();
-                assertThat(ofRegion).as("checkpoints keyed to region %s in labs/hints.tsv", region).isNotEmpty();
+                assertThat(ofRegion).as("checkpoints keyed to region %s in the manifests' [hints]", region).isNotEmpty();
                 boolean allNotApplicable = ofRegion.stream()
                         .allMatch(id -> Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(graded.output).find());
                 if (allNotApplicable) continue; // an older JDK, or no io_uring here
@@ -345,79 +351,76 @@ class HandoutTest {
     }
 
     /**
-     * A classic bug in each region, as a student makes it: the reference line, then the line that
-     * breaks it. Each is caught by the checkpoint named with it, and the hint under that
-     * checkpoint names the region. Besides the classic ones, each distinction a stub promises a
-     * checkpoint makes (a MISTAKE branch kept, the ops resumeReading goes back to, SO_REUSEPORT
-     * left off under herd, a cancel's mark cleared) is broken here too. (uring-more's checkpoints
-     * fail fast on a stall: a probe of a few seconds, not the contract's 20 s socket timeouts.)
+     * Every dependency declared, on demand ({@code -Dniolab.course.dependencies=true}: a grading
+     * of each lab, many CPU minutes): each lab graded with its own regions the reference and every
+     * other lab's regions their stubs fails only checkpoints whose [needs] name another lab's
+     * region, and under each such failure the grader names that lab first. A checkpoint that
+     * fails here and declares nothing runs code of a lab the data does not name.
      */
-    private static final List<Bug> BUGS = List.of(
-            new Bug(1, "bio-silent", "bio-thread-per-connection", "lab-servers/src/main/java/niolab/server/bio/BlockingServer.java",
-                    "t.start();", "t.run(); // serves on the accepting thread"),
-            new Bug(2, "lt-backpressure", "lt-interest-ops", "lab-servers/src/main/java/niolab/server/lt/LevelTriggeredServer.java",
-                    "key.interestOps(SelectionKey.OP_WRITE);", "key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE); // reads on while output is pending"),
-            new Bug(3, "et-burst", "et-accept", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredServer.java",
-                    "if (mistakes.acceptOnce) return;", "if (accepted > 0) return; // one accept per edge"),
-            new Bug(3, "et-large", "et-read", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredEchoServer.java",
-                    "if (mistakes.readOnce) return;", "if (n > 0) return; // one read per edge"),
-            new Bug(4, "mp-give-up", "mp-restart", "lab-servers/src/main/java/niolab/server/mp/MultiProcessMaster.java",
-                    "long delayMs = life.ready ? 0 : Math.min(FIRST_RETRY_DELAY_MS << (w.failedStartsInARow - 1), MAX_RETRY_DELAY_MS);",
-                    "long delayMs = 0; // no back-off"),
-            new Bug(5, "rate-no-drift", "rate-schedule", "echo-bench/src/main/java/niolab/bench/RateSchedule.java",
-                    "return startNanos + (long) ((index + (double) j * connections) * nanosPerRequest);",
-                    "return startNanos + (index + j * connections) * (long) nanosPerRequest; // truncated, then multiplied"),
-            new Bug(5, "round-uniform", "round-order", "echo-bench/src/main/java/niolab/bench/Compare.java",
-                    "int j = random.nextInt(i + 1);", "int j = random.nextInt(visit.length); // any slot: some orders likelier"),
-            new Bug(6, "http-parser", "http-pipelining", "lab-servers/src/main/java/niolab/server/proto/HttpPing.java",
-                    "out.put(response);\n            if (close) return CLOSE;", "out.put(response);\n            return close ? CLOSE : 0; // the first request only"),
-            new Bug(7, "loops-spread", "loops-reuseport", "lab-servers/src/main/java/niolab/server/base/MultiLoopServer.java",
-                    "ServerConfig each = config.mistakes().herd ? config : config.withReusePort();",
-                    "ServerConfig each = config.mistakes().herd ? config.withReusePort() : config;"),
-            new Bug(7, "vt-echo", "vt-serve", "lab-servers/src/main/java21/niolab/server/vt/VirtualThreadEchoServer.java",
-                    "while (read(c) >= 0) {", "if (read(c) >= 0) { // one read, one write"),
-            new Bug(7, "uring-echo", "uring-more", "lab-servers/src/main/java22/niolab/server/uring/UringServer.java",
-                    "if (!CompletionQueue.hasMore(flags)) {", "if (res <= 0) { // a recv is over only at end of stream or on an error"),
-            new Bug(2, "lt-standing-write", "lt-interest-ops", "lab-servers/src/main/java/niolab/server/lt/LevelTriggeredServer.java",
-                    "key.interestOps(readingOps);", "key.interestOps(SelectionKey.OP_READ); // back to reading, whatever the connection began with"),
-            new Bug(3, "et-unbounded-output", "et-read", "lab-servers/src/main/java/niolab/server/et/EdgeTriggeredEchoServer.java",
-                    "if (mistakes.unboundedOutput) {", "if (false) { // the MISTAKE unbounded-output branch left out"),
-            new Bug(7, "loops-herd-no-group", "loops-reuseport", "lab-servers/src/main/java/niolab/server/base/MultiLoopServer.java",
-                    "ServerConfig each = config.mistakes().herd ? config : config.withReusePort();",
-                    "ServerConfig each = config.withReusePort(); // in the group under the mistake too"),
-            new Bug(7, "uring-cancel", "uring-more", "lab-servers/src/main/java22/niolab/server/uring/UringServer.java",
-                    "c.recvCancelled = false;", "// c.recvCancelled stays set: the next episode's cancel is never sent"));
-
-    private record Bug(int lab, String checkpoint, String region, String file, String line, String broken) {
+    @Test
+    @EnabledIfSystemProperty(named = "niolab.course.dependencies", matches = "true",
+            disabledReason = "each lab is graded with every other lab stubbed on demand: -Dniolab.course.dependencies=true")
+    @Timeout(value = 60, unit = TimeUnit.MINUTES)
+    void eachLabWithEveryOtherLabsRegionsAsStubsFailsOnlyWhereItsNeedsSay() throws Exception {
+        Path dest = handout();
+        Course course = Course.read(LAB);
+        for (Course.Lab lab : course.labs()) {
+            for (Region r : regions) write(dest, r.file(), course.regions().get(r.id()).lab() == lab.number(), Map.of());
+            Result graded = sh(dest, "make", "grade", "LAB=" + lab.number(), MVN);
+            assertThat(graded.output).as("lab %d graded", lab.number()).doesNotContain("did the build fail").doesNotContain("timed out after");
+            for (Course.Checkpoint c : lab.checkpoints()) {
+                String failed = "\\n  " + Pattern.quote(c.id()) + " +(?:0/\\d+|given) +FAIL [^\\n]*\\n";
+                if (!Pattern.compile(failed).matcher(graded.output).find()) continue;
+                assertThat(lab.needs()).as("%s failed with only lab %d's regions written: the regions it runs are missing from its [needs]:%n%s",
+                        c.id(), lab.number(), graded.output).containsKey(c.id());
+                assertThat(graded.output).as("%s's failure names the lab it needs first", c.id())
+                        .containsPattern(failed + "(?: +this part came [^\\n]*\\n)? +hint: lab \\d+'s ");
+            }
+        }
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
     }
 
-    /** The grader's output for each round of {@link #rounds()}, graded once. */
-    private static List<String> bugged;
+    /**
+     * The classic bugs of the labs' manifests ([bugs]), each as a student makes it in its region's
+     * file: the reference line, then the line that breaks it. Each is caught by the checkpoint
+     * named with it, and the hint under that checkpoint names the region. Besides the classic
+     * ones, each distinction a stub promises a checkpoint makes (a MISTAKE branch kept, the ops
+     * resumeReading goes back to, SO_REUSEPORT left off under herd, a cancel's mark cleared) is
+     * broken there too. (uring-more's checkpoints fail fast on a stall: a probe of a few seconds,
+     * not the contract's 20 s socket timeouts.)
+     */
+    private static List<Course.Bug> bugs() throws IOException {
+        return Course.read(LAB).bugs();
+    }
 
     /**
      * The bugs in rounds, each bug in the first round that holds no other bug of its region, so
      * that no bug hides another (two bugs of one region, or of one line, are planted in turn).
      */
-    private static List<List<Bug>> rounds() {
-        List<List<Bug>> rounds = new ArrayList<>();
-        for (Bug b : BUGS) {
-            List<Bug> round = rounds.stream().filter(r -> r.stream().noneMatch(o -> o.region().equals(b.region()))).findFirst().orElse(null);
+    private static List<List<Course.Bug>> rounds() throws IOException {
+        List<List<Course.Bug>> rounds = new ArrayList<>();
+        for (Course.Bug b : bugs()) {
+            List<Course.Bug> round = rounds.stream().filter(r -> r.stream().noneMatch(o -> o.region().equals(b.region()))).findFirst().orElse(null);
             if (round == null) rounds.add(round = new ArrayList<>());
             round.add(b);
         }
         return rounds;
     }
 
+    /** The grader's output for each round of {@link #rounds()}, graded once. */
+    private static List<String> bugged;
+
     /** The grader's output for the reference with each round's bugs in: one grading run of the checkpoints they should fail. */
     private static synchronized List<String> bugged() throws Exception {
         if (bugged != null) return bugged;
         Path dest = handout();
+        Course course = Course.read(LAB);
         List<String> outputs = new ArrayList<>();
-        for (List<Bug> round : rounds()) {
+        for (List<Course.Bug> round : rounds()) {
             Map<String, Map<String, String>> byFile = new TreeMap<>();
-            for (Bug b : round) byFile.computeIfAbsent(b.file(), f -> new TreeMap<>()).put(b.line(), b.broken());
+            for (Course.Bug b : round) byFile.computeIfAbsent(course.regions().get(b.region()).file(), f -> new TreeMap<>()).put(b.line(), b.broken());
             for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
-            String only = round.stream().map(Bug::checkpoint).collect(Collectors.joining(","));
+            String only = round.stream().map(Course.Bug::checkpoint).collect(Collectors.joining(","));
             outputs.add(sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN).output);
         }
         for (Region r : regions) write(dest, r.file(), true, Map.of());
@@ -426,20 +429,21 @@ class HandoutTest {
 
     /** Lab {@code lab}'s bugs are caught by their checkpoints, the hint under each names its region, and so does the last line. */
     private static void caught(int lab) throws Exception {
-        List<List<Bug>> rounds = rounds();
+        List<List<Course.Bug>> rounds = rounds();
         for (int k = 0; k < rounds.size(); k++) {
-            List<Bug> ofLab = rounds.get(k).stream().filter(b -> b.lab() == lab).toList();
+            List<Course.Bug> ofLab = rounds.get(k).stream().filter(b -> b.lab() == lab).toList();
             if (!ofLab.isEmpty()) caught(lab, ofLab, bugged().get(k));
         }
     }
 
-    private static void caught(int lab, List<Bug> bugs, String out) {
+    /** {@link #caught(int)} in one round's output: {@code bugs}, lab {@code lab}'s in that round. */
+    private static void caught(int lab, List<Course.Bug> bugs, String out) {
         Matcher table = Pattern.compile("(?s)\\nlab " + lab + ": .*?\\n  total [^\\n]*\\n[^\\n]*\\n").matcher(out);
         assertThat(table.find()).as("a table for lab %d in:%n%s", lab, out).isTrue();
         String t = table.group();
-        Bug first = null;
-        for (Bug b : bugs) {
-            boolean notApplicable = Pattern.compile("\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
+        Course.Bug first = null;
+        for (Course.Bug b : bugs) {
+            boolean notApplicable = Pattern.compile("\\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
             if (notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
             if (first == null) first = b;
             // a given checkpoint that fails says first that the student's code broke it
@@ -451,18 +455,18 @@ class HandoutTest {
                 .containsPattern("start with " + first.checkpoint() + " \\(region " + first.region() + "\\)\\n$");
     }
 
+    /** Each lab whose manifest plants bugs, with the checkpoints that must catch them. */
+    static Stream<Arguments> labsWithBugs() throws IOException {
+        Map<Integer, List<String>> byLab = new TreeMap<>();
+        for (Course.Bug b : bugs()) byLab.computeIfAbsent(b.lab(), l -> new ArrayList<>()).add(b.checkpoint());
+        return byLab.entrySet().stream().map(e -> Arguments.of(e.getKey(), String.join(", ", e.getValue())));
+    }
+
     /** A test per lab: its classic bugs are caught, and the hints name their regions. */
-    @ParameterizedTest(name = "lab {0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-            "1 | serving on the accepting thread",
-            "2 | reading on while output is pending; resuming with OP_READ whatever the connection began with",
-            "3 | one accept and one read per edge; the unbounded-output branch left out",
-            "4 | restarting without back-off",
-            "5 | a schedule that drifts",
-            "6 | answering only the first pipelined request",
-            "7 | an inverted SO_REUSEPORT condition, SO_REUSEPORT on under herd, a one-shot virtual thread, a recv over only at its end, a cancel left marked"})
+    @ParameterizedTest(name = "lab {0}: caught by {1}")
+    @MethodSource("labsWithBugs")
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
-    void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String bugs) throws Exception {
+    void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String checkpoints) throws Exception {
         caught(lab);
     }
 
@@ -480,8 +484,8 @@ class HandoutTest {
 
     /** The handout's {@code make grade} log (Maven's and the servers' output). */
     private static String log(Path dest) throws IOException {
-        Path log = dest.resolve(Grader.LOG);
-        return Files.isRegularFile(log) ? Files.readString(log) : "(no " + Grader.LOG + ")";
+        Path log = dest.resolve(MavenRun.LOG);
+        return Files.isRegularFile(log) ? Files.readString(log) : "(no " + MavenRun.LOG + ")";
     }
 
     /**
@@ -499,7 +503,7 @@ class HandoutTest {
 
     /** The lab's stubs, read afresh: each file's regions take their parts from the first. */
     private static Stubs labStubs() throws IOException {
-        return Stubs.read(LAB.resolve(Handout.STUBS));
+        return Stubs.read(LAB.resolve(Stubs.DIR));
     }
 
     private record Result(int code, String output) {

@@ -1,4 +1,4 @@
-package niolab.course;
+package niolab.course.notes;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import niolab.course.Course;
 import niolab.reports.Md;
 
 /**
@@ -35,7 +36,7 @@ final class GradeTimes {
      * {@code checkpoints} (the current table) was scored on an older table: its time is kept,
      * its scores are not quoted.
      */
-    static String block(Path root, List<Grader.Checkpoint> checkpoints) throws IOException {
+    static String block(Path root, List<Course.Checkpoint> checkpoints) throws IOException {
         Path file = root.resolve(FILE);
         if (!Files.isRegularFile(file)) {
             return "No grading times are committed (`" + FILE + "` is missing): `make grade-times` measures them "
@@ -99,10 +100,10 @@ final class GradeTimes {
     }
 
     /** Lab {@code lab}'s points in the current table, or -1 without one. */
-    private static int pointsOf(int lab, List<Grader.Checkpoint> checkpoints) {
+    private static int pointsOf(int lab, List<Course.Checkpoint> checkpoints) {
         if (checkpoints == null) return -1;
         int points = 0;
-        for (Grader.Checkpoint c : checkpoints) {
+        for (Course.Checkpoint c : checkpoints) {
             if (c.lab() == lab) points += c.points();
         }
         return points;

@@ -1,4 +1,4 @@
-package niolab.course;
+package niolab.course.notes;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
-import niolab.course.Grader.Checkpoint;
+import niolab.course.Course;
+import niolab.course.Course.Checkpoint;
 import niolab.reports.ArchitecturesExperiment;
 import niolab.reports.ArchitecturesRun;
 import niolab.reports.CompareRun;
@@ -51,8 +52,8 @@ import picocli.CommandLine.Spec;
  *     {@code {{EXP:machine}}} the machine EXP ran on, {@code {{notes:key}}} a range computed
  *     here ({@link #ranges}), {@code {{labN:points}}} lab N's points.</li>
  * <li>In the sheets and the index, each block between {@code <!-- BEGIN GENERATED NAME -->} and
- *     {@code <!-- END GENERATED NAME -->}: {@code checkpoints} (the sheet's rows of
- *     {@code labs/checkpoints.tsv}), {@code grading} (points per lab) and {@code gradetimes}
+ *     {@code <!-- END GENERATED NAME -->}: {@code checkpoints} (the checkpoints of the lab's
+ *     manifest, {@link Course}), {@code grading} (points per lab) and {@code gradetimes}
  *     (what {@code make grade-times} measured, {@link GradeTimes}).</li>
  * </ul>
  * With {@code --check} it only compares, as {@code reports --check} does. It reads the results
@@ -61,7 +62,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "labs", mixinStandardHelpOptions = true,
         description = "Regenerates labs/instructor-notes.md and the generated blocks of the lab sheets from "
-                + "experiments/results/ and labs/checkpoints.tsv.",
+                + "experiments/results/ and the labs' manifests (labs/NN-name/lab.tsv).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written (with --check: everything matches)",
                 "1:a file differs (--check), or results, a template or the table cannot be read", "2:bad usage"})
@@ -94,7 +95,7 @@ public final class LabNotes implements Callable<Integer> {
         try {
             if (check) {
                 List<String> stale = stale(root);
-                for (String s : stale) err.println("stale: " + s + " does not match labs/checkpoints.tsv and experiments/results (run make labs)");
+                for (String s : stale) err.println("stale: " + s + " does not match the labs' manifests and experiments/results (run make labs)");
                 return stale.isEmpty() ? 0 : 1;
             }
             for (Map.Entry<Path, String> f : render(root).entrySet()) {
@@ -110,7 +111,8 @@ public final class LabNotes implements Callable<Integer> {
 
     /** Every generated file, path relative to ROOT → content: the notes, and each sheet with its blocks filled. */
     public static Map<Path, String> render(Path root) throws IOException {
-        List<Checkpoint> checkpoints = Grader.read(root.resolve("labs/checkpoints.tsv"));
+        Course course = Course.read(root);
+        List<Checkpoint> checkpoints = course.checkpoints();
         Map<Path, String> files = new LinkedHashMap<>();
         if (!Files.isRegularFile(root.resolve(TEMPLATE))) {
             throw new IOException("no " + TEMPLATE + " under " + root + ": make labs runs in the lab, not in a student handout");
@@ -124,7 +126,7 @@ public final class LabNotes implements Callable<Integer> {
             String name = page.getFileName().toString();
             Matcher sheet = SHEET.matcher(name);
             int lab = sheet.matches() ? Integer.parseInt(sheet.group(1)) : 0;
-            files.put(Paths.get("labs", name), fillBlocks(Files.readString(page, StandardCharsets.UTF_8), name, lab, checkpoints, gradeTimes));
+            files.put(Paths.get("labs", name), fillBlocks(Files.readString(page, StandardCharsets.UTF_8), name, lab, course, gradeTimes));
         }
         Path readme = root.resolve("README.md");
         if (Files.isRegularFile(readme)) {
@@ -152,13 +154,16 @@ public final class LabNotes implements Callable<Integer> {
         }
     }
 
-    private static String fillBlocks(String page, String name, int lab, List<Checkpoint> checkpoints, String gradeTimes) {
+    private static String fillBlocks(String page, String name, int lab, Course course, String gradeTimes) {
+        List<Checkpoint> checkpoints = course.checkpoints();
         Matcher m = BLOCK.matcher(page);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
             String body = switch (m.group(2)) {
                 case "checkpoints" -> checkpointTable(lab, checkpoints);
                 case "grading" -> gradingTable(checkpoints);
+                case "needs" -> needsLine(course, lab);
+                case "shortcourse" -> shortCourse(course, m.group(1));
                 case "gradetimes" -> gradeTimes;
                 default -> throw new IllegalArgumentException("labs/" + name + ": no generated block is called " + m.group(2));
             };
@@ -190,10 +195,55 @@ public final class LabNotes implements Callable<Integer> {
             rows.add(List.of("`" + c.id() + "`", c.checks(), c.given() ? "0 (given)" : Integer.toString(c.points()), "`" + test + "`"));
             total += c.points();
         }
-        if (rows.isEmpty()) throw new IllegalArgumentException("labs/checkpoints.tsv has no checkpoint for lab " + lab);
+        if (rows.isEmpty()) throw new IllegalArgumentException("the manifest of lab " + lab + " (labs/NN-name/lab.tsv) declares no checkpoint");
         rows.add(List.of("total", "", Integer.toString(total), ""));
         return Md.table(List.of("checkpoint", "what it checks", "points", "test"), rows, "llrl");
     }
+
+    /**
+     * A sheet's needs line, from its manifest's [needs]: the other labs whose regions its
+     * checkpoints or its steps run, each with the regions and who runs them.
+     */
+    static String needsLine(Course course, int lab) {
+        Course.Lab l = course.lab(lab);
+        if (l == null) throw new IllegalArgumentException("no manifest for lab " + lab + " (labs/NN-name/lab.tsv)");
+        Map<Integer, Map<String, List<String>>> byLab = new TreeMap<>(); // lab -> region -> what runs it
+        for (Map.Entry<String, List<String>> e : l.needs().entrySet()) {
+            for (String region : e.getValue()) {
+                byLab.computeIfAbsent(course.regions().get(region).lab(), k -> new TreeMap<>())
+                        .computeIfAbsent(region, k -> new ArrayList<>()).add(e.getKey());
+            }
+        }
+        if (byLab.isEmpty()) return "Needs: no other lab's code; the checkpoints and steps run this lab's regions and what the handout gives.";
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<Integer, Map<String, List<String>>> e : byLab.entrySet()) {
+            List<String> regions = new ArrayList<>();
+            java.util.Set<String> who = new java.util.LinkedHashSet<>();
+            for (Map.Entry<String, List<String>> r : e.getValue().entrySet()) {
+                regions.add("`" + r.getKey() + "`");
+                for (String id : r.getValue()) who.add(id.equals(Course.STEPS) ? "this sheet's steps" : "`" + id + "`");
+            }
+            parts.add("lab " + e.getKey() + "'s " + String.join(", ", regions) + " (run by " + String.join(", ", who) + ")");
+        }
+        return "Needs: " + String.join("; ", parts) + ".";
+    }
+
+    /**
+     * The index's advice to a class short of time: the labs its marker names
+     * ({@code <!-- BEGIN GENERATED shortcourse 5 6 -->}), with every lab whose code they run.
+     */
+    static String shortCourse(Course course, String marker) {
+        Matcher m = SHORT_COURSE.matcher(marker);
+        if (!m.find()) throw new IllegalArgumentException("a shortcourse block names the labs it keeps: <!-- BEGIN GENERATED shortcourse 5 6 -->");
+        List<Integer> chosen = new ArrayList<>();
+        for (String n : m.group(1).trim().split(" ")) chosen.add(Integer.parseInt(n));
+        List<String> taken = course.withNeeds(chosen).stream().map(String::valueOf).toList();
+        List<String> named = chosen.stream().map(String::valueOf).toList();
+        return "A class short of time can take labs " + joinAnd(taken) + ": " + (named.size() == 1 ? "lab " : "labs ") + joinAnd(named)
+                + ", with the labs whose code they run (each sheet's needs line says which).";
+    }
+
+    private static final Pattern SHORT_COURSE = Pattern.compile("shortcourse ((?:\\d+ )+)");
 
     /** The index's table: each lab's checkpoints and points. */
     static String gradingTable(List<Checkpoint> checkpoints) {

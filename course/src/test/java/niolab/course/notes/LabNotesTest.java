@@ -1,4 +1,4 @@
-package niolab.course;
+package niolab.course.notes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,10 +11,12 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import niolab.course.Grader.Checkpoint;
+import niolab.course.Course;
+import niolab.course.Course.Checkpoint;
 import niolab.reports.Report;
 import niolab.reports.Results;
 import niolab.reports.ShortRunExperiment;
@@ -178,6 +180,23 @@ class LabNotesTest {
         assertThatThrownBy(() -> GradeTimes.block(tmp)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("labs/grade-times.tsv:3: ");
     }
 
+    @Test
+    void aSheetsNeedsLineNamesTheLabsWhoseRegionsItsCheckpointsAndStepsRun(@TempDir Path tmp) throws IOException {
+        Map<String, String> manifests = Map.of(
+                "01-bio", "[regions]\nbio\tm/B.java\tlabs/stubs/bio.java.txt\n[checkpoints]\nbio-echo\t1\tm\tT\tx\th\n",
+                "03-et", "[regions]\net-accept\tm/A.java\ts\net-read\tm/R.java\ts\n[checkpoints]\net-echo\t1\tm\tT\tx\th\n",
+                "07-vt", "[checkpoints]\nloops-et\t1\tm\tT\tx\th\nloops-herd\t1\tm\tT\tx\th\n"
+                        + "[needs]\nloops-et\tet-accept, et-read\nloops-herd\tet-read\nsteps\tbio\n");
+        for (Map.Entry<String, String> m : manifests.entrySet()) {
+            Files.createDirectories(tmp.resolve("labs").resolve(m.getKey()));
+            Files.writeString(tmp.resolve("labs").resolve(m.getKey()).resolve("lab.tsv"), m.getValue());
+        }
+        Course course = Course.read(tmp);
+        assertThat(LabNotes.needsLine(course, 7)).isEqualTo("Needs: lab 1's `bio` (run by this sheet's steps); "
+                + "lab 3's `et-accept`, `et-read` (run by `loops-et`, `loops-herd`).");
+        assertThat(LabNotes.needsLine(course, 1)).startsWith("Needs: no other lab's code");
+    }
+
     /** make labs fills the root README's gradetimes block and leaves make reports' blocks as they are. */
     @Test
     void theReadmesGradeTimesBlockIsFilledAndItsOtherBlocksAreLeftAlone() {
@@ -188,6 +207,6 @@ class LabNotesTest {
     }
 
     private static List<Checkpoint> checkpoints() throws IOException {
-        return Grader.read(ROOT.resolve("labs/checkpoints.tsv"));
+        return Course.read(ROOT).checkpoints();
     }
 }
