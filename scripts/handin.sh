@@ -68,8 +68,9 @@ fi
 
 # The grade: the full table, else an ONLY= one; either names the hash of what it graded, the
 # sources of this lab and of the labs it runs (writing a later lab leaves it current).
-now=$(tools hash --lab "$lab")
 grade=$runs/grade.txt
+now=
+[ ! -f "$grade" ] && [ ! -f "$runs/grade-only.txt" ] || now=$(tools hash --lab "$lab")
 if [ ! -f "$grade" ] && [ -f "$runs/grade-only.txt" ]; then
   grade=$runs/grade-only.txt
   notes+=("the grade table is partial, from $(head -1 "$grade" | sed 's/^\$ //'): make grade LAB=$lab grades the whole lab")
