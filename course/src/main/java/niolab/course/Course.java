@@ -33,9 +33,10 @@ import java.util.stream.Stream;
  * <li>{@code [hints]} id, region, when, hint: under a failed checkpoint, the first row of it
  *     whose {@code when} (a case-insensitive regex, {@code *} for any) matches the failed
  *     assertion, the region it blames, and its hint ({@code -}: the checkpoint's own).</li>
- * <li>{@code [needs]} id, regions: the regions of other labs a checkpoint runs (comma-separated);
- *     while one is still its stub the grader names that lab instead of blaming this one, and a
- *     grade of this lab covers them. The id {@code steps} stands for the sheet's own steps (a run
+ * <li>{@code [needs]} id, regions: the regions of other labs a checkpoint runs (comma-separated),
+ *     as grading the lab with every other lab's regions as stubs finds them (HandoutTest, on
+ *     demand); while one is still its stub the grader names that lab first instead of blaming
+ *     this one, and a grade of this lab covers them. The id {@code steps} stands for the sheet's own steps (a run
  *     the sheet measures): they join the sheet's generated needs line, not the grade.</li>
  * <li>{@code [bugs]} checkpoint, region, the reference line, the broken line ({@code \n} for a
  *     line break): a classic mistake the whole-course proof plants in the region's file and the
@@ -248,6 +249,23 @@ public final class Course {
     /** Every region, by id, in the labs' order. */
     public Map<String, Region> regions() {
         return regions;
+    }
+
+    /**
+     * The labs a class must take with {@code chosen}: those, and every lab whose regions their
+     * checkpoints or steps run ([needs], steps included), and so on, in order.
+     */
+    public Set<Integer> withNeeds(Collection<Integer> chosen) {
+        Set<Integer> taken = new TreeSet<>();
+        List<Integer> todo = new ArrayList<>(chosen);
+        while (!todo.isEmpty()) {
+            int n = todo.remove(todo.size() - 1);
+            if (!taken.add(n) || lab(n) == null) continue;
+            for (List<String> needed : lab(n).needs().values()) {
+                for (String r : needed) todo.add(regions.get(r).lab());
+            }
+        }
+        return taken;
     }
 
     /**

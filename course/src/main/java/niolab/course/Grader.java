@@ -50,7 +50,7 @@ import niolab.course.Scoring.Score;
  * which of a correct and a broken twin), else from its [checkpoints] row; each lab's rows are in
  * dependency order, so its first failure is the one to fix first. A checkpoint that runs an
  * earlier lab's server ([needs]) while that lab's region is still its stub says so instead
- * ({@code loops-et needs lab 3's et-accept and et-read: still stubs}), and is not the one to
+ * first ({@code lab 3's et-accept and et-read are still stubs: loops-et needs them}), and is not the one to
  * start with. A build that fails prints the compiler's first error and no hint. A checkpoint of
  * 0 points is given: the stubs pass it too, so it shows, and scores nothing; when it fails, the
  * student's code broke what the handout gave, the table says so, and the lab is not at full

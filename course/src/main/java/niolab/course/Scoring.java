@@ -74,7 +74,7 @@ final class Scoring {
     /**
      * For each failed checkpoint that runs another lab's regions (its manifest's [needs]) while
      * one of them is still its stub: what to say instead of blaming the checkpoint's own region,
-     * as {@code needs lab 3's et-accept and et-read: still stubs}.
+     * as {@code lab 3's et-accept and et-read are still stubs: loops-et needs them}.
      */
     Map<String, Blocked> blocked(Course course, List<Score> scores) throws IOException {
         Map<String, Blocked> blocked = new LinkedHashMap<>();
@@ -101,19 +101,32 @@ final class Scoring {
 
     /** A failed checkpoint and the regions of earlier labs, by lab, that are still stubs. */
     record Blocked(String id, Map<String, List<String>> byLab) {
-        /** {@code loops-et needs lab 3's et-accept and et-read: still stubs (make grade LAB=3)}. */
+        /**
+         * The missing lab first, then what needs it: {@code lab 6's http-pipelining is still a
+         * stub: vt-no-pinning needs it (make grade LAB=6)}.
+         */
         String hint() {
-            return id + " needs " + said(byLab) + " (make grade LAB=" + String.join(",", byLab.keySet()) + ")";
+            StringJoiner say = new StringJoiner("; ");
+            int regions = 0;
+            for (Map.Entry<String, List<String>> e : byLab.entrySet()) {
+                regions += e.getValue().size();
+                say.add("lab " + e.getKey() + "'s " + names(e.getValue()) + (e.getValue().size() == 1 ? " is still a stub" : " are still stubs"));
+            }
+            return say + ": " + id + " needs " + (regions == 1 ? "it" : "them") + " (make grade LAB=" + String.join(",", byLab.keySet()) + ")";
         }
 
+        /** {@code lab 3's et-accept and et-read: still stubs}, lab by lab. */
         static String said(Map<String, ? extends java.util.Collection<String>> byLab) {
             StringJoiner say = new StringJoiner("; ");
             for (Map.Entry<String, ? extends java.util.Collection<String>> e : byLab.entrySet()) {
-                List<String> r = new ArrayList<>(e.getValue());
-                String names = r.size() == 1 ? r.get(0) : String.join(", ", r.subList(0, r.size() - 1)) + " and " + r.get(r.size() - 1);
-                say.add("lab " + e.getKey() + "'s " + names + (r.size() == 1 ? ": still a stub" : ": still stubs"));
+                say.add("lab " + e.getKey() + "'s " + names(e.getValue()) + (e.getValue().size() == 1 ? ": still a stub" : ": still stubs"));
             }
             return say.toString();
+        }
+
+        private static String names(java.util.Collection<String> regions) {
+            List<String> r = new ArrayList<>(regions);
+            return r.size() == 1 ? r.get(0) : String.join(", ", r.subList(0, r.size() - 1)) + " and " + r.get(r.size() - 1);
         }
     }
 }

@@ -309,15 +309,15 @@ class GraderTest {
         report("WholeTest", new String[] {"a", "failure"});
 
         String out = printed(score(17));
-        assertThat(out).contains("hint: burst needs lab 2's lt-ops: still a stub; lab 3's et-read: still a stub (make grade LAB=2,3)\n")
-                .contains("hint: param needs lab 3's et-read: still a stub (make grade LAB=3)\n")
+        assertThat(out).contains("hint: lab 2's lt-ops is still a stub; lab 3's et-read is still a stub: burst needs them (make grade LAB=2,3)\n")
+                .contains("hint: lab 3's et-read is still a stub: param needs it (make grade LAB=3)\n")
                 .doesNotContain("[acc]")
                 .contains("  start with whole\n  then the earlier labs: lab 2's lt-ops: still a stub; lab 3's et-read: still a stub\n");
 
         Files.writeString(main, stubbed.replace("back();", "key.interestOps(OP_READ);")); // part 2 written: lt-ops is done
         Files.writeString(root.resolve("srv/src/main/java/niolab/server/Et.java"), "class Et {\n  // TODO lab 3: read until drained\n  long n;\n}\n");
         out = printed(score(17));
-        assertThat(out).contains("hint [acc]: accept until EAGAIN").doesNotContain("needs lab")
+        assertThat(out).contains("hint [acc]: accept until EAGAIN").doesNotContain("still a stub")
                 .endsWith("  several failures may share one cause: start with burst (region acc)\n");
     }
 
@@ -334,7 +334,7 @@ class GraderTest {
         report("BurstTest", new String[] {"aBurstIsServed", "pass"}, new String[] {"eachArch(String)[1]", "failure"});
         report("WholeTest", new String[] {"a", "pass"});
         String out = printed(score(17));
-        assertThat(out).containsPattern("param +given +FAIL +every architecture\\n +hint: param needs lab 3's et-read: still a stub \\(make grade LAB=3\\)\\n")
+        assertThat(out).containsPattern("param +given +FAIL +every architecture\\n +hint: lab 3's et-read is still a stub: param needs it \\(make grade LAB=3\\)\\n")
                 .doesNotContain(GradeTable.GIVEN_BROKEN).doesNotContain("[acc]");
     }
 

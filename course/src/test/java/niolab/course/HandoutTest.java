@@ -308,8 +308,8 @@ class HandoutTest {
             if (c.given() && needs.containsKey(c.id())) {
                 // it runs an earlier lab's server, a stub here too: it may fail, and the grader then names that lab's regions
                 assertThat(stubs.output).as("%s on the stubs: given, passing or naming the regions it needs", c.id())
-                        .containsPattern("\\n  " + Pattern.quote(c.id()) + " +(0/0 +given |given +FAIL [^\\n]*\\n(?:[^\\n]*\\n)*? +hint: "
-                                + Pattern.quote(c.id()) + " needs lab )");
+                        .containsPattern("\\n  " + Pattern.quote(c.id()) + " +(0/0 +given |given +FAIL [^\\n]*\\n(?:[^\\n]*\\n)*? +hint: lab \\d+'s [^\\n]*: "
+                                + Pattern.quote(c.id()) + " needs (?:it|them) )");
                 continue;
             }
             assertThat(stubs.output).as("%s on the stubs: %s", c.id(), c.given() ? "given, and the stubs pass it" : "fails")
@@ -351,46 +351,111 @@ class HandoutTest {
     }
 
     /**
+     * Every dependency declared, on demand ({@code -Dniolab.course.dependencies=true}: a grading
+     * of each lab, many CPU minutes): each lab graded with its own regions the reference and every
+     * other lab's regions their stubs fails only checkpoints whose [needs] name another lab's
+     * region, and under each such failure the grader names that lab first. A checkpoint that
+     * fails here and declares nothing runs code of a lab the data does not name.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "niolab.course.dependencies", matches = "true",
+            disabledReason = "each lab is graded with every other lab stubbed on demand: -Dniolab.course.dependencies=true")
+    @Timeout(value = 60, unit = TimeUnit.MINUTES)
+    void eachLabWithEveryOtherLabsRegionsAsStubsFailsOnlyWhereItsNeedsSay() throws Exception {
+        Path dest = handout();
+        Course course = Course.read(LAB);
+        List<String> undeclared = new ArrayList<>();
+        for (Course.Lab lab : course.labs()) {
+            for (Region r : regions) write(dest, r.file(), course.regions().get(r.id()).lab() == lab.number(), Map.of());
+            Result graded = sh(dest, "make", "grade", "LAB=" + lab.number(), MVN);
+            assertThat(graded.output).as("lab %d graded", lab.number()).doesNotContain("did the build fail").doesNotContain("timed out after");
+            for (Course.Checkpoint c : lab.checkpoints()) {
+                String failed = "\\n  " + Pattern.quote(c.id()) + " +(?:0/\\d+|given) +FAIL [^\\n]*\\n";
+                if (!Pattern.compile(failed).matcher(graded.output).find()) continue;
+                if (!lab.needs().containsKey(c.id())) {
+                    undeclared.add(c.id() + " (lab " + lab.number() + "): " + graded.output);
+                    continue;
+                }
+                assertThat(graded.output).as("%s's failure names the lab it needs first", c.id())
+                        .containsPattern(failed + "(?: +this part came [^\\n]*\\n)? +hint: lab \\d+'s ");
+            }
+        }
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
+        assertThat(undeclared).as("checkpoints that failed with only their own lab's regions written: the regions they run are missing from [needs]")
+                .isEmpty();
+    }
+
+    /**
      * The classic bugs of the labs' manifests ([bugs]), each as a student makes it in its region's
      * file: the reference line, then the line that breaks it. Each is caught by the checkpoint
-     * named with it, and the hint under that checkpoint names the region. (uring-more's
-     * checkpoint fails fast on its stall: a probe of a few seconds, not the contract's 20 s
-     * socket timeouts.)
+     * named with it, and the hint under that checkpoint names the region. Besides the classic
+     * ones, each distinction a stub promises a checkpoint makes (a MISTAKE branch kept, the ops
+     * resumeReading goes back to, SO_REUSEPORT left off under herd, a cancel's mark cleared) is
+     * broken there too. (uring-more's checkpoints fail fast on a stall: a probe of a few seconds,
+     * not the contract's 20 s socket timeouts.)
      */
     private static List<Course.Bug> bugs() throws IOException {
         return Course.read(LAB).bugs();
     }
 
-    private static String bugged;
+    /**
+     * The bugs in rounds, each bug in the first round that holds no other bug of its region, so
+     * that no bug hides another (two bugs of one region, or of one line, are planted in turn).
+     */
+    private static List<List<Course.Bug>> rounds() throws IOException {
+        List<List<Course.Bug>> rounds = new ArrayList<>();
+        for (Course.Bug b : bugs()) {
+            List<Course.Bug> round = rounds.stream().filter(r -> r.stream().noneMatch(o -> o.region().equals(b.region()))).findFirst().orElse(null);
+            if (round == null) rounds.add(round = new ArrayList<>());
+            round.add(b);
+        }
+        return rounds;
+    }
 
-    /** The grader's output for the reference with every bug in: one grading run of the checkpoints the bugs' regions decide. */
-    private static synchronized String bugged() throws Exception {
+    /** The grader's output for each round of {@link #rounds()}, graded once. */
+    private static List<String> bugged;
+
+    /** The grader's output for the reference with each round's bugs in: one grading run of the checkpoints they should fail. */
+    private static synchronized List<String> bugged() throws Exception {
         if (bugged != null) return bugged;
         Path dest = handout();
-        Map<String, Map<String, String>> byFile = new TreeMap<>();
         Course course = Course.read(LAB);
-        for (Course.Bug b : bugs()) byFile.computeIfAbsent(course.regions().get(b.region()).file(), f -> new TreeMap<>()).put(b.line(), b.broken());
-        for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
-        String only = bugs().stream().map(Course.Bug::checkpoint).collect(Collectors.joining(","));
-        Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN);
+        List<String> outputs = new ArrayList<>();
+        for (List<Course.Bug> round : rounds()) {
+            Map<String, Map<String, String>> byFile = new TreeMap<>();
+            for (Course.Bug b : round) byFile.computeIfAbsent(course.regions().get(b.region()).file(), f -> new TreeMap<>()).put(b.line(), b.broken());
+            for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
+            String only = round.stream().map(Course.Bug::checkpoint).collect(Collectors.joining(","));
+            outputs.add(sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN).output);
+        }
         for (Region r : regions) write(dest, r.file(), true, Map.of());
-        return bugged = graded.output;
+        return bugged = outputs;
     }
 
     /** Lab {@code lab}'s bugs are caught by their checkpoints, the hint under each names its region, and so does the last line. */
     private static void caught(int lab) throws Exception {
-        String out = bugged();
+        List<List<Course.Bug>> rounds = rounds();
+        for (int k = 0; k < rounds.size(); k++) {
+            List<Course.Bug> ofLab = rounds.get(k).stream().filter(b -> b.lab() == lab).toList();
+            if (!ofLab.isEmpty()) caught(lab, ofLab, bugged().get(k));
+        }
+    }
+
+    /** {@link #caught(int)} in one round's output: {@code bugs}, lab {@code lab}'s in that round. */
+    private static void caught(int lab, List<Course.Bug> bugs, String out) {
         Matcher table = Pattern.compile("(?s)\\nlab " + lab + ": .*?\\n  total [^\\n]*\\n[^\\n]*\\n").matcher(out);
         assertThat(table.find()).as("a table for lab %d in:%n%s", lab, out).isTrue();
         String t = table.group();
         Course.Bug first = null;
-        for (Course.Bug b : bugs()) {
-            boolean notApplicable = Pattern.compile("\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
-            if (b.lab() != lab || notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
+        for (Course.Bug b : bugs) {
+            boolean notApplicable = Pattern.compile("\\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
+            if (notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
             if (first == null) first = b;
+            // a given checkpoint that fails says first that the student's code broke it
             assertThat(t).as("%s caught by %s, its hint naming the region", b.broken(), b.checkpoint())
-                    .containsPattern("\\n  " + b.checkpoint() + " +0/\\d+ +FAIL .*\\n +hint \\[" + b.region() + "\\]: ");
+                    .containsPattern("\\n  " + b.checkpoint() + " +(?:0/\\d+|given) +FAIL .*\\n(?: +this part came .*\\n)? +hint \\[" + b.region() + "\\]: ");
         }
+        if (first == null) return;
         assertThat(t).as("the first hint and the last line name the first region").containsPattern("(?s)^[^\\[]*hint \\[" + first.region() + "\\]")
                 .containsPattern("start with " + first.checkpoint() + " \\(region " + first.region() + "\\)\\n$");
     }

@@ -151,6 +151,13 @@ public final class UringSupport {
         return null;
     }
 
+    /**
+     * {@code -Dniolab.uring.noRecvByteLimit=true}: report no recv byte limit, as a kernel before
+     * 6.17 would, so that a newer kernel can run (and a test can check) the cancel that the
+     * servers' backpressure falls back on there.
+     */
+    public static final String NO_RECV_BYTE_LIMIT = "niolab.uring.noRecvByteLimit";
+
     /** Opens the trial ring with the best flags, then asks and tries; null when every flag set gave EINVAL. */
     private static UringCapabilities detect() throws ErrnoException {
         for (int flags : SETUP_PREFERENCE) {
@@ -165,7 +172,7 @@ public final class UringSupport {
                 int[] multishot = tryMultishot(ring);
                 return new UringCapabilities(System.getProperty("os.version"), ring.setupFlags(), ring.features(),
                         UringProbe.of(ring), multishot[0] != -Errno.EINVAL, multishot[1] != -Errno.EINVAL,
-                        multishot[2] != -Errno.EINVAL, tryBufferRing(ring));
+                        multishot[2] != -Errno.EINVAL && !Boolean.getBoolean(NO_RECV_BYTE_LIMIT), tryBufferRing(ring));
             }
         }
         return null;

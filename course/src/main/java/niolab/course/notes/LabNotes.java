@@ -163,6 +163,7 @@ public final class LabNotes implements Callable<Integer> {
                 case "checkpoints" -> checkpointTable(lab, checkpoints);
                 case "grading" -> gradingTable(checkpoints);
                 case "needs" -> needsLine(course, lab);
+                case "shortcourse" -> shortCourse(course, m.group(1));
                 case "gradetimes" -> gradeTimes;
                 default -> throw new IllegalArgumentException("labs/" + name + ": no generated block is called " + m.group(2));
             };
@@ -226,6 +227,23 @@ public final class LabNotes implements Callable<Integer> {
         }
         return "Needs: " + String.join("; ", parts) + ".";
     }
+
+    /**
+     * The index's advice to a class short of time: the labs its marker names
+     * ({@code <!-- BEGIN GENERATED shortcourse 5 6 -->}), with every lab whose code they run.
+     */
+    static String shortCourse(Course course, String marker) {
+        Matcher m = SHORT_COURSE.matcher(marker);
+        if (!m.find()) throw new IllegalArgumentException("a shortcourse block names the labs it keeps: <!-- BEGIN GENERATED shortcourse 5 6 -->");
+        List<Integer> chosen = new ArrayList<>();
+        for (String n : m.group(1).trim().split(" ")) chosen.add(Integer.parseInt(n));
+        List<String> taken = course.withNeeds(chosen).stream().map(String::valueOf).toList();
+        List<String> named = chosen.stream().map(String::valueOf).toList();
+        return "A class short of time can take labs " + joinAnd(taken) + ": " + (named.size() == 1 ? "lab " : "labs ") + joinAnd(named)
+                + ", with the labs whose code they run (each sheet's needs line says which).";
+    }
+
+    private static final Pattern SHORT_COURSE = Pattern.compile("shortcourse ((?:\\d+ )+)");
 
     /** The index's table: each lab's checkpoints and points. */
     static String gradingTable(List<Checkpoint> checkpoints) {

@@ -195,6 +195,11 @@ class LabNotesTest {
         assertThat(LabNotes.needsLine(course, 7)).isEqualTo("Needs: lab 1's `bio` (run by this sheet's steps); "
                 + "lab 3's `et-accept`, `et-read` (run by `loops-et`, `loops-herd`).");
         assertThat(LabNotes.needsLine(course, 1)).startsWith("Needs: no other lab's code");
+        // the short course takes the labs whose code its labs run
+        assertThat(course.withNeeds(List.of(7))).containsExactly(1, 3, 7);
+        assertThat(LabNotes.shortCourse(course, "<!-- BEGIN GENERATED shortcourse 7 (make labs) -->\n"))
+                .isEqualTo("A class short of time can take labs 1, 3 and 7: lab 7, with the labs whose code they run (each sheet's needs line says which).");
+        assertThatThrownBy(() -> LabNotes.shortCourse(course, "<!-- BEGIN GENERATED shortcourse -->\n")).hasMessageContaining("names the labs");
     }
 
     /** make labs fills the root README's gradetimes block and leaves make reports' blocks as they are. */

@@ -168,6 +168,11 @@ public final class Symptoms {
     public static long echoedAfterBackingUp(ServerProcess p, long bytes, List<Socket> held) throws Exception {
         Socket s = Echo.connect(p.address());
         held.add(s);
+        return echoedAfterBackingUp(s, bytes);
+    }
+
+    /** As {@link #echoedAfterBackingUp(ServerProcess, long, List)}, on a connection of the caller's: once more on the same one. */
+    public static long echoedAfterBackingUp(Socket s, long bytes) throws Exception {
         AtomicLong written = new AtomicLong();
         Thread writer = Echo.writeWithoutReading(s, bytes, written);
         Echo.awaitDoneOrHeldBack(written, bytes);
