@@ -117,7 +117,7 @@ public final class CompareRun {
             // a zero (no CPU tick in a slice, nothing served) has no log: the forks' medians are of the rounds that measured
             if (numer[i] > 0) byFork.computeIfAbsent(fork[i], k -> new ArrayList<>()).add(numer[i] / denom[i]);
         }
-        if (byFork.size() < 2) return new ForkInterval(Claim.ratio(numer, denom), 1, numer.length, Double.NaN);
+        if (byFork.size() < 2) return new ForkInterval(Claim.ratio(numer, denom), 1, numer.length, Double.NaN, MedianInterval.LEVEL, Double.NaN, 0);
         double[][] ratios = new double[byFork.size()][];
         int f = 0;
         for (List<Double> r : byFork.values()) ratios[f++] = toArray(r);

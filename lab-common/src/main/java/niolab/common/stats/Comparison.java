@@ -1,13 +1,15 @@
 package niolab.common.stats;
 
 /**
- * A ratio B/A with its interval, said in words against a threshold t (a fraction: 0.02 is ±2%):
- * "faster by 8.0% [5.0%, 11%] (threshold ±2.0%)" only when the whole interval lies beyond 1 + t
- * (or below 1 - t: "slower by"); "the same within ±2.0%: [-1.2%, +0.8%] (threshold ±2.0%)" when the whole
- * interval lies inside [1 - t, 1 + t], an equivalence test; otherwise "undecided at this precision
- * (±5.3%) (threshold ±2.0%)". A difference smaller than what an A/A pair of the same server shows
- * is no difference: the threshold is at least the A/A floor ({@link #threshold(Interval)}).
- * Interval edges are printed with the digits that show them decide ({@link Decimals}).
+ * A ratio B/A with its interval, said in words against a threshold t (a fraction: 0.02 is ±2%)
+ * fixed before the data: the smallest difference that matters. "faster by 8.0% [5.0%, 11%]
+ * (threshold ±2.0%)" only when the whole interval lies beyond 1 + t (or below 1 - t: "slower
+ * by"); "the same within ±2.0%: [-1.2%, +0.8%]" when the whole interval lies inside
+ * [1 - t, 1 + t], an equivalence test (Schuirmann's two one-sided tests), with the direction
+ * added when the interval also excludes 1 ("the same within ±2.0%: slower by 0.8% [0.3%, 1.4%]");
+ * otherwise "undecided at this precision (±5.3%)". The threshold never comes from the run's own
+ * noise: a noisier run would then find "the same" easier. An A/A pair is a check of the run, not
+ * its margin. Interval edges are printed with the digits that show them decide ({@link Decimals}).
  */
 public final class Comparison {
     /** Which way a ratio above 1 reads, per quantity. */
@@ -43,7 +45,7 @@ public final class Comparison {
         UNDECIDED
     }
 
-    /** The least threshold: below 2% a shared machine's drift decides, whatever one run's A/A pair showed. */
+    /** The default threshold: below 2% a shared machine's drift decides. */
     public static final double MIN_THRESHOLD = 0.02;
 
     private Comparison() {}
@@ -62,7 +64,11 @@ public final class Comparison {
         return aa.reachFrom(1);
     }
 
-    /** The default threshold: the larger of {@link #MIN_THRESHOLD} and the A/A floor; {@code aa} null when none was measured. */
+    /**
+     * The former default rule, the larger of {@link #MIN_THRESHOLD} and the A/A floor, which let a
+     * noisier run call "the same" more easily; kept only for exp-noise's account of how that rule
+     * behaved. {@code aa} null when none was measured.
+     */
     public static double threshold(Interval aa) {
         return aa == null ? MIN_THRESHOLD : Math.max(MIN_THRESHOLD, floor(aa));
     }
@@ -87,9 +93,13 @@ public final class Comparison {
                 return quantity.below + " by " + range(-est, -high, -low, d) + thresholdNote(threshold, d);
             }
             case SAME: {
-                int d = Decimals.needed(Math.max(1, base), new double[] {low, high}, lower, upper);
-                return "the same within ±" + Decimals.fixed(upper, d) + "%: [" + signed(low, d) + "%, " + signed(high, d) + "%]"
-                        + thresholdNote(threshold, d);
+                int d = Decimals.needed(Math.max(1, base), new double[] {low, high}, lower, upper, 0);
+                String within = "the same within ±" + Decimals.fixed(upper, d) + "%: ";
+                // an equivalence that also excludes 1 still has a direction, known to its interval
+                String note = thresholdNote(threshold, d);
+                if (low > 0) return within + quantity.above + " by " + range(est, low, high, d) + note;
+                if (high < 0) return within + quantity.below + " by " + range(-est, -high, -low, d) + note;
+                return within + "[" + signed(low, d) + "%, " + signed(high, d) + "%]" + note;
             }
             default: {
                 double reach = Math.max(Math.abs(low), Math.abs(high));
@@ -122,8 +132,8 @@ public final class Comparison {
         return Direction.NONE;
     }
 
-    /** One decimal while the interval is narrower than ten points, so ±1% is not rounded away. */
+    /** One decimal while the interval is narrower than ten points, so that a width of 1% is not rounded away. */
     private static int digits(Interval percent) {
-        return percent.width() < 10 && Math.abs(percent.high()) < 10 && Math.abs(percent.low()) < 10 ? 1 : 0;
+        return percent.width() < 10 ? 1 : 0;
     }
 }

@@ -8,24 +8,38 @@ package niolab.common.stats;
  * Rigorous Benchmarking in Reasonable Time, 2013; JMH's forks).
  *
  * <p>The method, stated once ({@link #METHOD}): each fork is summarized by the median of its
- * per-round ratios; with F >= 2 forks the interval is a Student-t 95% interval of the mean of the
+ * per-round ratios; with F >= 2 forks the interval is a Student-t interval of the mean of the
  * forks' log-medians with F - 1 degrees of freedom, exponentiated back (so the estimate is the
  * geometric mean of the fork medians); with one fork it is {@link MedianInterval}'s
- * order-statistic interval of that fork's rounds. The share of the variance between forks comes
- * from one-way random-effects variance components on the per-round log ratios: a share near 1
- * says more forks buy precision and more rounds do not; near 0, the reverse.
+ * order-statistic interval of that fork's rounds. The level is 95% unless a sequential design
+ * asks for a wider one ({@link Sequential}). The share of the variance between forks comes from
+ * {@link VarianceComponents}: a share near 1 says more forks buy precision and more rounds do
+ * not; near 0, the reverse. {@code logSe} is the standard error of the log estimate with
+ * {@code df} degrees of freedom (0: the normal's, for one fork's median), from which
+ * {@link #detectable(double)} says what the design could detect.
  *
  * <pre>
  *   ForkInterval r = ForkInterval.of(perForkRatios);                   // ratios[fork][round]
  *   String words = Comparison.describe(r.ratio(), Quantity.RATE, 0.02); // "the same within ±2.0% ..."
+ *   double d = r.detectable(0.02);                                      // 0.031: detects ≥3.1% with 90% power
  * </pre>
  */
-public record ForkInterval(Interval ratio, int forks, int rounds, double betweenShare) {
-    public static final String METHOD = "per fork the median of its per-round ratios; across F >= 2 forks a Student-t 95% interval "
+public record ForkInterval(Interval ratio, int forks, int rounds, double betweenShare, double level, double logSe, int df) {
+    public static final String METHOD = "per fork the median of its per-round ratios; across F >= 3 forks a Student-t interval "
             + "of the mean of the forks' log-medians (F - 1 degrees of freedom); with one fork the order-statistic interval of its rounds' median";
 
-    /** {@code ratios[f]} holds fork f's per-round ratios (any number each, at least one); every ratio positive and finite. */
+    /** The 95% interval. */
     public static ForkInterval of(double[][] ratios) {
+        return of(ratios, MedianInterval.LEVEL);
+    }
+
+    /**
+     * {@code ratios[f]} holds fork f's per-round ratios (any number each, at least one); every ratio
+     * positive and finite. {@code level}: the interval's confidence across forks; one fork's
+     * order-statistic interval is always {@link MedianInterval#LEVEL}.
+     */
+    public static ForkInterval of(double[][] ratios, double level) {
+        if (!(level > 0 && level < 1)) throw new IllegalArgumentException("level " + level + " is outside (0, 1)");
         int forks = 0;
         int rounds = 0;
         for (double[] fork : ratios) {
@@ -39,7 +53,7 @@ public record ForkInterval(Interval ratio, int forks, int rounds, double between
         if (forks == 0) throw new IllegalArgumentException("no rounds");
         if (forks == 1) {
             for (double[] fork : ratios) {
-                if (fork.length > 0) return new ForkInterval(MedianInterval.median(fork), 1, rounds, Double.NaN);
+                if (fork.length > 0) return oneFork(fork);
             }
         }
         double[] logMedians = new double[forks];
@@ -52,46 +66,30 @@ public record ForkInterval(Interval ratio, int forks, int rounds, double between
         mean /= forks;
         double ss = 0;
         for (double y : logMedians) ss += (y - mean) * (y - mean);
-        double half = StudentT.quantile(1 - (1 - MedianInterval.LEVEL) / 2, forks - 1) * Math.sqrt(ss / (forks - 1) / forks);
+        double se = Math.sqrt(ss / (forks - 1) / forks);
+        double half = StudentT.quantile(1 - (1 - level) / 2, forks - 1) * se;
         Interval interval = new Interval(Math.exp(mean), Math.exp(mean - half), Math.exp(mean + half));
-        return new ForkInterval(interval, forks, rounds, betweenShare(ratios));
+        return new ForkInterval(interval, forks, rounds, betweenShare(ratios), level, se, forks - 1);
     }
 
-    /**
-     * sigma_b^2 / (sigma_b^2 + sigma_w^2) of the log ratios, from the one-way ANOVA's mean squares:
-     * sigma_w^2 = MSW, sigma_b^2 = max(0, (MSB - MSW) / n0), with n0 the rounds per fork (its
-     * unbalanced form when forks ran different numbers of rounds). NaN with one fork, or with no
-     * round left over for the within-fork variance.
-     */
+    /** One fork: the order-statistic interval, and the median's large-sample standard error, sqrt(pi/2)·sd/sqrt(n), for its power. */
+    private static ForkInterval oneFork(double[] fork) {
+        double mean = 0;
+        for (double r : fork) mean += Math.log(r);
+        mean /= fork.length;
+        double ss = 0;
+        for (double r : fork) ss += (Math.log(r) - mean) * (Math.log(r) - mean);
+        double se = fork.length < 2 ? Double.NaN : Math.sqrt(Math.PI / 2) * Math.sqrt(ss / (fork.length - 1) / fork.length);
+        return new ForkInterval(MedianInterval.median(fork), 1, fork.length, Double.NaN, MedianInterval.LEVEL, se, 0);
+    }
+
+    /** The smallest difference (a fraction) this design detects with 90% power against {@code threshold}; NaN when unknown. */
+    public double detectable(double threshold) {
+        return Power.detectable(logSe, df, level, threshold);
+    }
+
+    /** The share of the variance of the log ratios that lies between forks ({@link VarianceComponents#share()}). */
     public static double betweenShare(double[][] ratios) {
-        int forks = 0;
-        int n = 0;
-        double grand = 0;
-        double sumSquaredSizes = 0;
-        for (double[] fork : ratios) {
-            if (fork.length == 0) continue;
-            forks++;
-            n += fork.length;
-            sumSquaredSizes += (double) fork.length * fork.length;
-            for (double r : fork) grand += Math.log(r);
-        }
-        if (forks < 2 || n - forks < 1) return Double.NaN;
-        grand /= n;
-        double ssb = 0;
-        double ssw = 0;
-        for (double[] fork : ratios) {
-            if (fork.length == 0) continue;
-            double m = 0;
-            for (double r : fork) m += Math.log(r);
-            m /= fork.length;
-            ssb += fork.length * (m - grand) * (m - grand);
-            for (double r : fork) ssw += (Math.log(r) - m) * (Math.log(r) - m);
-        }
-        double msb = ssb / (forks - 1);
-        double msw = ssw / (n - forks);
-        double n0 = (n - sumSquaredSizes / n) / (forks - 1);
-        double between = Math.max(0, (msb - msw) / n0);
-        double total = between + msw;
-        return total == 0 ? 0 : between / total;
+        return VarianceComponents.of(ratios).share();
     }
 }

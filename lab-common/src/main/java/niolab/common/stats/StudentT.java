@@ -15,6 +15,16 @@ public final class StudentT {
         if (!(df > 0)) throw new IllegalArgumentException("degrees of freedom " + df + " must be positive");
         if (p == 0.5) return 0;
         if (p < 0.5) return -quantile(1 - p, df);
+        // a sequential run and its simulations ask for the same few quantiles again and again
+        if (QUANTILES.size() > 4096) QUANTILES.clear();
+        return QUANTILES.computeIfAbsent(new Key(p, df), k -> search(k.p, k.df));
+    }
+
+    private record Key(double p, double df) {}
+
+    private static final java.util.Map<Key, Double> QUANTILES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static double search(double p, double df) {
         double lo = 0;
         double hi = 1;
         while (cdf(hi, df) < p && hi < 1e12) hi *= 2;

@@ -30,7 +30,7 @@ class ThresholdVerdictTest {
 
     @Test
     void everyVerdictLineCarriesItsThreshold() {
-        assertThat(Comparison.describe(new Interval(1.08, 1.05, 1.11), Quantity.RATE, 0.02)).isEqualTo("faster by 8% [5%, 11%] (threshold ±2.0%)");
+        assertThat(Comparison.describe(new Interval(1.08, 1.05, 1.11), Quantity.RATE, 0.02)).isEqualTo("faster by 8.0% [5.0%, 11.0%] (threshold ±2.0%)");
         assertThat(Comparison.describe(new Interval(1.20, 1.10, 1.31), Quantity.COST, 0.02)).isEqualTo("costlier by 20% [10%, 31%] (threshold ±2.0%)");
         assertThat(Comparison.describe(new Interval(0.5, 0.4, 0.6), Quantity.LATENCY, 0.047)).isEqualTo("lower by 50% [40%, 60%] (threshold ±4.7%)");
         assertThat(Comparison.describe(new Interval(0.996, 0.988, 1.008), Quantity.RATE, 0.02))
@@ -39,16 +39,27 @@ class ThresholdVerdictTest {
                 .isEqualTo("undecided at this precision (±5.3%) (threshold ±2.0%)");
     }
 
-    /** exp-concurrency's "ET slower by 0.4% [0.3%, 0.5%]" beside a floor of ±4.7%: the same, not slower. */
+    /** exp-vt's CPU per request, 1.197 [1.194, 1.201], was once "the same within ±31.5%" of a noisy run's own floor. */
     @Test
-    void aDifferenceInsideTheFloorIsTheSame() {
+    void aFixedThresholdCallsWhatANoisyFloorHid() {
+        assertThat(Comparison.describe(new Interval(1.197, 1.194, 1.201), Quantity.COST, 0.02)).isEqualTo("costlier by 19.7% [19.4%, 20.1%] (threshold ±2.0%)");
+        assertThat(Comparison.verdict(new Interval(1.197, 1.194, 1.201), Comparison.threshold(new Interval(1, 0.685, 1.315))))
+                .as("the former rule: the A/A floor as the margin").isEqualTo(Verdict.SAME);
+    }
+
+    /** exp-concurrency's "ET slower by 0.4% [0.3%, 0.5%]" against ±2%: the same, and still slower by what it measured. */
+    @Test
+    void theSameWithinTheThresholdKeepsADirectionItsIntervalShows() {
         Interval et = new Interval(0.996, 0.995, 0.997);
         assertThat(Comparison.direction(et)).as("the interval excludes 1").isEqualTo(Comparison.Direction.BELOW);
-        assertThat(Comparison.verdict(et, Comparison.threshold(new Interval(1.0, 0.953, 1.047)))).isEqualTo(Verdict.SAME);
+        assertThat(Comparison.verdict(et, 0.02)).isEqualTo(Verdict.SAME);
+        assertThat(Comparison.describe(et, Quantity.RATE, 0.02)).isEqualTo("the same within ±2.0%: slower by 0.4% [0.3%, 0.5%] (threshold ±2.0%)");
+        assertThat(Comparison.describe(new Interval(1.008, 1.003, 1.014), Quantity.COST, 0.02))
+                .isEqualTo("the same within ±2.0%: costlier by 0.8% [0.3%, 1.4%] (threshold ±2.0%)");
     }
 
     @Test
-    void theDefaultThresholdIsTheLargerOfTwoPercentAndTheFloor() {
+    void theFormerRuleTookTheLargerOfTwoPercentAndTheFloor() {
         assertThat(Comparison.floor(new Interval(1.0, 0.96, 1.01))).isCloseTo(0.04, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(Comparison.threshold(new Interval(1.0, 0.96, 1.01))).isCloseTo(0.04, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(Comparison.threshold(new Interval(1.0, 0.995, 1.01))).isEqualTo(0.02);
