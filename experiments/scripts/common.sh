@@ -19,7 +19,7 @@ case $RESULTS in /*) ;; *) RESULTS=$ROOT/$RESULTS ;; esac
 # (noise.json, itself measured in forks when FORKS is set)
 FORK_ARGS=()
 # a server gets as long to listen as start_server gives it (READY_TIMEOUT)
-[ -z "${FORKS:-}" ] || FORK_ARGS=(--forks "$FORKS" --no-aa --start-timeout "${READY_TIMEOUT:-60}s")
+[ -z "${FORKS:-}" ] || FORK_ARGS=(--forks "$FORKS" --start-timeout "${READY_TIMEOUT:-60}s")
 export SERVER_CPU=${SERVER_CPU-0}
 export CLIENT_CPU=${CLIENT_CPU-1}
 EXP_PORT=${EXP_PORT:-29988}
@@ -60,7 +60,7 @@ stop_servers() {
 report() {
   if [ "${NOISE:-1}" = 1 ]; then
     stop_server quiet
-    PORT=$EXP_PORT JSON=$RESULTS/noise.json bash "$ROOT/scripts/noise.sh" ${FORKS:+--no-aa} >"$RESULTS/noise.txt" 2>&1 \
+    PORT=$EXP_PORT JSON=$RESULTS/noise.json bash "$ROOT/scripts/noise.sh" >"$RESULTS/noise.txt" 2>&1 \
       || echo "warning: make noise failed (see $RESULTS/noise.txt)" >&2
   fi
   conditions_end "$RESULTS" "$([ -f "$RESULTS/noise.json" ] && echo "$RESULTS/noise.json")"

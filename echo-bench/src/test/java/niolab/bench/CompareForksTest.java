@@ -29,61 +29,64 @@ class CompareForksTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
-    void everyForkStartsFreshProcessesWithAnAaTwinAndStopsThem(@TempDir Path dir) throws Exception {
+    void everyForkStartsFreshProcessesWithAnAaCheckAndStopsThem(@TempDir Path dir) throws Exception {
         String tag = tag();
         Path json = dir.resolve("forks.json");
-        Cli run = Cli.run("compare", "--forks", "2", "--rounds", "4", "--slice", "150ms", "--warmup", "200ms", "--seed", "5", "-c", "1", "-k",
-                "--rate", "200", "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        Cli run = Cli.run("compare", "--forks", "3", "--rounds", "3", "--aa", "--slice", "150ms", "--warmup", "200ms", "--seed", "5", "-c", "1",
+                "-k", "--rate", "200", "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
         assertThat(run.code()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).contains("3 servers, 2 forks (fresh server processes) of 4 rounds")
-                .contains("# A/A: A~aa is a second process of A's command in every fork")
-                .containsPattern("\\nA~aa \\(A/A\\) +rate .*\\(threshold ±[0-9.]+%\\) \\(8 rounds in 2 forks")
-                .contains("floor (the A/A twin's reach from 1): rate ±")
-                .containsPattern("\\nB +rate .*\\(threshold ±[0-9.]+%\\) \\(8 rounds in 2 forks");
+        assertThat(run.out()).contains("3 servers, 3 forks (fresh server processes) of 3 rounds")
+                .contains("# threshold: ±2.0% (the default), fixed before the data")
+                .contains("# A/A check: A~aa is a second process of A's command in every fork")
+                .containsPattern("\nB +rate .*\\(threshold ±2\\.0+%\\); detects .* with 90% power \\(9 rounds in 3 forks")
+                .containsPattern("\n(warning: )?A/A check \\(A~aa against A\\): rate [0-9.]+ \\[[0-9.]+, [0-9.]+\\], (not )?inside ±2\\.0%")
+                .doesNotContainPattern("\nA~aa +rate");
         assertThat(FakeServer.tagged(tag)).as("every server process stopped").isEmpty();
         JsonNode root = JSON.readTree(json.toFile());
-        assertThat(root.at("/config/forks").asInt()).isEqualTo(2);
-        assertThat(root.at("/config/threshold").isNull()).isTrue();
+        assertThat(root.at("/config/forks").asInt()).isEqualTo(3);
+        assertThat(root.at("/config/threshold").asDouble()).isEqualTo(0.02);
+        assertThat(root.at("/config/aa").asBoolean()).isTrue();
         assertThat(root.at("/servers/0/command").asBoolean()).isTrue();
         assertThat(root.at("/servers/1/name").asText()).isEqualTo("A~aa");
         Set<String> perFork = new HashSet<>();
         for (JsonNode s : root.get("slices")) {
             perFork.add(s.get("fork").asInt() + " " + s.get("server").asText());
-            assertThat(s.get("round").asInt()).isBetween(s.get("fork").asInt() * 4 - 3, s.get("fork").asInt() * 4);
+            assertThat(s.get("round").asInt()).isBetween(s.get("fork").asInt() * 3 - 2, s.get("fork").asInt() * 3);
             assertThat(s.get("requests").asLong()).isPositive();
         }
-        assertThat(perFork).containsExactlyInAnyOrder("1 A", "1 A~aa", "1 B", "2 A", "2 A~aa", "2 B");
+        assertThat(perFork).containsExactlyInAnyOrder("1 A", "1 A~aa", "1 B", "2 A", "2 A~aa", "2 B", "3 A", "3 A~aa", "3 B");
         JsonNode summary = root.get("summary");
-        assertThat(summary.get("forks").asInt()).isEqualTo(2);
+        assertThat(summary.get("forks").asInt()).isEqualTo(3);
         assertThat(summary.get("interval_method").asText()).contains("Student-t");
         assertThat(summary.get("aa_server").asText()).isEqualTo("A~aa");
-        double floor = summary.get("floor").asDouble();
-        assertThat(summary.get("threshold").asDouble()).isEqualTo(Math.max(0.02, floor), org.assertj.core.data.Offset.offset(0.0011));
+        assertThat(summary.get("threshold").asDouble()).as("the A/A floor never sets it").isEqualTo(0.02);
+        assertThat(summary.get("threshold_source").asText()).isEqualTo("default");
+        assertThat(summary.get("level").asDouble()).isEqualTo(0.95);
         JsonNode rate = summary.at("/comparisons/1/rate");
         assertThat(summary.at("/comparisons/1/server").asText()).isEqualTo("B");
-        assertThat(rate.get("forks").asInt()).isEqualTo(2);
-        assertThat(rate.get("verdict").asText()).isIn("same", "undecided");
-        assertThat(rate.get("words").asText()).contains("(threshold ±");
+        assertThat(rate.get("forks").asInt()).isEqualTo(3);
+        assertThat(rate.get("threshold").asDouble()).isEqualTo(0.02);
+        assertThat(rate.get("detectable").asDouble()).as("at least the threshold").isGreaterThanOrEqualTo(0.02);
+        assertThat(rate.get("words").asText()).contains("(threshold ±2.0");
         assertThat(rate.has("between_fork_share")).isTrue();
-        assertThat(summary.at("/comparisons/0/rate/verdict").asText()).as("the twin is the same as its floor").isEqualTo("same");
         BenchComparison read = ResultsJson.read(Files.readString(json), BenchComparison.class);
         assertThat(read.slices()).allMatch(s -> s.fork() != null);
         assertThat(read.summary().aaServer()).isEqualTo("A~aa");
-        assertThat(read.summary().comparisons().get(1).rate().verdict()).isIn("same", "undecided");
+        assertThat(read.summary().comparisons().get(1).rate().detectable()).isGreaterThanOrEqualTo(0.02);
     }
 
     @Test
     void serverLogsKeepEveryForksOutputUnderItsName(@TempDir Path dir) throws Exception {
         String tag = tag();
         Path logs = dir.resolve("logs/keepalive-4");
-        Cli run = Cli.run("compare", "--forks", "2", "--rounds", "2", "--slice", "100ms", "--warmup", "0", "--no-aa", "-c", "1", "-k",
+        Cli run = Cli.run("compare", "--forks", "3", "--rounds", "3", "--slice", "100ms", "--warmup", "0", "-c", "1", "-k",
                 "--rate", "200", "--server-logs", logs.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
         assertThat(run.code()).as(run.out() + run.err()).isZero();
         List<String> kept = new ArrayList<>();
         try (var files = Files.list(logs)) {
             files.forEach(f -> kept.add(f.getFileName().toString()));
         }
-        assertThat(kept).containsExactlyInAnyOrder("A-fork-1.log", "A-fork-2.log", "B-fork-1.log", "B-fork-2.log");
+        assertThat(kept).containsExactlyInAnyOrder("A-fork-1.log", "A-fork-2.log", "A-fork-3.log", "B-fork-1.log", "B-fork-2.log", "B-fork-3.log");
         assertThat(Files.readString(logs.resolve("B-fork-2.log"))).contains("fake: listening on ");
         assertThat(FakeServer.tagged(tag)).isEmpty();
         Cli none = Cli.run("compare", "--server-logs", logs.toString(), "a=127.0.0.1:9");
@@ -92,14 +95,14 @@ class CompareForksTest {
     }
 
     @Test
-    void aGivenThresholdSkipsTheTwinAndIsOnEveryVerdict(@TempDir Path dir) throws Exception {
+    void aGivenThresholdIsOnEveryVerdictAndNoTwinRunsUnlessAsked(@TempDir Path dir) throws Exception {
         String tag = tag();
         Path json = dir.resolve("t.json");
-        Cli run = Cli.run("compare", "--threshold", "5%", "--rounds", "8", "--slice", "100ms", "--warmup", "200ms", "-c", "1", "-k", "--rate", "200",
-                "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        Cli run = Cli.run("compare", "--threshold", "5%", "--forks", "3", "--rounds", "3", "--slice", "100ms", "--warmup", "200ms", "-c", "1",
+                "-k", "--rate", "200", "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
         assertThat(run.code()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).doesNotContain("~aa").contains("# threshold: ±5.0% (--threshold)")
-                .containsPattern("\\nB +rate .*\\(threshold ±5\\.0+%\\) \\([6-8] rounds\\)");
+        assertThat(run.out()).doesNotContain("~aa").doesNotContain("A/A").contains("# threshold: ±5.0% (--threshold), fixed before the data")
+                .containsPattern("\nB +rate .*\\(threshold ±5\\.0+%\\); detects .* \\(9 rounds in 3 forks");
         JsonNode root = JSON.readTree(json.toFile());
         assertThat(root.at("/config/threshold").asDouble()).isEqualTo(0.05);
         assertThat(root.at("/summary/threshold_source").asText()).isEqualTo("--threshold");
@@ -108,22 +111,44 @@ class CompareForksTest {
         assertThat(FakeServer.tagged(tag)).isEmpty();
     }
 
+    /**
+     * The positive control, through the real command path: B is A's command with busy work per
+     * read sized, from a measurement of A's rate here, to slow it by about 10%; compare, adding
+     * forks until it decides, must call B slower (and never faster), whatever the machine's load.
+     */
     @Test
-    void noAaRunsNoTwinAndTheThresholdIsTwoPercent(@TempDir Path dir) throws Exception {
+    void aMeasuredTenPercentSlowdownIsCalledSlower() {
         String tag = tag();
-        Path json = dir.resolve("n.json");
-        Cli run = Cli.run("compare", "--no-aa", "--rounds", "8", "--slice", "100ms", "--warmup", "200ms", "-c", "1", "-k", "--rate", "200",
-                "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        Cli pilot = Cli.run("compare", "--forks", "3", "--rounds", "3", "--slice", "150ms", "--warmup", "300ms", "-c", "1", "-k",
+                "A=" + FakeServer.command("echo", tag), "A2=" + FakeServer.command("echo", tag));
+        assertThat(pilot.code()).as(pilot.out() + pilot.err()).isZero();
+        java.util.regex.Matcher median = java.util.regex.Pattern.compile("\nA +\\(command\\) +\\d+ +([0-9,]+) ").matcher(pilot.out());
+        assertThat(median.find()).as(pilot.out()).isTrue();
+        double rate = Double.parseDouble(median.group(1).replace(",", ""));
+        long work = Math.round(1e9 / rate / 9); // 1/rate per request becomes 10/9 of it: 0.9 of the rate
+        Cli run = Cli.run("compare", "--until-decided", "--max-time", "60s", "--rounds", "3", "--slice", "150ms", "--warmup", "300ms", "-c", "1",
+                "-k", "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("work-" + work, tag));
         assertThat(run.code()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).doesNotContain("~aa").containsPattern("\\nB +rate .*\\(threshold ±2\\.0+%\\)");
-        assertThat(JSON.readTree(json.toFile()).at("/summary/threshold_source").asText()).isEqualTo("minimum");
+        assertThat(run.out()).as("work %d ns against %.0f requests/s", work, rate).containsPattern("\nB +rate .* slower by ")
+                .containsPattern("interval \\(look \\d+ of a run until decided");
+        assertThat(FakeServer.tagged(tag)).isEmpty();
+    }
+
+    @Test
+    void aPilotPrintsTheDesignThatPowerNeeds() {
+        String tag = tag();
+        Cli run = Cli.run("compare", "--plan", "--detect", "5%", "--slice", "100ms", "--warmup", "100ms", "-c", "1", "-k", "--rate", "300",
+                "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("a pilot of 3 forks (fresh server processes) of 3 rounds")
+                .containsPattern("\nplan: 90% power to call a 5\\.0% difference beyond ±2\\.0%(: --forks \\d+ --rounds \\d+, about | needs more than)");
         assertThat(FakeServer.tagged(tag)).isEmpty();
     }
 
     @Test
     void aCommandThatExitsIsOneLineWithItsStatusAndLastLines() {
         String tag = tag();
-        Cli run = Cli.run("compare", "--no-aa", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1", "--rate", "100",
+        Cli run = Cli.run("compare", "--forks", "3", "--rounds", "3", "--slice", "100ms", "--warmup", "0", "-c", "1", "--rate", "100",
                 "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("exit", tag));
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).hasLineCount(1).startsWith("error: server B exited with status " + FakeServer.EXIT_STATUS + " before listening on port ")
@@ -135,8 +160,8 @@ class CompareForksTest {
     void aCommandThatNeverListensIsNamedAfterTheStartTimeout() {
         String tag = tag();
         long t0 = System.nanoTime();
-        Cli run = Cli.run("compare", "--no-aa", "--start-timeout", "2s", "--rounds", "6", "--slice", "100ms", "--warmup", "0", "-c", "1",
-                "--rate", "100", "A=" + FakeServer.command("mute", tag), "B=127.0.0.1:1");
+        Cli run = Cli.run("compare", "--start-timeout", "2s", "--forks", "3", "--rounds", "3", "--slice", "100ms", "--warmup", "0", "-c", "1",
+                "--rate", "100", "A=" + FakeServer.command("mute", tag), "B=" + FakeServer.command("echo", tag));
         assertThat(run.code()).as(run.out() + run.err()).isEqualTo(2);
         assertThat(run.err()).hasLineCount(1).matches("error: server A did not listen on port \\d+ within 2 s; its last lines: fake: never listening\\n");
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).as("bounded by --start-timeout").isLessThan(30);
@@ -148,6 +173,16 @@ class CompareForksTest {
         String[][] cases = {
             {"compare", "--forks", "2", "a=sleep 1 {port}", "b=127.0.0.1:9"},
             {"compare", "--forks", "0", "a=sleep 1 {port}"},
+            {"compare", "--forks", "3", "--rounds", "2", "a=sleep 1 {port}"},
+            {"compare", "--rounds", "5", "a=127.0.0.1:9"},
+            {"compare", "a=sleep 1 {port}", "b=127.0.0.1:9"},
+            {"compare", "--aa", "a=127.0.0.1:9"},
+            {"compare", "--until-decided", "--forks", "3", "a=sleep 1 {port}"},
+            {"compare", "--until-decided", "--plan", "a=sleep 1 {port}"},
+            {"compare", "--max-time", "1m", "a=sleep 1 {port}"},
+            {"compare", "--detect", "5%", "a=sleep 1 {port}"},
+            {"compare", "--plan", "--detect", "2%", "a=sleep 1 {port}"},
+            {"compare", "--plan", "a=127.0.0.1:9"},
             {"compare", "--threshold", "2", "a=sleep 1 {port}"},
             {"compare", "--threshold", "100%", "a=sleep 1 {port}"},
             {"compare", "--start-timeout", "1ms", "a=sleep 1 {port}"},
@@ -163,6 +198,8 @@ class CompareForksTest {
         assertThat(Cli.run("compare", "--forks", "3", "a=sleep 1 {port}", "b=127.0.0.1:9").err())
                 .isEqualTo("error: --forks 3 starts fresh server processes: server b (127.0.0.1:9) is running already and cannot be restarted; "
                         + "give it as b='COMMAND ... {port}'\n");
+        assertThat(Cli.run("compare", "--forks", "2", "a=sleep 1 {port}").err()).isEqualTo("error: --forks 2: a comparison in forks needs at "
+                + "least 3 (its interval across F forks has F - 1 degrees of freedom: 2 forks give t = 12.7, wider than any difference worth calling)\n");
         assertThat(Cli.run("compare", "a=./myserver").err()).isEqualTo("error: server a: the command './myserver' has no {port}: compare starts "
                 + "it on a free port and passes the port there (a running server is a=HOST:PORT)\n");
     }
@@ -187,7 +224,7 @@ class CompareForksTest {
         String tag = tag();
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                "niolab.bench.EchoBench", "compare", "--no-aa", "--rounds", "100", "--slice", "1s", "--warmup", "0", "-c", "1", "--rate", "50",
+                "niolab.bench.EchoBench", "compare", "--rounds", "100", "--slice", "1s", "--warmup", "0", "-c", "1", "--rate", "50",
                 "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag)));
         Process compare = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {

@@ -51,13 +51,14 @@ class CompareTest {
             assertThat(run.code()).as(run.out() + run.err()).isZero();
             assertThat(run.err()).isEmpty();
             assertThat(run.out()).contains("seed 7: --seed 7 repeats it").contains("against fast:");
-            assertThat(run.out()).containsPattern("slow +rate +0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]  slower by \\d+% \\[\\d+%, \\d+%\\] \\(threshold ±2\\.0%\\) \\([6-8] rounds\\)");
+            assertThat(run.out()).containsPattern("slow +rate +0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]  slower by [0-9.]+% \\[[0-9.]+%, [0-9.]+%\\] "
+                    + "\\(threshold ±2\\.0%\\); detects .* with 90% power \\([6-8] rounds\\)");
             JsonNode rate = JSON.readTree(json.toFile()).at("/summary/comparisons/0/rate");
             assertThat(rate.get("high").asDouble()).isLessThan(1.0);
             assertThat(rate.get("direction").asText()).isEqualTo("below");
             assertThat(rate.get("words").asText()).startsWith("slower by ");
             assertThat(rate.get("verdict").asText()).isEqualTo("below");
-            assertThat(rate.get("threshold").asDouble()).as("no A/A twin of a running server: the least threshold").isEqualTo(0.02);
+            assertThat(rate.get("threshold").asDouble()).as("the default threshold").isEqualTo(0.02);
         }
     }
 
@@ -75,7 +76,7 @@ class CompareTest {
             Cli run = Cli.run("compare", "--rounds", "10", "--slice", "300ms", "--warmup", "300ms", "-c", "1", "-k", "--rate", "100",
                     "--json", json.toString(), "a=" + a.hostPort(), "b=" + b.hostPort());
             assertThat(run.code()).as(run.out() + run.err()).isZero();
-            assertThat(run.out()).containsPattern("\\nb +rate +1\\.000 \\[[0-9.]+, [0-9.]+\\]  (the same within ±2\\.0%: \\[[-+0-9.]+%, [-+0-9.]+%\\]|undecided at this precision \\(±[0-9.]+%\\)) \\(threshold ±2\\.0%\\) \\(10 rounds\\)");
+            assertThat(run.out()).containsPattern("\\nb +rate +1\\.000 \\[[0-9.]+, [0-9.]+\\]  (the same within ±2\\.0%: \\[[-+0-9.]+%, [-+0-9.]+%\\]|undecided at this precision \\(±[0-9.]+%\\)) \\(threshold ±2\\.0%\\); detects .* \\(10 rounds\\)");
             JsonNode rate = JSON.readTree(json.toFile()).at("/summary/comparisons/0/rate");
             assertThat(rate.get("estimate").asDouble()).isEqualTo(1.0);
             assertThat(rate.get("direction").asText()).isEqualTo("none");

@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * A server for compare's command tests, started as a process: {@code FakeServer MODE PORT [TAG]}.
- * echo: echoes every byte on PORT; exit: prints a line and exits with status 3 before listening;
+ * echo: echoes every byte on PORT; work-NS: the same after NS nanoseconds of busy work per read
+ * (lab-server's --work-ns); exit: prints a line and exits with status 3 before listening;
  * mute: prints a line and never listens. TAG only marks the process, so a test can find it.
  * {@link #command} builds the command line (this JVM's java, the test class path).
  */
@@ -50,9 +51,10 @@ final class FakeServer {
             default -> {
                 try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
                     System.out.println("fake: listening on " + port);
+                    long work = mode.startsWith("work-") ? Long.parseLong(mode.substring(5)) : 0;
                     while (true) {
                         Socket s = listener.accept();
-                        Thread t = new Thread(() -> echo(s));
+                        Thread t = new Thread(() -> echo(s, work));
                         t.setDaemon(true);
                         t.start();
                     }
@@ -61,12 +63,16 @@ final class FakeServer {
         }
     }
 
-    private static void echo(Socket s) {
+    private static void echo(Socket s, long workNanos) {
         try (s) {
             InputStream in = s.getInputStream();
             OutputStream out = s.getOutputStream();
             byte[] buf = new byte[65536];
-            for (int n; (n = in.read(buf)) > 0; ) out.write(buf, 0, n);
+            for (int n; (n = in.read(buf)) > 0; ) {
+                // spin, not sleep: a sleep's granularity is tens of microseconds, longer than the work it would stand for
+                for (long until = System.nanoTime() + workNanos; System.nanoTime() < until; ) Thread.onSpinWait();
+                out.write(buf, 0, n);
+            }
         } catch (IOException ignored) {
             // the client went away
         }

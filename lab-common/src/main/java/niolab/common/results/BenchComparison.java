@@ -15,17 +15,25 @@ public record BenchComparison(String tool, int schema, String command, Config co
 
     /**
      * {@code threads} is null when the load tool picks it; {@code seed} repeats the order.
-     * {@code rounds} is per fork; {@code forks} (fresh processes of every command server) and
-     * {@code threshold} (--threshold as a fraction, null for the default) are null in files
-     * written before forks.
+     * {@code rounds} is per fork; {@code forks} (fresh processes of every command server, as run)
+     * and {@code threshold} (the verdicts' margin as a fraction; null: the former default from the
+     * A/A floor) are null in files written before forks; {@code aa} (an A/A twin asked for),
+     * {@code untilDecided} and {@code maxTimeS} are null in files written before they existed.
      */
     public record Config(String servers, String load, String protocol, String path, int connections, Integer threads,
                          boolean keepalive, int pipeline, double rate, int size, int rounds, double sliceS, double warmupS,
-                         long seed, Integer forks, Double threshold) {
+                         long seed, Integer forks, Double threshold, Boolean aa, Boolean untilDecided, Double maxTimeS) {
         /** A file without forks: one fork, the default threshold. */
         public Config(String servers, String load, String protocol, String path, int connections, Integer threads, boolean keepalive,
                       int pipeline, double rate, int size, int rounds, double sliceS, double warmupS, long seed) {
             this(servers, load, protocol, path, connections, threads, keepalive, pipeline, rate, size, rounds, sliceS, warmupS, seed, null, null);
+        }
+
+        /** A file with forks, written before --aa and --until-decided. */
+        public Config(String servers, String load, String protocol, String path, int connections, Integer threads, boolean keepalive,
+                      int pipeline, double rate, int size, int rounds, double sliceS, double warmupS, long seed, Integer forks, Double threshold) {
+            this(servers, load, protocol, path, connections, threads, keepalive, pipeline, rate, size, rounds, sliceS, warmupS, seed, forks,
+                    threshold, null, null, null);
         }
     }
 
@@ -55,13 +63,21 @@ public record BenchComparison(String tool, int schema, String command, Config co
     /**
      * {@code intervalMethod} says how every ratio's interval was computed; {@code aaServer} names
      * the A/A twin of the baseline (null without one), whose rate interval's reach from 1 is the
-     * {@code floor}; {@code threshold} is the rate's, {@code thresholdSource} where it came from
-     * ("--threshold", "a/a floor", "minimum"). All null in files written before forks.
+     * {@code floor}, a check of the run; {@code threshold} is the verdicts', {@code thresholdSource}
+     * where it came from ("--threshold", "default"; in files written before the threshold was fixed
+     * before the data, "a/a floor" or "minimum"); {@code level} is the intervals' confidence (0.95, or
+     * a sequential look's) and {@code looks} the looks of a run until decided (null otherwise).
+     * The fields are null in files written before them.
      */
     public record Summary(List<ServerSummary> servers, List<Comparison> comparisons, Integer forks, String intervalMethod,
-                          String aaServer, Double floor, Double threshold, String thresholdSource) {
+                          String aaServer, Double floor, Double threshold, String thresholdSource, Double level, Integer looks) {
         public Summary(List<ServerSummary> servers, List<Comparison> comparisons) {
             this(servers, comparisons, null, null, null, null, null, null);
+        }
+
+        public Summary(List<ServerSummary> servers, List<Comparison> comparisons, Integer forks, String intervalMethod, String aaServer,
+                       Double floor, Double threshold, String thresholdSource) {
+            this(servers, comparisons, forks, intervalMethod, aaServer, floor, threshold, thresholdSource, null, null);
         }
     }
 
@@ -79,16 +95,22 @@ public record BenchComparison(String tool, int schema, String command, Config co
     }
 
     /**
-     * The ratio with its 95% interval (summary.interval_method), where the interval lies against 1
-     * ({@code direction}), and the verdict against {@code threshold} ({@code verdict}: above, below,
-     * same, undecided; {@code words}, the threshold on the line); {@code floor} is the A/A twin's
-     * reach from 1 for this quantity, {@code betweenForkShare} the share of the variance between
-     * forks. The added fields are null in files written before forks.
+     * The ratio with its interval (summary.interval_method, at summary.level), where the interval
+     * lies against 1 ({@code direction}), and the verdict against {@code threshold} ({@code verdict}:
+     * above, below, same, undecided; {@code words}, the threshold on the line); {@code floor} is the
+     * A/A twin's reach from 1 for this quantity, {@code betweenForkShare} the share of the variance
+     * between forks, {@code detectable} the smallest difference (a fraction) this design detects
+     * with 90% power. The added fields are null in files written before them.
      */
     public record Ratio(int rounds, double estimate, double low, double high, String direction, String words, String verdict,
-                        Double threshold, Double floor, Integer forks, Double betweenForkShare) {
+                        Double threshold, Double floor, Integer forks, Double betweenForkShare, Double detectable) {
         public Ratio(int rounds, double estimate, double low, double high, String direction, String words) {
             this(rounds, estimate, low, high, direction, words, null, null, null, null, null);
+        }
+
+        public Ratio(int rounds, double estimate, double low, double high, String direction, String words, String verdict,
+                     Double threshold, Double floor, Integer forks, Double betweenForkShare) {
+            this(rounds, estimate, low, high, direction, words, verdict, threshold, floor, forks, betweenForkShare, null);
         }
     }
 }

@@ -28,6 +28,16 @@ public final class Comparison {
             this.above = above;
             this.below = below;
         }
+
+        /** The word for a ratio above 1: "faster", "costlier", "higher". */
+        public String above() {
+            return above;
+        }
+
+        /** The word for a ratio below 1: "slower", "cheaper", "lower". */
+        public String below() {
+            return below;
+        }
     }
 
     /** Where the whole interval lies against 1. */

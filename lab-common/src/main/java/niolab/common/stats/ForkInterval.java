@@ -88,6 +88,16 @@ public record ForkInterval(Interval ratio, int forks, int rounds, double between
         return Power.detectable(logSe, df, level, threshold);
     }
 
+    /** The smallest slowdown (a fraction) this design calls "slower" with 90% power. */
+    public double detectableSlower(double threshold) {
+        return Power.detectableSlower(logSe, df, level, threshold);
+    }
+
+    /** The smallest speedup (a fraction) this design calls "faster" with 90% power. */
+    public double detectableFaster(double threshold) {
+        return Power.detectableFaster(logSe, df, level, threshold);
+    }
+
     /** The share of the variance of the log ratios that lies between forks ({@link VarianceComponents#share()}). */
     public static double betweenShare(double[][] ratios) {
         return VarianceComponents.of(ratios).share();

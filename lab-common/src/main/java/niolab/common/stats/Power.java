@@ -24,11 +24,23 @@ public final class Power {
      * degrees of freedom ({@code df} infinite or 0 for the normal), against {@code threshold}.
      */
     public static double detectable(double se, double df, double level, double threshold) {
+        return Math.max(detectableSlower(se, df, level, threshold), detectableFaster(se, df, level, threshold));
+    }
+
+    /** The smallest slowdown (a fraction below 1: 0.031 is a ratio of 0.969) called "slower" with {@link #TARGET} power. */
+    public static double detectableSlower(double se, double df, double level, double threshold) {
+        return 1 - Math.exp(Math.log(1 - threshold) - reach(se, df, level));
+    }
+
+    /** The smallest speedup (a fraction: 0.031 is a ratio of 1.031) called "faster" with {@link #TARGET} power. */
+    public static double detectableFaster(double se, double df, double level, double threshold) {
+        return Math.exp(Math.log(1 + threshold) + reach(se, df, level)) - 1;
+    }
+
+    /** How far beyond the threshold, in logs, the truth must lie: the interval's half-width plus the spread power asks for. */
+    private static double reach(double se, double df, double level) {
         if (!(se >= 0) || !Double.isFinite(se)) return Double.NaN;
-        double reach = (critical(1 - (1 - level) / 2, df) + critical(TARGET, df)) * se;
-        double slower = 1 - Math.exp(Math.log(1 - threshold) - reach);
-        double faster = Math.exp(Math.log(1 + threshold) + reach) - 1;
-        return Math.max(slower, faster);
+        return (critical(1 - (1 - level) / 2, df) + critical(TARGET, df)) * se;
     }
 
     /** The chance that a true ratio {@code trueRatio} is called beyond {@code threshold} by such an interval (normal approximation to the spread). */
