@@ -48,7 +48,7 @@ class SheetChecksTest {
         }
     }
 
-    record Check(String sheet, int line, String script, List<Expect> expects) {
+    record Check(String sheet, int index, int line, String script, List<Expect> expects) {
         @Override
         public String toString() {
             return sheet + ":" + line;
@@ -70,7 +70,7 @@ class SheetChecksTest {
                 if (!m.matches()) break;
                 expects.add(new Expect(m.group(1), m.group(2), Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4))));
             }
-            out.add(new Check(sheet.getFileName().toString(), start, script.toString(), expects));
+            out.add(new Check(sheet.getFileName().toString(), out.size() + 1, start, script.toString(), expects));
         }
         return out;
     }
@@ -172,7 +172,8 @@ class SheetChecksTest {
             for (Expect e : c.expects()) {
                 Double v = observed(output, e.label(), e.name());
                 boolean ok = v != null && v >= e.lo() && v <= e.hi();
-                rows.add(String.join("\t", c.toString(), e.label() == null ? e.name() : e.label() + ": " + e.name(), e.range(), v == null ? "none" : number(v), ok ? "ok" : "FAILED",
+                // by its place among the sheet's checked blocks, which prose edits around it do not move
+                rows.add(String.join("\t", c.sheet() + " block " + c.index(), e.label() == null ? e.name() : e.label() + ": " + e.name(), e.range(), v == null ? "none" : number(v), ok ? "ok" : "FAILED",
                         seconds + " s"));
                 if (!ok) failures.add(c + ": " + e.name() + " = " + v + ", not " + e.range() + "; output:\n" + tail(output));
             }
