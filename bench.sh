@@ -159,15 +159,17 @@ else
   done
 fi
 
-# BENCH_CSV=FILE appends the results as rows (the experiments read them)
+# BENCH_CSV=FILE appends the results as rows (the experiments read them), the file rewritten whole
 if [ -n "${BENCH_CSV:-}" ]; then
-  [ -s "$BENCH_CSV" ] || echo "client,arch,clients,qps,errors,elapsed_s" >"$BENCH_CSV"
-  for arch in $ARCHS; do
-    [ -n "${SKIPPED[$arch]+x}" ] && continue
-    for c in "${sweep[@]}"; do
-      echo "$CLIENT,$arch,$c,${QPS[$arch,$c]},${ERR[$arch,$c]},${SECS[$arch,$c]}" >>"$BENCH_CSV"
+  {
+    if [ -s "$BENCH_CSV" ]; then cat "$BENCH_CSV"; else echo "client,arch,clients,qps,errors,elapsed_s"; fi
+    for arch in $ARCHS; do
+      [ -n "${SKIPPED[$arch]+x}" ] && continue
+      for c in "${sweep[@]}"; do
+        echo "$CLIENT,$arch,$c,${QPS[$arch,$c]},${ERR[$arch,$c]},${SECS[$arch,$c]}"
+      done
     done
-  done
+  } | atomic_write "$BENCH_CSV"
 fi
 
 # the exit code says whether every architecture started and every client got its echo back

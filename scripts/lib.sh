@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The shell library of bench.sh, scripts/*.sh and experiments/scripts/*.sh: start a lab server
-# in the background and stop it by PID whatever happens, pin servers and clients to CPUs, save
+# in the background, tied to the script (tethered: it dies with the script, even a SIGKILLed one),
+# and stop it by PID whatever happens, pin servers and clients to CPUs, save
 # /proc as it is (proc_sample: the report generator's `summarize` computes from it), record the
 # environment of a run. Source it (after set -euo pipefail); it picks the JDK the jars were built
 # on (scripts/jdk.sh), defines NIOLAB_HOME and require_fresh_jars (scripts/fresh.sh).
@@ -13,6 +14,35 @@ source "$NIOLAB_HOME/scripts/jdk.sh" built
 source "$NIOLAB_HOME/scripts/fresh.sh"
 SERVER_PID=
 SERVER_LOG=
+TETHER_SH=$NIOLAB_HOME/lab-common/src/main/resources/niolab/common/tether.sh
+# tethered's watchers, by the pid of the command each one guards
+declare -gA TETHERS=()
+
+# tethered CMD...: runs CMD in the background in a process group of its own, tied to this shell:
+# when the shell dies, by any signal, SIGKILL included, CMD and whatever it forked are stopped
+# within about a second. CMD runs under setsid setpriv --pdeathsig KILL and beside it a watcher,
+# lab-common's tether.sh, under setpriv --pdeathsig TERM; echo-bench compare ties its servers the
+# same way (echo-bench/README.md, "Stopped or killed", has the limits). Sets TETHERED_PID, CMD's
+# own pid (setsid and setpriv exec it).
+# Call it in the shell that keeps running, never in a $(...) or a pipeline: the signal comes when
+# the calling process ends. untether PID ends the watcher once the command is stopped.
+tethered() {
+  # this process, the parent of both: inside the & below, BASHPID would be the child's own pid
+  local starter=$BASHPID
+  setsid setpriv --pdeathsig KILL "$@" &
+  TETHERED_PID=$!
+  setpriv --pdeathsig TERM sh "$TETHER_SH" "$TETHERED_PID" "$starter" </dev/null >/dev/null 2>&1 &
+  TETHERS[$TETHERED_PID]=$!
+}
+
+# untether PID: ends the watcher of tethered's PID (already stopped), so that nothing is left.
+untether() {
+  local w=${TETHERS[$1]:-}
+  [ -n "$w" ] || return 0
+  kill -KILL "$w" 2>/dev/null || true
+  wait "$w" 2>/dev/null || true
+  unset "TETHERS[$1]"
+}
 
 # pin_prefix CPU: the words that run a command on CPU ("taskset -c CPU"), none when CPU is
 # empty. Used unquoted, as a prefix: $(pin_prefix "$CLIENT_CPU") CMD... keeps CMD's own PID.
@@ -72,8 +102,8 @@ start_server() {
   prefix+=($(pin_prefix "${SERVER_CPU:-}"))
   local options=()
   [ "$arch" = mp ] && options=(--workers "${WORKERS:-4}")
-  "${prefix[@]}" "$NIOLAB_HOME/bin/lab-server" "$arch" --port "$port" "${options[@]}" "$@" >"$SERVER_LOG" 2>&1 &
-  SERVER_PID=$!
+  tethered "${prefix[@]}" "$NIOLAB_HOME/bin/lab-server" "$arch" --port "$port" "${options[@]}" "$@" >"$SERVER_LOG" 2>&1
+  SERVER_PID=$TETHERED_PID
   local deadline=$((SECONDS + ${READY_TIMEOUT:-60}))
   until ready_line "$SERVER_LOG" >/dev/null; do
     if ! kill -0 "$SERVER_PID" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
@@ -101,11 +131,20 @@ stop_server() {
     wait "$SERVER_PID" 2>/dev/null || true
     [ "${1:-}" = quiet ] || grep -E '^(counters|total|\[w[0-9]+\] counters)' "$SERVER_LOG" | sed 's/^/server /' || true
   fi
+  [ -z "$SERVER_PID" ] || untether "$SERVER_PID"
   SERVER_PID=
   # SERVER_LOG_COPY=FILE keeps the server's whole output (its counters come last, at exit)
   if [ -n "$SERVER_LOG" ] && [ -n "${SERVER_LOG_COPY:-}" ]; then cp "$SERVER_LOG" "$SERVER_LOG_COPY"; fi
   if [ -n "$SERVER_LOG" ]; then rm -f "$SERVER_LOG"; fi
   SERVER_LOG=
+}
+
+# atomic_write FILE: stdin to FILE whole or not at all: written to FILE.partial beside it, then
+# renamed into place (a rename within a folder is atomic), so a run killed while writing leaves
+# the old FILE, never half of one; lab-common's AtomicFile does the same for the Java tools.
+atomic_write() {
+  cat >"$1.partial"
+  mv -f "$1.partial" "$1"
 }
 
 # tree_pids PID: PID and all its descendants (mp: the master and its workers), one a line.

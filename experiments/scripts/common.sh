@@ -4,8 +4,12 @@
 # echo_bench, which runs echo-bench against the running server. Servers, pinning and /proc
 # samples come from scripts/lib.sh. Raw files too large to keep (proc_sample's) go to
 # $RESULTS/tmp/, which git ignores.
-# RESULTS_DIR=DIR: the results go to DIR (cleared first) instead of experiments/results/NAME (a smoke run); the
-# report is then rendered in a scratch copy of experiments/, never over the committed one.
+# A run writes into NAME.partial/ beside its results folder; report() renames it into place once
+# the run is complete (publish_results), so an interrupted or killed run leaves the old results
+# whole, and what it measured in NAME.partial/.
+# RESULTS_DIR=DIR: the results go to DIR (replaced when the run is complete) instead of
+# experiments/results/NAME (a smoke run); the report is then rendered in a scratch copy of
+# experiments/, never over the committed one.
 # FORKS=F: an experiment that supports it runs its rate comparisons through `echo-bench compare
 # --forks F` with its servers as commands (FORK_ARGS, server_command): every fork starts fresh
 # server processes, so an interval spans processes, where the variance between runs lives.
@@ -13,8 +17,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 source scripts/lib.sh
 : "${NAME:?set NAME before sourcing common.sh}"
-RESULTS=${RESULTS_DIR:-$ROOT/experiments/results/$NAME}
-case $RESULTS in /*) ;; *) RESULTS=$ROOT/$RESULTS ;; esac
+FINAL_RESULTS=${RESULTS_DIR:-$ROOT/experiments/results/$NAME}
+case $FINAL_RESULTS in /*) ;; *) FINAL_RESULTS=$ROOT/$FINAL_RESULTS ;; esac
+RESULTS=$FINAL_RESULTS.partial
 # the A/A twin compare would add is left out: the run's threshold comes from its noise floor
 # (noise.json, itself measured in forks when FORKS is set)
 FORK_ARGS=()
@@ -53,10 +58,22 @@ stop_servers() {
   done
 }
 
+# publish_results: the run is complete: its folder replaces the old results (each rename atomic;
+# the old folder is set aside first and removed after), and RESULTS names it from now on.
+publish_results() {
+  [ "$RESULTS" != "$FINAL_RESULTS" ] || return 0
+  rm -rf "$FINAL_RESULTS.old"
+  if [ -d "$FINAL_RESULTS" ]; then mv "$FINAL_RESULTS" "$FINAL_RESULTS.old"; fi
+  mv "$RESULTS" "$FINAL_RESULTS"
+  rm -rf "$FINAL_RESULTS.old"
+  RESULTS=$FINAL_RESULTS
+}
+
 # report: records the machine's state over the run (conditions.json: load average before and
 # after, steal time; with NOISE=1, the default, the noise floor measured now by scripts/noise.sh,
-# in noise.json, in FORKS forks when set), then regenerates experiments/exp-$NAME.md from the
-# results; with RESULTS_DIR, in a scratch copy of experiments/ whose path it prints.
+# in noise.json, in FORKS forks when set), puts the results in place (publish_results), then
+# regenerates experiments/exp-$NAME.md from them; with RESULTS_DIR, in a scratch copy of
+# experiments/ whose path it prints.
 report() {
   if [ "${NOISE:-1}" = 1 ]; then
     stop_server quiet
@@ -64,6 +81,7 @@ report() {
       || echo "warning: make noise failed (see $RESULTS/noise.txt)" >&2
   fi
   conditions_end "$RESULTS" "$([ -f "$RESULTS/noise.json" ] && echo "$RESULTS/noise.json")"
+  publish_results
   local experiments=$ROOT/experiments
   if [ -n "${RESULTS_DIR:-}" ]; then
     experiments=$(mktemp -d "${TMPDIR:-/tmp}/niolab-report.XXXXXX")
@@ -80,15 +98,18 @@ report() {
 # READY_T0 and READY_T1 (EPOCHREALTIME at the exec and at the ready line: `summarize runs` makes
 # elapsed_ms of them) and samples the server and its workers into FILE under KEY then (cpu_ms).
 ready_ms() {
-  local file=$1 key=$2 cpus=$3 fifo line fd
+  local file=$1 key=$2 cpus=$3 fifo line fd rw
   shift 3
   fifo=$(mktemp -u "${TMPDIR:-/tmp}/niolab-ready.XXXXXX")
   mkfifo "$fifo"
   READY_T1=
+  # tethered opens the FIFO in this shell: a reader must hold it first, or the open would wait for one
+  exec {rw}<>"$fifo"
   READY_T0=$EPOCHREALTIME
-  taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1 &
-  SERVER_PID=$!
+  tethered taskset -c "$cpus" "$ROOT/bin/lab-server" "$@" --port "$EXP_PORT" >"$fifo" 2>&1
+  SERVER_PID=$TETHERED_PID
   exec {fd}<"$fifo"
+  exec {rw}<&-
   while IFS= read -r -t 60 -u "$fd" line; do
     if ready_line <<<"$line" >/dev/null; then
       READY_T1=$EPOCHREALTIME

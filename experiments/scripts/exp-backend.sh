@@ -55,9 +55,9 @@ declare -A PID LOG PORT
 start_redis() {
   local pin=()
   [ -n "${SERVER_CPU:-}" ] && pin=(taskset -c "$SERVER_CPU")
-  "${pin[@]}" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
-    --loglevel warning >>"$RESULTS/redis-server.log" 2>&1 &
-  REDIS_PID=$!
+  tethered "${pin[@]}" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
+    --loglevel warning >>"$RESULTS/redis-server.log" 2>&1
+  REDIS_PID=$TETHERED_PID
   local i
   for i in $(seq 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
   echo "error: redis-server did not start on port $REDIS_PORT" >&2

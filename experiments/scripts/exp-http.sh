@@ -86,9 +86,9 @@ stop_all
 # A port held by a client's connection (the load above leaves many) is skipped for the next one.
 REDIS_PORT=$port
 for _ in $(seq 20); do
-  taskset -c "$SERVER_CPU" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
-    --daemonize no --loglevel warning >"$RESULTS/tmp/redis-server.log" 2>&1 &
-  REDIS_PID=$!
+  tethered taskset -c "$SERVER_CPU" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+    --daemonize no --loglevel warning >"$RESULTS/tmp/redis-server.log" 2>&1
+  REDIS_PID=$TETHERED_PID
   for _ in $(seq 100); do
     redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break 2
     kill -0 "$REDIS_PID" 2>/dev/null || break

@@ -122,9 +122,9 @@ target() {
 # start_relay DELAY I: a relay in mid, on the client's CPU, from RELAY_PORT+I to server I's port
 start_relay() {
   # shellcheck disable=SC2046
-  ip netns exec "niolab-mid-$TAG" $(pin_prefix "${CLIENT_CPU:-}") "$RELAY" --listen "0.0.0.0:$((RELAY_PORT + $2))" \
-    --to "$SERVER_ADDR:$((EXP_PORT + $2))" --delay-ms "$1" >/dev/null &
-  RELAY_PIDS+=($!)
+  tethered ip netns exec "niolab-mid-$TAG" $(pin_prefix "${CLIENT_CPU:-}") "$RELAY" --listen "0.0.0.0:$((RELAY_PORT + $2))" \
+    --to "$SERVER_ADDR:$((EXP_PORT + $2))" --delay-ms "$1" >/dev/null
+  RELAY_PIDS+=("$TETHERED_PID")
 }
 start_relays() {
   local i

@@ -3,7 +3,6 @@ package niolab.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
+import niolab.common.AtomicFile;
 import niolab.common.Durations;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.ResultsJson;
@@ -63,7 +63,7 @@ import picocli.CommandLine.Parameters;
                 "      old='java -jar old.jar --port {port}' \\",
                 "      new='java -jar new.jar --port {port}'",
                 "Each fork starts a fresh process of every command server (setsid sh -c COMMAND, {port} replaced by a free port), in "
-                + "a fresh random order, waits for it to listen (--start-timeout), warms it up, runs --rounds rounds, and stops it "
+                + "a fresh random order, waits for it to listen (--start-timeout), warms them up in another fresh random order, runs --rounds rounds, and stops it "
                 + "(SIGTERM to its process group and descendants, then SIGKILL; also when compare is interrupted). Its CPU counts the "
                 + "whole process tree (taskset and sh wrappers included). A running server (NAME=HOST:PORT) cannot be restarted: "
                 + "its comparison is one fork, whose interval describes those processes only.",
@@ -83,7 +83,8 @@ import picocli.CommandLine.Parameters;
                 + "decides: " + Sequential.RULE + "."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every server served to the end", "1:a server died mid-run (named; its slices are kept), or wrk or a report failed",
-                "2:bad flags or a bad server (one that exits or never listens)"})
+                "2:bad flags or a bad server (one that exits or never listens)",
+                "130, 143:stopped by SIGINT or SIGTERM: the verdicts and the JSON are of the slices completed, marked partial"})
 final class Compare implements Callable<Integer> {
     /** The A/A twin's name: the baseline's with this suffix, which no given name can hold. */
     static final String AA_SUFFIX = "~aa";
@@ -97,7 +98,7 @@ final class Compare implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "NAME=HOST:PORT[,pid=PID]|NAME='COMMAND ... {port}'",
             description = "The servers, the first the baseline. HOST:PORT: a running server; with pid=PID, its CPU per request (/proc: "
-                    + "the process, its threads and its descendants, 10 ms ticks). Any other value (one with a space or {port}, or no "
+                    + "the process, its threads and its descendants, in the scheduler's ns). Any other value (one with a space or {port}, or no "
                     + "':') is a command, started afresh in every fork.")
     List<String> servers;
 
@@ -172,6 +173,9 @@ final class Compare implements Callable<Integer> {
     @CommandLine.Mixin
     LoadOptions loadOptions;
 
+    @CommandLine.Mixin
+    RulerOptions rulers;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -203,6 +207,7 @@ final class Compare implements Callable<Integer> {
         SliceLoad slices = load.equals("wrk") ? new WrkSliceLoad(wrk, loadOptions, wrkScript) : new SliceLoad.Engine(loadOptions);
         out.print(header(given, twin, margin, orderSeed, slices));
         out.flush();
+        RunAbort.install();
         PrintStream progress = System.console() != null ? System.err : null;
         List<Slice> done = new ArrayList<>();
         Map<String, String> deaths = new LinkedHashMap<>();
@@ -215,6 +220,7 @@ final class Compare implements Callable<Integer> {
         ForkClock clock = new ForkClock();
         Looks looks = new Looks();
         int code = 0;
+        boolean partial = false;
         Path logs = null;
         try {
             if (serverLogs != null) logs = Files.createDirectories(serverLogs);
@@ -235,9 +241,14 @@ final class Compare implements Callable<Integer> {
             }
         } catch (ForkedServer.ServerFailed e) {
             clear(progress);
-            err.println("error: " + e.getMessage());
-            if (done.isEmpty()) return 2;
-            code = 1;
+            if (RunAbort.interrupted()) {
+                partial = true;
+                code = RunAbort.exitCode();
+            } else {
+                err.println("error: " + e.getMessage());
+                if (done.isEmpty()) return 2;
+                code = 1;
+            }
         } catch (IOException e) {
             clear(progress);
             err.println("error: " + e.getMessage());
@@ -248,6 +259,7 @@ final class Compare implements Callable<Integer> {
         double level = untilDecided ? looks.finalLevel() : MedianInterval.LEVEL;
         CompareReport report = new CompareReport(targets, commands, done, deaths, margin, twin, level,
                 untilDecided ? looks.describe() : null);
+        if (partial) out.print(RunAbort.note(done.size()));
         out.print(report.text());
         if (plan) out.print(report.plan(detect == null ? 2 * margin : parseThreshold(detect), clock));
         out.flush();
@@ -255,8 +267,9 @@ final class Compare implements Callable<Integer> {
         if (json != null) {
             try {
                 String source = spec.commandLine().getParseResult().hasMatchedOption("--threshold") ? "--threshold" : "default";
-                Files.writeString(json, ResultsJson.compact(report.json(config(given, orderSeed, margin, report.forks()), source,
-                        untilDecided ? looks.count() : null)) + "\n", StandardCharsets.UTF_8);
+                BenchComparison written = report.json(config(given, orderSeed, margin, report.forks()), source,
+                        untilDecided ? looks.count() : null);
+                AtomicFile.write(json, ResultsJson.compact(partial ? written.asPartial() : written) + "\n");
             } catch (IOException e) {
                 err.println("error: cannot write " + json + ": " + e.getMessage());
                 return 1;
@@ -383,6 +396,7 @@ final class Compare implements Callable<Integer> {
                 Given g = given.get(i);
                 if (deaths.containsKey(g.name())) continue;
                 if (!g.isCommand()) {
+                    g.endpoint().requireListening();
                     targets[i] = g.endpoint();
                     continue;
                 }
@@ -392,7 +406,11 @@ final class Compare implements Callable<Integer> {
                 s.awaitListening(startTimeout.toMillis());
                 targets[i] = s.target();
             }
-            for (CompareTarget t : targets) {
+            // in a fresh random order: no place on the command line decides which server enters the first round straight from its warm-up
+            int[] warm = new int[targets.length];
+            shuffle(warm, order);
+            for (int w : warm) {
+                CompareTarget t = targets[w];
                 if (t == null) continue;
                 if (progress != null) progress.printf(Locale.ROOT, "\rfork %s  warm-up %-30s", forkOf(fork), t.name());
                 slices.warm(t, warmup.toNanos());
@@ -413,6 +431,7 @@ final class Compare implements Callable<Integer> {
         int[] visit = new int[targets.length];
         int first = (fork - 1) * rounds;
         for (int round = first + 1; round <= first + rounds; round++) {
+            int from = done.size();
             shuffle(visit, order);
             for (int position = 0; position < visit.length; position++) {
                 CompareTarget t = targets[visit[position]];
@@ -439,6 +458,7 @@ final class Compare implements Callable<Integer> {
                             t.hostPort(), round, count(done, t) - 1));
                 }
             }
+            if (rulers.repeatRound(done, from, round)) round--;
         }
         clear(progress);
     }
@@ -522,6 +542,7 @@ final class Compare implements Callable<Integer> {
     private String problem(List<Given> given) {
         String options = loadOptions.problem();
         if (options != null) return options;
+        if (rulers.problem() != null) return rulers.problem();
         if (slice.toMillis() < 100) return "--slice must be at least 100ms";
         if (warmup.isNegative()) return "--warmup must not be negative";
         if (startTimeout.toMillis() < 100) return "--start-timeout must be at least 100ms";

@@ -158,7 +158,9 @@ final class CompareReport {
         for (CompareTarget t : targets.subList(1, targets.size())) {
             if (t.name().equals(aa) || deaths.containsKey(t.name())) continue;
             Ratio rate = ratio(t, Quantity.RATE);
-            if (rate == null || rate.verdict() == Comparison.Verdict.UNDECIDED) return false;
+            // a client-bound rate is the client's: more forks would not make it the server's
+            boolean rateDecided = rate != null && (rate.verdict() != Comparison.Verdict.UNDECIDED || clientBound(t) != null);
+            if (!rateDecided) return false;
             if (cpuMeasured(t) && cpuMeasured(targets.get(0))) {
                 Ratio cost = ratio(t, Quantity.COST);
                 if (cost == null || cost.verdict() == Comparison.Verdict.UNDECIDED) return false;
@@ -205,14 +207,22 @@ final class CompareReport {
                         continue;
                     }
                     Interval i = r.interval();
-                    sb.append(what).append(Decimals.interval(i, 3, 1, 1 - r.threshold(), 1 + r.threshold())).append("  ").append(r.words())
-                            .append("; ").append(power(r)).append(" (").append(rounds(r.measured())).append(")\n");
+                    String bound = q == Quantity.RATE ? clientBound(t) : null;
+                    sb.append(what).append(Decimals.interval(i, 3, 1, 1 - r.threshold(), 1 + r.threshold())).append("  ")
+                            .append(bound != null ? bound : r.words() + "; " + power(r)).append(" (").append(rounds(r.measured())).append(")\n");
                     label = "";
                 }
             }
             if (aa != null) sb.append(aaCheck());
         }
+        String disturbed = Rulers.disturbedWords(slices);
+        if (disturbed != null) sb.append("interference: ").append(disturbed).append('\n');
         return sb.toString();
+    }
+
+    /** The words that replace a rate verdict when the client, not the server, set the rate; null when it did not. */
+    private String clientBound(CompareTarget t) {
+        return Rulers.rateClientBound(slices, t.name(), targets.get(0).name()) ? Rulers.clientBoundWords(slices, t.name(), targets.get(0).name()) : null;
     }
 
     private String tooFew() {
@@ -300,8 +310,7 @@ final class CompareReport {
         }
         List<BenchComparison.Slice> rows = new ArrayList<>();
         for (Slice s : slices) {
-            rows.add(new BenchComparison.Slice(s.round(), s.position(), s.server(), s.requests(), s.errors(), s.seconds(), ResultsJson.orNull(s.rate()),
-                    ResultsJson.orNull(s.p50Us()), ResultsJson.orNull(s.p99Us()), ResultsJson.orNull(s.serverCpuUsPerRequest()), s.refused(), s.fork()));
+            rows.add(s.json());
         }
         List<BenchComparison.ServerSummary> perServer = new ArrayList<>();
         for (CompareTarget t : targets) {
@@ -313,8 +322,8 @@ final class CompareReport {
         }
         List<BenchComparison.Comparison> comparisons = new ArrayList<>();
         for (CompareTarget t : targets.subList(1, targets.size())) {
-            comparisons.add(new BenchComparison.Comparison(t.name(), targets.get(0).name(), json(ratio(t, Quantity.RATE)),
-                    json(ratio(t, Quantity.COST)), json(ratio(t, Quantity.LATENCY))));
+            comparisons.add(new BenchComparison.Comparison(t.name(), targets.get(0).name(), json(ratio(t, Quantity.RATE), clientBound(t)),
+                    json(ratio(t, Quantity.COST), null), json(ratio(t, Quantity.LATENCY), null)));
         }
         return new BenchComparison(BenchReport.TOOL, BenchReport.SCHEMA, BenchComparison.COMMAND, config, JsonReport.environment(),
                 servers, rows, new BenchComparison.Summary(perServer, comparisons, forks(), ForkInterval.METHOD, aa,
@@ -362,12 +371,14 @@ final class CompareReport {
         }
     }
 
-    private static BenchComparison.Ratio json(Ratio r) {
+    /** {@code clientBound}: the words of a client-bound rate, which replace its verdict's; null otherwise. */
+    private static BenchComparison.Ratio json(Ratio r, String clientBound) {
         if (r == null) return null;
         Interval i = r.interval();
         return new BenchComparison.Ratio(r.pairs(), i.estimate(), i.low(), i.high(), Comparison.direction(i).name().toLowerCase(Locale.ROOT),
-                r.words(), r.verdict().name().toLowerCase(Locale.ROOT), r.threshold(), ResultsJson.orNull(r.floor()), r.measured().forks(),
-                ResultsJson.orNull(r.measured().betweenShare()), ResultsJson.orNull(r.detectable()));
+                clientBound != null ? clientBound : r.words(), clientBound != null ? "client-bound" : r.verdict().name().toLowerCase(Locale.ROOT),
+                r.threshold(), ResultsJson.orNull(r.floor()), r.measured().forks(), ResultsJson.orNull(r.measured().betweenShare()),
+                ResultsJson.orNull(r.detectable()));
     }
 
     private static String fixed(double v, int digits) {

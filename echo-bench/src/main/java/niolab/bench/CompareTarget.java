@@ -68,4 +68,18 @@ record CompareTarget(String name, String hostPort, InetSocketAddress address, lo
     boolean pidAlive() {
         return !hasPid() || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
+
+    /**
+     * A running server given as HOST:PORT must accept a connection before the first round: one that
+     * refuses it was never started, or its port is held by nothing (a typo, another port), and every
+     * round of it would be a refusal that reads like a death.
+     */
+    void requireListening() throws ForkedServer.ServerFailed {
+        try (java.net.Socket probe = new java.net.Socket()) {
+            probe.connect(address, 2000);
+        } catch (java.io.IOException e) {
+            throw new ForkedServer.ServerFailed("server " + name + ": nothing accepts a connection on " + hostPort + " (" + e.getMessage()
+                    + "): start it first, or give it as " + name + "='COMMAND ... {port}' for compare to start");
+        }
+    }
 }

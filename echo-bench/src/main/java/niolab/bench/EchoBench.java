@@ -7,7 +7,6 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +18,7 @@ import java.util.concurrent.Callable;
 import niolab.bench.report.CsvReport;
 import niolab.bench.report.JsonReport;
 import niolab.bench.report.ResultTable;
+import niolab.common.AtomicFile;
 import niolab.common.Durations;
 import niolab.common.results.BenchReport;
 import org.HdrHistogram.Histogram;
@@ -189,8 +189,8 @@ public final class EchoBench implements Callable<Integer> {
             if (errors.total() > 0) out.println("errors: " + errors.summary());
             if (errors.get(ErrorClass.PORTS) > 0) out.print(portsAdvice(errors.get(ErrorClass.PORTS), results));
             out.flush();
-            if (json != null) Files.writeString(json, JsonReport.render(config(load, clientWarm), warm, results) + "\n", StandardCharsets.UTF_8);
-            if (csv != null) Files.writeString(csv, CsvReport.render(results), StandardCharsets.UTF_8);
+            if (json != null) AtomicFile.write(json, JsonReport.render(config(load, clientWarm), warm, results) + "\n");
+            if (csv != null) AtomicFile.write(csv, CsvReport.render(results));
             if (hdr != null) writeHdr(results, load.rate > 0);
             long ok = attempted - errors.total();
             boolean within = attempted > 0 && ok > 0 && errors.total() <= maxErrorRate * attempted;
@@ -336,8 +336,12 @@ public final class EchoBench implements Callable<Integer> {
     private static void writeHdr(Path file, List<RunResult> results, boolean uncorrected) throws IOException {
         Histogram all = new Histogram(3);
         for (RunResult r : results) all.add(uncorrected ? r.uncorrectedUs : r.latencyUs);
-        try (PrintStream ps = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
+        try (AtomicFile f = AtomicFile.create(file)) {
+            PrintStream ps = new PrintStream(f.out(), false, StandardCharsets.UTF_8);
             all.outputPercentileDistribution(ps, 1000.0); // recorded in µs, written in ms
+            ps.flush();
+            if (ps.checkError()) throw new IOException("cannot write " + file);
+            f.commit();
         }
     }
 

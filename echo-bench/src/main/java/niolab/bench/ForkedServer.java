@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import niolab.common.Tether;
 
 /**
  * One fresh process of a server that {@code echo-bench compare} was given as a command: started
@@ -22,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * and stopped with SIGTERM to its process group ({@code setsid}) and every descendant, then
  * SIGKILL after a bounded wait.
  *
- * <p>Every started process is stopped: by {@link #stop()} at the end of its fork, and by a
- * shutdown hook when compare fails or is interrupted.
+ * <p>Every started process is stopped: by {@link #stop()} at the end of its fork, by a shutdown
+ * hook when compare fails or is interrupted, and, when compare is killed outright (SIGKILL, the
+ * out-of-memory killer), by its {@link Tether}: the process group dies with compare.
  *
  * <pre>
  *   ForkedServer s = ForkedServer.start("new", "java -jar new.jar --port {port}", logDir, 1);
@@ -59,13 +61,15 @@ final class ForkedServer {
 
     private final String name;
     private final int port;
+    private final Tether tether;
     private final Process process;
     private final Path log;
 
-    private ForkedServer(String name, int port, Process process, Path log) {
+    private ForkedServer(String name, int port, Tether tether, Path log) {
         this.name = name;
         this.port = port;
-        this.process = process;
+        this.tether = tether;
+        this.process = tether.process();
         this.log = log;
     }
 
@@ -73,22 +77,22 @@ final class ForkedServer {
     static ForkedServer start(String name, String command, Path logDir, int fork) throws IOException {
         int port = freePort();
         Path log = logDir.resolve(name + "-fork-" + fork + ".log");
-        // setsid: the command leads a process group of its own, so that one signal reaches whatever it forks, even later
-        ProcessBuilder pb = new ProcessBuilder("setsid", "sh", "-c", command.replace(PORT, Integer.toString(port)))
+        // the command leads a process group of its own (Tether: setsid), so that one signal reaches whatever it forks, even later
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", command.replace(PORT, Integer.toString(port)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         synchronized (LIVE) {
             if (closing) throw new ServerFailed(STOPPED);
             starting++;
         }
-        Process p;
+        Tether p;
         try {
-            p = pb.start();
+            p = Tether.start(pb);
         } catch (IOException e) {
             synchronized (LIVE) {
                 starting--;
                 LIVE.notifyAll();
             }
-            throw new ServerFailed("server " + name + ": cannot start setsid sh -c '" + command + "': " + e.getMessage());
+            throw new ServerFailed("server " + name + ": cannot start sh -c '" + command + "' under setsid and setpriv (util-linux): " + e.getMessage());
         }
         ForkedServer s = new ForkedServer(name, port, p, log);
         synchronized (LIVE) {
@@ -99,6 +103,13 @@ final class ForkedServer {
             if (closing) throw new ServerFailed(STOPPED);
         }
         return s;
+    }
+
+    /** From now on no server is started and no death reported: compare was interrupted ({@link RunAbort}) and winds down. */
+    static void refuseStarts() {
+        synchronized (LIVE) {
+            closing = true;
+        }
     }
 
     /** Whether compare is shutting down (interrupted, killed): no server is started and no death reported any more. */
@@ -196,6 +207,7 @@ final class ForkedServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        tether.release();
     }
 
     /** kill(1) to the process group the command leads (its pid, through setsid); a group already gone is no error. */

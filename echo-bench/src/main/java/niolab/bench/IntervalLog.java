@@ -4,12 +4,12 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import niolab.common.AtomicFile;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -41,6 +41,7 @@ final class IntervalLog implements AutoCloseable {
     /** Interval_Max in milliseconds, as HdrHistogram's tools print it. */
     private static final double MICROS_PER_MILLI = 1000.0;
 
+    private final AtomicFile atomic;
     private final PrintStream file;
     private final HistogramLogWriter writer;
     private final Path path;
@@ -55,7 +56,9 @@ final class IntervalLog implements AutoCloseable {
     IntervalLog(Path path, String tag) throws IOException {
         this.path = path;
         this.tag = tag;
-        this.file = new PrintStream(new BufferedOutputStream(Files.newOutputStream(path)), false, StandardCharsets.US_ASCII);
+        // PATH.partial until the log is closed: a killed run leaves the old PATH, and its finished intervals in PATH.partial
+        this.atomic = AtomicFile.create(path);
+        this.file = new PrintStream(new BufferedOutputStream(atomic.out()), false, StandardCharsets.US_ASCII);
         this.writer = new HistogramLogWriter(file);
     }
 
@@ -103,7 +106,11 @@ final class IntervalLog implements AutoCloseable {
     @Override
     public void close() throws IOException {
         file.close();
-        if (file.checkError()) throw new IOException("cannot write " + path);
+        if (file.checkError()) {
+            atomic.close();
+            throw new IOException("cannot write " + path);
+        }
+        atomic.commit();
     }
 
     /** The comment a --rate run leaves after each run, and what {@code echo-bench merge} reads back. */

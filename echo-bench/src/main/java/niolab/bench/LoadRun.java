@@ -109,15 +109,18 @@ public final class LoadRun {
 
         long last = 0;
         long threadCpu = 0;
+        long busiest = -1;
         for (LoopStats ls : stats) {
             last = Math.max(last, ls.lastCompletionNanos);
             threadCpu += ls.cpuNanos;
+            busiest = Math.max(busiest, ls.cpuNanos);
             r.errors.addAll(ls.errors);
             r.late += ls.late;
             r.maxLagNanos = Math.max(r.maxLagNanos, ls.maxLagNanos);
         }
         r.elapsedNanos = (r.ok() > 0 ? last : joined) - start;
         r.clientThreadCpuNanos = threadCpu;
+        r.clientBusiestThreadCpuNanos = busiest;
         long cpu1 = Proc.selfCpuNanos();
         r.clientProcessCpuNanos = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
         if (srv0 >= 0) {

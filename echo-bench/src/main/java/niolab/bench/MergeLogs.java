@@ -2,8 +2,6 @@ package niolab.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import niolab.common.AtomicFile;
 import niolab.common.results.ResultsJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -88,8 +87,8 @@ final class MergeLogs implements Callable<Integer> {
         out.print(report.text());
         out.flush();
         try {
-            if (json != null) Files.writeString(json, ResultsJson.compact(report.json()) + "\n", StandardCharsets.UTF_8);
-            if (csv != null) Files.writeString(csv, report.csv(), StandardCharsets.UTF_8);
+            if (json != null) AtomicFile.write(json, ResultsJson.compact(report.json()) + "\n");
+            if (csv != null) AtomicFile.write(csv, report.csv());
         } catch (IOException e) {
             err.println("error: cannot write a report: " + e.getMessage());
             return 1;

@@ -21,6 +21,8 @@ public final class RunResult {
     public long elapsedNanos;
     /** CPU of the client's worker threads (thread CPU clocks), ns; -1 unknown. */
     public long clientThreadCpuNanos = -1;
+    /** CPU of the busiest worker thread (its thread CPU clock), ns; -1 unknown. */
+    public long clientBusiestThreadCpuNanos = -1;
     /** CPU of the whole client JVM (incl. JIT and GC), ns; -1 unknown. */
     public long clientProcessCpuNanos = -1;
     /** CPU of --server-pid and its descendants, ns at 10 ms resolution; -1 when not asked or unreadable. */

@@ -31,6 +31,11 @@ interface SliceLoad {
         }
     }
 
+    /** CPU per request in µs from a slice's nanoseconds; NaN unknown or with nothing served. */
+    static double perRequestUs(long cpuNanos, long requests) {
+        return cpuNanos < 0 || requests <= 0 ? Double.NaN : cpuNanos / 1000.0 / requests;
+    }
+
     /** echo-bench's load engine ({@link LoadRun}), run in this JVM for each slice. */
     final class Engine implements SliceLoad {
         /** The payload of every comparison: echo-bench's default seed, the same bytes for every server. */
@@ -57,10 +62,15 @@ interface SliceLoad {
         @Override
         public Slice run(CompareTarget target, int fork, int round, int position, long nanos) {
             if (refuses(target, options.timeout.toMillis())) return Slice.refused(fork, round, position, target.name());
-            RunResult r = new LoadRun(spec(target), 0, target.pid(), null).run(round, Long.MAX_VALUE, nanos);
+            LoadSpec spec = spec(target);
+            // the server's CPU from the meter's nanosecond clocks, not LoadRun's ticks
+            CpuMeter meter = CpuMeter.start(target.pid());
+            RunResult r = new LoadRun(spec, 0, -1, null).run(round, Long.MAX_VALUE, nanos);
+            Rulers.Reading cpu = meter.stopEngine(spec.serial() ? 1 : spec.threads, r.clientBusiestThreadCpuNanos);
             boolean refused = r.ok() == 0 && r.attempted() > 0 && r.errors.get(ErrorClass.REFUSED) == r.attempted();
             return new Slice(fork, round, position, target.name(), r.ok(), r.errors.total(), r.elapsedSeconds(), rate(r, nanos / 1e9),
-                    r.ok() == 0 ? Double.NaN : r.percentile(50), r.ok() == 0 ? Double.NaN : r.percentile(99), r.serverCpuUsPerRequest(), refused);
+                    r.ok() == 0 ? Double.NaN : r.percentile(50), r.ok() == 0 ? Double.NaN : r.percentile(99),
+                    perRequestUs(cpu.serverNs(), r.ok()), refused, cpu);
         }
 
         /**

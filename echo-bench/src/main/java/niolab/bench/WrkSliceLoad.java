@@ -11,7 +11,7 @@ import niolab.common.WrkOutput;
 /**
  * Each slice is one wrk run ({@code wrk -t1 -cC -dS --latency URL}), its text read by
  * {@link WrkOutput}: wrk's load with compare's design (random order, pairing, intervals).
- * The server's CPU is read around the run, as the engine's is.
+ * The server's and wrk's CPU are read around the run ({@link CpuMeter}), as the engine's are.
  */
 final class WrkSliceLoad implements SliceLoad {
     /** Time wrk gets beyond its slice to report, before it is taken for hung and killed. */
@@ -43,9 +43,9 @@ final class WrkSliceLoad implements SliceLoad {
     @Override
     public Slice run(CompareTarget target, int fork, int round, int position, long nanos) throws IOException {
         if (SliceLoad.refuses(target, options.timeout.toMillis())) return Slice.refused(fork, round, position, target.name());
-        long cpu0 = target.hasPid() ? Proc.cpuNanos(target.pid()) : -1;
+        CpuMeter meter = CpuMeter.start(target.pid());
         String text = wrk(target, nanos);
-        long cpu1 = target.hasPid() ? Proc.cpuNanos(target.pid()) : -1;
+        Rulers.Reading cpu = meter.stopChild(threads());
         WrkOutput w;
         try {
             w = WrkOutput.parse(text);
@@ -53,12 +53,12 @@ final class WrkSliceLoad implements SliceLoad {
             if (text.contains("Connection refused")) return Slice.refused(fork, round, position, target.name());
             throw new WrkFailed("wrk against " + target.name() + ": " + e.getMessage());
         }
-        double cpu = cpu0 < 0 || cpu1 < 0 || w.requests() == 0 ? Double.NaN : (cpu1 - cpu0) / 1000.0 / w.requests();
-        return new Slice(fork, round, position, target.name(), w.requests(), w.errors(), w.seconds(), w.requestsPerSecond(), w.p50Us(), w.p99Us(), cpu, false);
+        return new Slice(fork, round, position, target.name(), w.requests(), w.errors(), w.seconds(), w.requestsPerSecond(), w.p50Us(), w.p99Us(),
+                SliceLoad.perRequestUs(cpu.serverNs(), w.requests()), false, cpu);
     }
 
     private String wrk(CompareTarget target, long nanos) throws IOException {
-        List<String> command = new ArrayList<>(List.of(wrk, "-t" + Math.min(options.threads == null ? 1 : options.threads, options.connections),
+        List<String> command = new ArrayList<>(List.of(wrk, "-t" + threads(),
                 "-c" + options.connections, "-d" + (nanos / 1_000_000_000L) + "s", "--timeout", Math.max(1, options.timeout.toSeconds()) + "s",
                 "--latency"));
         if (!options.keepAliveOrPipelined()) command.addAll(List.of("-H", "Connection: close"));
@@ -84,9 +84,14 @@ final class WrkSliceLoad implements SliceLoad {
         return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     }
 
+    /** wrk's -t: --threads (default 1), at most one per connection. */
+    private int threads() {
+        return Math.min(options.threads == null ? 1 : options.threads, options.connections);
+    }
+
     @Override
     public String describe() {
-        return "wrk -t" + Math.min(options.threads == null ? 1 : options.threads, options.connections) + " -c" + options.connections
+        return "wrk -t" + threads() + " -c" + options.connections
                 + (options.keepAliveOrPipelined() ? "" : " (Connection: close)")
                 + (script != null ? " -s " + script + " (pipeline " + options.pipeline + ")" : "") + ", HTTP GET " + options.path;
     }

@@ -13,11 +13,13 @@ import java.util.List;
  * A server for compare's command tests, started as a process: {@code FakeServer MODE PORT [TAG]}.
  * echo: echoes every byte on PORT; work-NS: the same after NS nanoseconds of busy work per read
  * (lab-server's --work-ns); exit: prints a line and exits with status 3 before listening;
- * mute: prints a line and never listens. TAG only marks the process, so a test can find it.
+ * mute: prints a line and never listens; quit: echoes, and at its {@link #QUIT_AFTER}th connection
+ * prints a line and exits with status 3 (mid-run, whatever the machine's speed). TAG only marks the process, so a test can find it.
  * {@link #command} builds the command line (this JVM's java, the test class path).
  */
 final class FakeServer {
     static final int EXIT_STATUS = 3;
+    static final int QUIT_AFTER = 30;
 
     private FakeServer() {}
 
@@ -48,17 +50,23 @@ final class FakeServer {
                 System.out.println("fake: never listening");
                 Thread.sleep(120_000);
             }
-            default -> {
-                try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
-                    System.out.println("fake: listening on " + port);
-                    long work = mode.startsWith("work-") ? Long.parseLong(mode.substring(5)) : 0;
-                    while (true) {
-                        Socket s = listener.accept();
-                        Thread t = new Thread(() -> echo(s, work));
-                        t.setDaemon(true);
-                        t.start();
-                    }
+            case "quit" -> serve(port, QUIT_AFTER, 0);
+            default -> serve(port, Integer.MAX_VALUE, mode.startsWith("work-") ? Long.parseLong(mode.substring(5)) : 0);
+        }
+    }
+
+    private static void serve(int port, int connections, long workNanos) throws IOException {
+        try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+            System.out.println("fake: listening on " + port);
+            for (int accepted = 1; ; accepted++) {
+                Socket s = listener.accept();
+                if (accepted == connections) {
+                    System.out.println("fake: quitting mid-run");
+                    System.exit(EXIT_STATUS);
                 }
+                Thread t = new Thread(() -> echo(s, workNanos));
+                t.setDaemon(true);
+                t.start();
             }
         }
     }

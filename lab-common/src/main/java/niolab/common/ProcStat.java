@@ -99,6 +99,127 @@ public record ProcStat(long pid, String comm, char state, long ppid, long utime,
         return ticks;
     }
 
+    /**
+     * One thread of a process tree and its time on CPU in nanoseconds: the first field of
+     * {@code /proc/PID/task/TID/schedstat}, the scheduler's own clock (sum_exec_runtime), not ticks.
+     */
+    public record TaskTime(long pid, long tid, long nanos) {}
+
+    /**
+     * Every live thread of {@code pid} and of its live descendants with its nanoseconds on CPU;
+     * empty when {@code pid} is gone or the kernel keeps no schedstat. A thread that ends between
+     * two readings takes the time it ran since the first with it: for a server's fixed threads
+     * that is nothing, and {@link #treeReapedTicks} keeps what ended processes ran.
+     */
+    public static List<TaskTime> treeTaskNanos(long pid) {
+        List<TaskTime> times = new ArrayList<>();
+        List<Long> tree = new ArrayList<>();
+        tree.add(pid);
+        tree.addAll(descendants(pid));
+        for (long p : tree) {
+            for (long tid : threads(p)) {
+                long ns = schedstatNanos(p, tid);
+                if (ns >= 0) times.add(new TaskTime(p, tid, ns));
+            }
+        }
+        return times;
+    }
+
+    /** The first field of {@code /proc/PID/task/TID/schedstat}: ns the thread ran; -1 when it is gone. */
+    public static long schedstatNanos(long pid, long tid) {
+        try {
+            String line = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "schedstat")),
+                    StandardCharsets.US_ASCII).trim();
+            int space = line.indexOf(' ');
+            return Long.parseLong(space < 0 ? line : line.substring(0, space));
+        } catch (IOException | RuntimeException gone) {
+            return -1;
+        }
+    }
+
+    /** What the ended and reaped children of {@code pid} and of its live descendants ran, in ticks; 0 when it is gone. */
+    public static long treeReapedTicks(long pid) {
+        long ticks = 0;
+        List<Long> tree = new ArrayList<>();
+        tree.add(pid);
+        tree.addAll(descendants(pid));
+        for (long p : tree) {
+            ProcStat s = read(p);
+            if (s != null) ticks += s.reapedChildrenTicks();
+        }
+        return ticks;
+    }
+
+    /**
+     * The CPUs thread {@code tid} of {@code pid} may run on ({@code Cpus_allowed_list} of its status,
+     * what sched_getaffinity(2) returns), or null when it is gone.
+     */
+    public static java.util.BitSet cpusAllowed(long pid, long tid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) return cpuList(line.substring("Cpus_allowed_list:".length()));
+            }
+        } catch (IOException | RuntimeException gone) {
+            return null;
+        }
+        return null;
+    }
+
+    /** A kernel CPU list such as {@code 0-3,8,10-11} as a set; an {@link IllegalArgumentException} when malformed. */
+    public static java.util.BitSet cpuList(String list) {
+        java.util.BitSet cpus = new java.util.BitSet();
+        for (String part : list.trim().split(",")) {
+            if (part.isEmpty()) continue;
+            int dash = part.indexOf('-');
+            try {
+                int from = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
+                int to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1));
+                if (from < 0 || to < from || to > 65535) throw new IllegalArgumentException("not a CPU list: " + list);
+                cpus.set(from, to + 1);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a CPU list: " + list, e);
+            }
+        }
+        return cpus;
+    }
+
+    /**
+     * Per CPU, the ticks it ran tasks ({@code user + nice + system + steal} of its {@code cpuN} line
+     * in {@code /proc/stat}), indexed by CPU number; -1 for a CPU without a line. irq and softirq
+     * are left out: the kernel charges them to no task (the loopback's receive path runs there for
+     * the compared processes themselves), so they cannot be told apart from the tasks' own.
+     */
+    public static long[] parseCpuBusyTicks(String procStat) {
+        List<long[]> rows = new ArrayList<>();
+        int max = -1;
+        for (String line : procStat.split("\n")) {
+            if (!line.startsWith("cpu") || line.length() < 4 || !Character.isDigit(line.charAt(3))) continue;
+            String[] f = line.trim().split("\s+");
+            if (f.length < 5) throw new IllegalArgumentException("a /proc/stat cpu line with " + f.length + " fields: " + line);
+            try {
+                int cpu = Integer.parseInt(f[0].substring(3));
+                long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + (f.length > 8 ? Long.parseLong(f[8]) : 0);
+                rows.add(new long[] {cpu, busy});
+                max = Math.max(max, cpu);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("a /proc/stat cpu line with a field that is not a number: " + line, e);
+            }
+        }
+        long[] busy = new long[max + 1];
+        java.util.Arrays.fill(busy, -1);
+        for (long[] r : rows) busy[(int) r[0]] = r[1];
+        return busy;
+    }
+
+    /** {@link #parseCpuBusyTicks} of this machine's {@code /proc/stat}, or null when it cannot be read. */
+    public static long[] cpuBusyTicks() {
+        try {
+            return parseCpuBusyTicks(Files.readString(Path.of("/proc/stat"), StandardCharsets.US_ASCII));
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** The children of {@code pid} (of every thread of it), from /proc/PID/task/TID/children; empty when it is gone. */
     public static List<Long> children(long pid) {
         List<Long> children = new ArrayList<>();

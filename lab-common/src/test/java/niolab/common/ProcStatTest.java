@@ -61,4 +61,62 @@ class ProcStatTest {
         assertThat(ProcStat.rssBytes(sh.pid())).isEqualTo(-1);
         assertThat(ProcStat.children(sh.pid())).isEmpty();
     }
+
+    /** /proc/stat's per-CPU lines: user + nice + system + steal, by CPU number; the total line and irq/softirq left out. */
+    @Test
+    void perCpuBusyTicksAreReadByCpuNumber() {
+        String stat = "cpu  100 1 50 900 5 2 7 3 0 0\n"
+                + "cpu0 40 1 20 400 2 1 3 0 0 0\n"
+                + "cpu2 60 0 30 500 3 1 4 3 0 0\n"
+                + "intr 12345 0 0\nctxt 999\n";
+        long[] busy = ProcStat.parseCpuBusyTicks(stat);
+        assertThat(busy).containsExactly(61, -1, 93);
+        assertThat(ProcStat.parseCpuBusyTicks("cpu0 1 2 3 4\n")).containsExactly(6);
+        assertThatThrownBy(() -> ProcStat.parseCpuBusyTicks("cpu0 1 x 3 4 5 6 7 8\n")).hasMessageContaining("not a number");
+        long[] here = ProcStat.cpuBusyTicks();
+        assertThat(here).isNotNull();
+        assertThat(here.length).as("a line per CPU up to the highest").isGreaterThanOrEqualTo(Runtime.getRuntime().availableProcessors());
+    }
+
+    @Test
+    void cpuListsAreReadAsTheKernelWritesThem() {
+        assertThat(ProcStat.cpuList("0-3,8,10-11\n").toString()).isEqualTo("{0, 1, 2, 3, 8, 10, 11}");
+        assertThat(ProcStat.cpuList("1").cardinality()).isEqualTo(1);
+        assertThatThrownBy(() -> ProcStat.cpuList("3-1")).hasMessageContaining("not a CPU list");
+        assertThatThrownBy(() -> ProcStat.cpuList("a")).hasMessageContaining("not a CPU list");
+        long self = ProcessHandle.current().pid();
+        assertThat(ProcStat.cpusAllowed(self, self).cardinality()).isPositive();
+        assertThat(ProcStat.cpusAllowed(self, Long.MAX_VALUE)).isNull();
+    }
+
+    /** The scheduler's nanosecond clock of every thread of a tree: a spinning child's grows, a gone process reads empty. */
+    @Test
+    void aTreesThreadsAreReadInNanoseconds() throws Exception {
+        long self = ProcessHandle.current().pid();
+        assertThat(ProcStat.treeTaskNanos(self)).anySatisfy(t -> assertThat(t.tid()).isEqualTo(self));
+        assertThat(ProcStat.schedstatNanos(self, self)).isPositive();
+        Process sh = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 100000000 ]; do i=$((i+1)); done").start();
+        try {
+            long first = total(ProcStat.treeTaskNanos(sh.pid()));
+            long later = first;
+            // bounded: the child spins, so its clock moves within a few scheduler ticks
+            for (int i = 0; i < 500 && later <= first; i++) {
+                Thread.sleep(10);
+                later = total(ProcStat.treeTaskNanos(sh.pid()));
+            }
+            assertThat(later).isGreaterThan(first);
+            assertThat(ProcStat.treeReapedTicks(sh.pid())).isGreaterThanOrEqualTo(0);
+        } finally {
+            sh.destroyForcibly();
+            sh.waitFor(10, TimeUnit.SECONDS);
+        }
+        assertThat(ProcStat.treeTaskNanos(sh.pid())).isEmpty();
+        assertThat(ProcStat.schedstatNanos(sh.pid(), sh.pid())).isEqualTo(-1);
+    }
+
+    private static long total(java.util.List<ProcStat.TaskTime> times) {
+        long ns = 0;
+        for (ProcStat.TaskTime t : times) ns += t.nanos();
+        return ns;
+    }
 }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import niolab.common.AtomicFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,7 +71,7 @@ public final class ExperimentReports implements Callable<Integer> {
                 for (Map.Entry<Path, String> f : render(dir, e).entrySet()) {
                     Path p = dir.resolve(f.getKey());
                     Files.createDirectories(p.getParent());
-                    Files.writeString(p, f.getValue(), StandardCharsets.UTF_8);
+                    AtomicFile.write(p, f.getValue());
                     out.println("wrote " + p);
                 }
             }
@@ -79,7 +80,7 @@ public final class ExperimentReports implements Callable<Integer> {
             if (readme != null) {
                 String now = Files.readString(readme, StandardCharsets.UTF_8), fresh = Findings.render(dir, now);
                 if (!check) {
-                    Files.writeString(readme, fresh, StandardCharsets.UTF_8);
+                    AtomicFile.write(readme, fresh);
                     out.println("wrote " + readme);
                 } else if (!fresh.equals(now)) {
                     err.println("stale: experiments/README.md's findings do not match the results");

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.AtomicFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -41,7 +42,7 @@ final class FfiCalls extends SummaryCommand {
         List<Map<String, Object>> calls = calls(Csv.parse(Files.readString(dir.resolve("c.csv"), StandardCharsets.UTF_8), "c.csv"),
                 json.readTree(dir.resolve("jmh.json").toFile()));
         json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("results.json").toFile(), calls);
-        Files.writeString(dir.resolve("results.csv"), csv(calls), StandardCharsets.UTF_8);
+        AtomicFile.write(dir.resolve("results.csv"), csv(calls));
         return tables(calls);
     }
 

@@ -1,11 +1,11 @@
 package niolab.reports;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Formatter;
 import java.util.List;
 import java.util.Locale;
+import niolab.common.AtomicFile;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.reports.ProfileCategories.Category;
@@ -58,7 +58,7 @@ final class ProfileShares extends SummaryCommand {
                 out.format("%n");
             }
             if (flameSvg != null && f.equals(files.get(0))) {
-                Files.writeString(flameSvg, new SvgFlameGraph(f.getFileName() + " (" + p.samples() + " samples)", ProfileExperiment.FLAME_MIN_SHARE).render(p));
+                AtomicFile.write(flameSvg, new SvgFlameGraph(f.getFileName() + " (" + p.samples() + " samples)", ProfileExperiment.FLAME_MIN_SHARE).render(p));
             }
         }
         return out.toString();

@@ -1,6 +1,7 @@
 package niolab.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -96,13 +97,26 @@ public final class Results {
         }
     }
 
-    /** A JSON file read into {@code type}, a record mirroring it (lab-common's {@link ResultsJson} mapping). */
+    /**
+     * A JSON file read into {@code type}, a record mirroring it (lab-common's {@link ResultsJson}
+     * mapping). A file cut short, or a compare run stopped before its end ({@code "partial": true}),
+     * is refused: its numbers are not the run's.
+     */
     public <T> T json(String file, Class<T> type) {
+        T value;
         try {
-            return ResultsJson.MAPPER.readValue(text(file), type);
+            value = ResultsJson.MAPPER.readValue(text(file), type);
         } catch (JsonProcessingException e) {
+            // the input ended inside a value: where a record is being read, the mapper wraps that in its own exception
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof JsonEOFException) throw truncated(file, e);
+            }
             throw new IllegalArgumentException(dir.resolve(file) + ": " + e.getOriginalMessage(), e);
         }
+        if (value instanceof BenchComparison b && Boolean.TRUE.equals(b.partial())) {
+            throw new IllegalArgumentException(dir.resolve(file) + " is a partial compare run (stopped by a signal before its end): run the experiment again");
+        }
+        return value;
     }
 
     /** An echo-bench {@code --json} file; one of another tool or schema version is an error, not a guess. */
@@ -115,8 +129,15 @@ public final class Results {
         return b;
     }
 
+    /** A CSV of the run; one whose last line has no end was cut short while written, and is refused. */
     public Csv csv(String file) {
-        return Csv.parse(text(file), dir.resolve(file).toString());
+        String text = text(file);
+        if (text.isEmpty() || !text.endsWith("\n")) throw truncated(file, null);
+        return Csv.parse(text, dir.resolve(file).toString());
+    }
+
+    private IllegalArgumentException truncated(String file, Exception cause) {
+        return new IllegalArgumentException(dir.resolve(file) + " is truncated (a run killed while writing it?): run the experiment again", cause);
     }
 
     /** The last {@code counters: } line of a lab server's output (mp: the master's sum, not the workers'). */

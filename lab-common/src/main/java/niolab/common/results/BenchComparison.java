@@ -10,8 +10,23 @@ import java.util.List;
  * null rules as in {@link BenchReport}: a boxed type may be null (not measured, or never served).
  */
 public record BenchComparison(String tool, int schema, String command, Config config, BenchReport.Environment environment,
-                              List<Server> servers, List<Slice> slices, Summary summary) {
+                              List<Server> servers, List<Slice> slices, Summary summary,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Boolean partial) {
     public static final String COMMAND = "compare";
+
+    /**
+     * A complete run: {@code partial} is absent. It is true when a signal stopped compare, whose
+     * summary is then of the slices completed: the report generator refuses such a file.
+     */
+    public BenchComparison(String tool, int schema, String command, Config config, BenchReport.Environment environment, List<Server> servers,
+                           List<Slice> slices, Summary summary) {
+        this(tool, schema, command, config, environment, servers, slices, summary, null);
+    }
+
+    /** This run, marked as stopped before its end. */
+    public BenchComparison asPartial() {
+        return new BenchComparison(tool, schema, command, config, environment, servers, slices, summary, true);
+    }
 
     /**
      * {@code threads} is null when the load tool picks it; {@code seed} repeats the order.
@@ -50,14 +65,34 @@ public record BenchComparison(String tool, int schema, String command, Config co
 
     /**
      * One slice, in the order it ran; {@code position} 0 is the first server visited in its round;
-     * {@code round} counts over all forks; {@code fork} (from 1) is null in files written before forks.
+     * {@code round} counts over all forks; {@code fork} (from 1) is null in files written before forks,
+     * {@code rulers} in files written before the nanosecond rulers.
      */
     public record Slice(int round, int position, String server, long requests, long errors, double seconds, Double rate,
-                        Double p50Us, Double p99Us, Double serverCpuUsPerRequest, boolean refused, Integer fork) {
+                        Double p50Us, Double p99Us, Double serverCpuUsPerRequest, boolean refused, Integer fork, SliceRulers rulers) {
         public Slice(int round, int position, String server, long requests, long errors, double seconds, Double rate, Double p50Us,
                      Double p99Us, Double serverCpuUsPerRequest, boolean refused) {
             this(round, position, server, requests, errors, seconds, rate, p50Us, p99Us, serverCpuUsPerRequest, refused, null);
         }
+
+        public Slice(int round, int position, String server, long requests, long errors, double seconds, Double rate, Double p50Us,
+                     Double p99Us, Double serverCpuUsPerRequest, boolean refused, Integer fork) {
+            this(round, position, server, requests, errors, seconds, rate, p50Us, p99Us, serverCpuUsPerRequest, refused, fork, null);
+        }
+    }
+
+    /**
+     * What was read around one slice, from the scheduler's nanosecond clocks: the CPU of the
+     * server's process tree and of the client (echo-bench itself, or wrk), each as a share of the
+     * slice's wall time in cores, the cores each could use and its busiest thread's share; whether
+     * the client was saturated and the server not ({@code clientBound}: the rate is the client's);
+     * the measured cores and the share of their capacity that other processes used
+     * ({@code interference}), against {@code interferenceLimit} ({@code disturbed}). A field is null
+     * where it could not be read.
+     */
+    public record SliceRulers(Long serverCpuNs, Long clientCpuNs, Double serverCpuShare, Double clientCpuShare, Double serverCores,
+                              Double clientCores, Double serverPeakThread, Double clientPeakThread, Boolean clientBound, String cores,
+                              Double interference, Double interferenceLimit, Boolean disturbed) {
     }
 
     /**
