@@ -22,6 +22,19 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The header says the order is random only when the shuffle draws more than one order: the stub's fixed order is not. */
+    @Test
+    void theHeaderCallsTheOrderRandomOnlyWhenTheShuffleDrawsOne() {
+        assertThat(Compare.describeOrder((visit, random) -> {
+            for (int i = 0; i < visit.length; i++) visit[i] = i;
+        })).contains("the same order").doesNotContain("random");
+        // a random rotation draws only n of the n! orders, and still more than one
+        assertThat(Compare.describeOrder((visit, random) -> {
+            int shift = random.nextInt(visit.length);
+            for (int i = 0; i < visit.length; i++) visit[i] = (i + shift) % visit.length;
+        })).isEqualTo("each round in a fresh random order");
+    }
+
     /**
      * A server that sleeps before each answer is called slower, and its interval excludes 1 ± 2%.
      * A short warm-up first: a cold client's first slices on a busy machine served a few hundred
