@@ -80,7 +80,9 @@ import picocli.CommandLine.Parameters;
                 "",
                 "Sizing: --plan runs a pilot and prints the forks x rounds (rounds per fork by Kalibera and Jones' rule) and the time "
                 + "that 90%% power to call --detect needs. --until-decided --max-time T adds forks until every rate and CPU verdict "
-                + "decides: " + Sequential.RULE + "."},
+                + "decides: it looks at 3 forks and each time the forks have grown by half (3, 5, 8, 12, 18, ...) or the time is "
+                + "spent, and look k uses a two-sided interval of level 1 - 5%%/(k(k+1)), so that the false calls over all looks stay at "
+                + "most 5%%."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every server served to the end", "1:a server died mid-run (named; its slices are kept), or wrk or a report failed",
                 "2:bad flags or a bad server (one that exits or never listens)",
