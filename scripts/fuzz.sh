@@ -49,7 +49,7 @@ while read -r module target; do
   finding=""
   if grep -q '== Java Exception\|ERROR: libFuzzer\|Out of memory\|Tests run:.*Failures: [1-9]\|Tests run:.*Errors: [1-9]' "$log" || [ $rc -ne 0 ]; then
     found=$((found + 1))
-    finding=$(grep -m1 -A1 '== Java Exception' "$log" | tail -1 | sed 's/^[[:space:]]*//' | cut -c1-120)
+    finding=$(grep '== Java Exception' "$log" | sed 's/^== Java Exception: //' | sort | uniq -c | sed 's/^ *//' | head -3 | cut -c1-140 | paste -sd';' -)
     [ -z "$finding" ] && finding="maven exited $rc: see $log"
   fi
   [ -z "$done_line" ] && [ -z "$finding" ] && finding="no fuzzing run: see $log"
