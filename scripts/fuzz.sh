@@ -35,7 +35,7 @@ while read -r module target; do
   # JAZZER_FUZZ switches jazzer-junit from replaying inputs to fuzzing; jazzer.hooks turns the
   # coverage instrumentation on (make test replays without it); the libFuzzer arguments after the
   # first (argv[0]) bound the run. C2 and a 1 GiB heap: speed, and an allocation past it is a finding.
-  JAZZER_FUZZ=1 $mvn -o -pl "$module" -am test -Dtest="$target" -Dsurefire.failIfNoSpecifiedTests=false \
+  JAZZER_FUZZ=1 $mvn -pl "$module" -am test -Dtest="$target" -Dsurefire.failIfNoSpecifiedTests=false \
       -Djazzer.hooks=true -Djazzer.keep_going=20 -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$seconds" \
       -Djazzer.internal.arg.2=-max_len=16384 -Djazzer.internal.arg.3=-timeout=10 \
       -Dtest.jit.options="-Xmx1g -XX:+UseSerialGC" -Dtest.forks=1 >"$log" 2>&1
