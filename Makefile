@@ -168,4 +168,8 @@ test: target/jdk-home $(TOOLS_JAR) ## Run the whole test suite on the JDK picked
 	@rm -rf */target/surefire-reports */*/target/surefire-reports
 	@$(JDK) $(MVN) -T 2C verify; rc=$$?; bash scripts/test-summary.sh; exit $$rc
 
+.PHONY: fuzz
+fuzz: target/jdk-home ## Fuzz every parser's Jazzer target (@FuzzTest) for FUZZ_SECONDS=60 each (FUZZ_TARGETS=REGEX for some): executions, coverage, findings (docs/fuzzing.md)
+	@FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) FUZZ_TARGETS='$(FUZZ_TARGETS)' MVN="$(MVN)" bash scripts/fuzz.sh
+
 FORCE:

@@ -66,7 +66,9 @@ public final class HttpPingCodec implements Codec {
     public int decodeResponse(ByteBuffer in) {
         int p = in.position();
         int limit = in.limit();
-        int headEnd = headEnd(in, p, limit);
+        // The head's end is looked for within MAX_HEAD bytes only: a longer head would make a
+        // response longer than maxResponseLength(), which the read buffer is sized by.
+        int headEnd = headEnd(in, p, Math.min(limit, p + MAX_HEAD));
         if (headEnd < 0) return limit - p > MAX_HEAD ? MISMATCH : NEED_MORE;
         // "HTTP/1.x 200 ..." then the headers; only Content-Length matters
         if (!startsWith(in, p, STATUS_PREFIX, false) || !startsWith(in, p + STATUS_PREFIX.length + 1, STATUS_200, false)) {

@@ -89,7 +89,12 @@ final class TagSeries {
         long intervalLines = 0;
         List<IntervalLog.ScheduleLag> lags = new ArrayList<>();
         for (String line : lines) {
-            IntervalLog.ScheduleLag lag = IntervalLog.ScheduleLag.parse(line);
+            IntervalLog.ScheduleLag lag;
+            try {
+                lag = IntervalLog.ScheduleLag.parse(line);
+            } catch (NumberFormatException e) { // a run or count past what its type holds: not a line echo-bench wrote
+                throw new BadLog(name + " has a schedule-lag line out of range: " + line.strip());
+            }
             if (lag != null) lags.add(lag);
             if (!line.isBlank() && !line.startsWith("#") && !line.startsWith("\"StartTimestamp\"")) intervalLines++;
         }

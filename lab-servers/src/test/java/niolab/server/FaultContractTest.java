@@ -15,9 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import niolab.common.CountersLine;
 import niolab.server.testing.Echo;
-import niolab.server.testing.PacedEchoLoad;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,68 +35,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * exhausted, and it is generous. Every wait is bounded; every server is stopped.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-public abstract class FaultContractTest extends ServerContractTest {
-    /**
-     * 32 MiB over 200 connections: 160 KiB each, written in chunks of 1 byte to 1 MiB and read
-     * back in small helpings, so the server's buffers fill and drain several times per connection
-     * (every byte crosses the server twice and is checked). {@code -Dfaults.load.mib=1024} for a
-     * longer soak.
-     */
-    private static final long LOAD_BYTES = Long.getLong("faults.load.mib", 32) << 20;
-    private static final int LOAD_CONNECTIONS = 200;
-    /**
-     * The shared server's SO_SNDBUF, where it has {@code --sndbuf}: the kernel's own grows on
-     * loopback until it holds a whole echo (256 MiB of the load above made not one partial write on lt),
-     * so without it no slow reader would ever hold the server's output back.
-     */
-    private static final String SNDBUF = "16384";
-    private static final Pattern STACK_TRACE = Pattern.compile("Exception|\tat |^\\s+at ", Pattern.MULTILINE);
-
-    /** The shared server's descriptors when it serves nobody. */
-    private long baselineFds;
-
-    /** Whether the server has {@code --sndbuf} (lt and et do, and mp's workers of them). */
-    protected boolean hasSndbuf() {
-        return true;
-    }
-
-    /** Its counters every 100 ms: a test reads what the server did while it still runs. */
-    @Override
-    protected ServerProcess startSharedServer() throws Exception {
-        ServerProcess shared = hasSndbuf() ? startServer("--stats-interval", "100ms", "--sndbuf", SNDBUF) : startServer("--stats-interval", "100ms");
-        roundTrip(Echo.connect(shared.address()), 0);
-        baselineFds = Proc.fds(Proc.tree(shared));
-        return shared;
-    }
-
-    @Override
-    protected void stopSharedServer() throws Exception {
-        if (server == null) return;
-        try {
-            assertThat(server.terminate(30)).as(server.output()).isZero();
-            assertCleanLog(server);
-            assertThat(Proc.counter(server, "closes")).as("every connection closed").isEqualTo(Proc.counter(server, "accepts"));
-        } finally {
-            server.close();
-        }
-    }
-
-    @Test
-    void manyConnectionsWithRandomChunksAndSlowReadersGetEveryByteBackInOrder() throws Exception {
-        long each = LOAD_BYTES / LOAD_CONNECTIONS;
-        long partialWritesBefore = statsCounter("partial_writes");
-        long t0 = System.nanoTime();
-        long checked = PacedEchoLoad.run(address, LOAD_CONNECTIONS, each, 2, 100);
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        long partialWrites = statsCounter("partial_writes") - partialWritesBefore;
-        System.out.printf("%s: %.0f MiB echoed and checked over %d connections in %.1f s, %d partial writes%n",
-                serverUnderTest().name(), checked / (double) (1 << 20), LOAD_CONNECTIONS, seconds, partialWrites);
-        assertThat(checked).isEqualTo(each * LOAD_CONNECTIONS);
-        // A quarter of the connections read slowly: their echoes must have held the server's writes back.
-        if (hasSndbuf()) assertThat(partialWrites).as("partial writes during the load").isGreaterThanOrEqualTo(LOAD_CONNECTIONS / 4);
-        assertNoLeakedDescriptors();
-    }
-
+public abstract class FaultContractTest extends SoakContractTest {
     @Test
     void halfCloseWhileEchoIsPendingStillGetsTheWholeEcho() throws Exception {
         List<CompletableFuture<byte[]>> echoes = new ArrayList<>();
@@ -347,51 +284,6 @@ public abstract class FaultContractTest extends ServerContractTest {
         assertCleanLog(p);
         assertThat(p.output()).contains("counters: ");
     }
-
-    /**
-     * {@code name} on a {@code stats:} line that the shared server printed after this call: the
-     * third one, since mp's master sums the lines its workers printed up to an interval before.
-     */
-    private long statsCounter(String name) throws InterruptedException {
-        int seen = statsLines().size();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<String> lines;
-        while ((lines = statsLines()).size() < seen + 3 && System.nanoTime() < deadline) Thread.sleep(50);
-        assertThat(lines.size()).as("stats lines; the server said:\n%s", server.output()).isGreaterThanOrEqualTo(seen + 3);
-        Long value = CountersLine.parse(lines.get(lines.size() - 1)).get(name);
-        assertThat(value).as("%s on %s", name, lines.get(lines.size() - 1)).isNotNull();
-        return value;
-    }
-
-    /** The shared server's own {@code stats:} lines (not mp's workers', which come tagged). */
-    private List<String> statsLines() {
-        List<String> lines = new ArrayList<>();
-        for (String line : server.output().split("\n")) {
-            if (line.startsWith(CountersLine.STATS_PREFIX)) lines.add(line);
-        }
-        return lines;
-    }
-
-    /** The shared server is back to the descriptors it had before the test (bounded wait). */
-    private void assertNoLeakedDescriptors() throws InterruptedException {
-        List<Long> pids = Proc.tree(server);
-        // A leak grows with the connections (there were hundreds); the JVM itself may open a file or two lazily.
-        long allowed = baselineFds + 2;
-        assertThat(Proc.awaitFdsAtMost(pids, allowed, 20_000)).as("descriptors held by the server").isLessThanOrEqualTo(allowed);
-        assertCleanLog(server);
-    }
-
-    /** Faults are told in one line each: no stack trace, no exception's class name. */
-    protected static void assertCleanLog(ServerProcess p) {
-        assertThat(STACK_TRACE.matcher(p.output()).find()).as("a stack trace in:\n" + p.output()).isFalse();
-    }
-
-    protected static void roundTrip(Socket s, long seed) throws IOException {
-        byte[] payload = Echo.random(100, seed);
-        s.getOutputStream().write(payload);
-        assertThat(Echo.readExactly(s.getInputStream(), payload.length)).isEqualTo(payload);
-    }
-
 
     private static void shutdownOutput(Socket s) {
         try {

@@ -1,9 +1,12 @@
 package niolab.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import niolab.server.testing.ServerProcess;
 import niolab.server.testing.ServerUnderTest;
 import org.junit.jupiter.api.AfterAll;
@@ -21,6 +24,8 @@ import org.junit.jupiter.api.Timeout;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 public abstract class ServerContractTest {
+    private static final Pattern STACK_TRACE = Pattern.compile("Exception|\tat |^\\s+at ", Pattern.MULTILINE);
+
     /** The server the suite's tests share; null in a suite whose tests each start their own. */
     protected ServerProcess server;
     protected InetSocketAddress address;
@@ -59,5 +64,10 @@ public abstract class ServerContractTest {
     @AfterAll
     final void stopShared() throws Exception {
         stopSharedServer();
+    }
+
+    /** Faults are told in one line each: no stack trace, no exception's class name. */
+    protected static void assertCleanLog(ServerProcess p) {
+        assertThat(STACK_TRACE.matcher(p.output()).find()).as("a stack trace in:\n" + p.output()).isFalse();
     }
 }

@@ -1,12 +1,15 @@
 package niolab.reports;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * A header-first CSV without quoting, as bench.sh and the experiment scripts write it. A row
+ * A header-first CSV without quoting, as bench.sh and the experiment scripts write it: a
+ * header line of distinct column names, then rows (a file without one is an error). A row
  * shorter than the header has empty cells at its end; an empty cell is a value that was not
  * measured and reads as NaN. A row longer than the header is an error: it means a cell held a
  * comma, and guessing which would shift every number after it.
@@ -24,7 +27,13 @@ public final class Csv {
     public static Csv parse(String text, String source) {
         Csv csv = new Csv(source);
         String[] lines = text.split("\r?\n");
+        if (lines.length == 0 || lines[0].isBlank()) throw new IllegalArgumentException(source + ": no header line");
         String[] header = lines[0].split(",", -1);
+        Set<String> names = new HashSet<>();
+        for (String name : header) {
+            // A row is a map by column name: a second column of one name would hide the first's cells.
+            if (!names.add(name)) throw new IllegalArgumentException(source + " line 1: column '" + name + "' twice in the header");
+        }
         csv.header = List.of(header);
         for (int i = 1; i < lines.length; i++) {
             if (lines[i].isBlank()) continue;

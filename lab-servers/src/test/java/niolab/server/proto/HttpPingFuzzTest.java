@@ -2,6 +2,8 @@ package niolab.server.proto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import niolab.server.proto.PingDriver.Result;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * Seeded fuzzing of the parser and responder: random valid requests always get their answer,
  * and any input (mutated, truncated, random) gets only well-formed responses and never an
  * exception, whatever the read sizes and the output buffer size. A failure prints its seed.
+ * The last test is the same contract under Jazzer's coverage guidance (docs/fuzzing.md).
  */
 class HttpPingFuzzTest {
     private static final int CASES = 20_000;
@@ -91,18 +94,47 @@ class HttpPingFuzzTest {
                 throw new AssertionError("seed " + seed + " threw on " + new String(bytes, StandardCharsets.ISO_8859_1), e);
             }
             assertThat(split).as("seed %d: read sizes change nothing", seed).isEqualTo(whole);
-            String rest = whole.output();
-            while (!rest.isEmpty()) {
-                String known = null;
-                for (String k : KNOWN) {
-                    if (rest.startsWith(k) && (known == null || k.length() > known.length())) known = k; // HEAD's is a prefix of GET's
-                }
-                assertThat(known).as("seed %d: unknown response in %s", seed, rest).isNotNull();
-                rest = rest.substring(known.length());
+            assertOnlyKnownResponses(whole, "seed " + seed);
+        }
+    }
+
+    /**
+     * The same contract, coverage-guided (Jazzer): any bytes, in any read sizes and with any
+     * output buffer the responder accepts, get only well-formed answers, the same ones.
+     */
+    @FuzzTest
+    void anyBytesGetOnlyWellFormedAnswers(FuzzedDataProvider data) {
+        int outCapacity = HttpPing.MAX_RESPONSE_BYTES + data.consumeInt(0, 600);
+        int[] sizes = new int[data.consumeInt(0, 16)];
+        for (int i = 0; i < sizes.length; i++) sizes[i] = data.consumeInt(1, 64);
+        byte[] bytes = data.consumeRemainingAsBytes();
+        int[] splits = new int[sizes.length + 1];
+        int n = 0;
+        int left = bytes.length;
+        for (int size : sizes) {
+            if (left == 0) break;
+            splits[n++] = Math.min(size, left);
+            left -= splits[n - 1];
+        }
+        splits[n++] = left;
+        Result whole = PingDriver.run(bytes, new int[] {bytes.length}, 1 << 16);
+        assertThat(PingDriver.run(bytes, java.util.Arrays.copyOf(splits, n), outCapacity)).as("read sizes change nothing").isEqualTo(whole);
+        assertOnlyKnownResponses(whole, "fuzzed input");
+    }
+
+    /** {@code got} is a run of the responses the server knows; an error's answer comes last and closes. */
+    private static void assertOnlyKnownResponses(Result got, String input) {
+        String rest = got.output();
+        while (!rest.isEmpty()) {
+            String known = null;
+            for (String k : KNOWN) {
+                if (rest.startsWith(k) && (known == null || k.length() > known.length())) known = k; // HEAD's is a prefix of GET's
             }
-            if (whole.output().endsWith(PingDriver.BAD) || whole.output().endsWith(PingDriver.TOO_LARGE)) {
-                assertThat(whole.closed()).as("seed %d: errors close", seed).isTrue();
-            }
+            assertThat(known).as("%s: unknown response in %s", input, rest).isNotNull();
+            rest = rest.substring(known.length());
+        }
+        if (got.output().endsWith(PingDriver.BAD) || got.output().endsWith(PingDriver.TOO_LARGE)) {
+            assertThat(got.closed()).as("%s: errors close", input).isTrue();
         }
     }
 

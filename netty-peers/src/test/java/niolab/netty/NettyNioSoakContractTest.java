@@ -1,0 +1,22 @@
+package niolab.netty;
+
+import niolab.server.SoakContractTest;
+import niolab.server.testing.ServerUnderTest;
+
+/** netty-nio under the echo soak: Netty prints none of the lab's counters and has no {@code --sndbuf}. */
+class NettyNioSoakContractTest extends SoakContractTest {
+    @Override
+    protected ServerUnderTest serverUnderTest() {
+        return ServerUnderTest.of("netty-nio");
+    }
+
+    @Override
+    protected boolean hasSndbuf() {
+        return false;
+    }
+
+    @Override
+    protected boolean hasCounters() {
+        return false;
+    }
+}
