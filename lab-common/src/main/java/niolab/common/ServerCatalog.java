@@ -87,8 +87,16 @@ public final class ServerCatalog {
         add("netty-http", "netty-http", "netty", 17, false, "", "netty-http", true);
         add("c", "c", "c", 0, false, "", "C reference", false);
 
-        // what each script or experiment runs when not told otherwise; the first is the baseline
+        // what each script or experiment runs when not told otherwise, named after it; the first is the baseline
         select("bench", "lt et mp");
+        select("serial", "c lt et");
+        select("short-run", "lt et mp");
+        select("short-run-extra", "bio vt uring");
+        select("long-run", "lt et mp");
+        select("syscalls", "lt et mp");
+        select("network", "lt et mp");
+        select("mistakes", "lt et");
+        select("backend", "lt et vt");
         select("concurrency", "lt et mp");
         select("architectures", "lt et et-ffm vt lt-loops et-loops mp netty-nio netty-epoll netty-http c");
         select("http", "lt et mp netty-nio netty-epoll netty-uring netty-http");
@@ -96,8 +104,8 @@ public final class ServerCatalog {
         select("profile-short", "lt et c");
         select("vt", "lt vt c");
         select("uring", "et uring-basic uring-multishot uring-bufring netty-uring");
+        select("aot", "lt et et-loops et-ffm");
         select("uring-compare", "et lt c uring-basic uring-multishot uring-bufring netty-uring");
-        select("profileable", "lt et vt uring mp bio netty-nio netty-epoll netty-uring netty-http c");
 
         // the shared options that act in some architectures only; the others refuse them, and mp
         // takes them when its workers' architecture does

@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   lab-server catalog                        # name command arch min_jdk mp_worker netty_peer label http_only options
  *   lab-server catalog --selection http       # lt et mp netty-nio netty-epoll netty-uring netty-http
+ *   lab-server catalog --selections           # every selection, a line each: its name, a tab, its servers
  * </pre>
  */
 @Command(name = CatalogCommand.NAME, mixinStandardHelpOptions = true,
@@ -34,6 +35,9 @@ public final class CatalogCommand implements Callable<Integer> {
             description = "Print only the names of a selection, in its order, on one line: what a script runs when not told otherwise.")
     String selection;
 
+    @Option(names = "--selections", description = "Print every selection, a line each: its name, a tab, its servers.")
+    boolean selections;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -46,6 +50,11 @@ public final class CatalogCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
+            out.flush();
+            return 0;
+        }
+        if (selections) {
+            for (String name : ServerCatalog.selections()) out.println(name + "\t" + String.join(" ", ServerCatalog.selection(name)));
             out.flush();
             return 0;
         }

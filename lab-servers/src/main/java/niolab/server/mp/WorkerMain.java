@@ -1,8 +1,11 @@
 package niolab.server.mp;
 
 import java.util.Arrays;
+import java.util.List;
 import niolab.common.ServerCatalog;
+import niolab.server.base.Arch;
 import niolab.server.base.Architectures;
+import niolab.server.base.ServerConfig;
 import picocli.CommandLine;
 
 /**
@@ -33,6 +36,19 @@ public final class WorkerMain {
             return 2;
         }
         return command.execute(Arrays.copyOfRange(args, 1, args.length));
+    }
+
+    /**
+     * The command line {@code lab-server mp MP_ARGS} gives its workers on {@code port}, from the
+     * architecture on, as {@link #run} takes it: what lab-server's AOT training runs in its own
+     * JVM, written by the master's own code rather than by hand.
+     */
+    public static List<String> argv(int port, String... mpArgs) {
+        CommandLine mp = Architectures.commandLine("mp");
+        mp.parseArgs(mpArgs);
+        MpCommand master = mp.getCommand();
+        ServerConfig config = master.config();
+        return WorkerCommand.argv(Arch.of(master.workerArch), master.workerArgs(), config.host(), port);
     }
 
     /** The command line of a worker that runs {@code arch}; null for one the catalog says a worker cannot run (mp, bio). */
