@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import niolab.common.ServerCatalog;
 
 /**
  * Every server the lab names, once: the architectures of {@code lab-server}, their variants
@@ -24,6 +25,8 @@ import java.util.Set;
  * </pre>
  */
 public final class ServerCatalog {
+    /** What every server's {@code --version} prints, lab-server's and the Netty peers'. */
+    public static final String VERSION = "NIO Lab 0.1";
     /** In a command or a label: the count it is run with (loops, workers). */
     public static final String N = "{n}";
 
@@ -96,7 +99,7 @@ public final class ServerCatalog {
         select("syscalls", "lt et mp");
         select("network", "lt et mp");
         select("mistakes", "lt et");
-        select("backend", "lt et vt");
+        select("backend", "lt et"); // the event loops, each in every posture; vt in its one, thread
         select("concurrency", "lt et mp");
         select("architectures", "lt et et-ffm vt lt-loops et-loops mp netty-nio netty-epoll netty-http c");
         select("http", "lt et mp netty-nio netty-epoll netty-uring netty-http");
@@ -186,6 +189,15 @@ public final class ServerCatalog {
             if (s.labServer() && !archs.contains(s.arch())) archs.add(s.arch());
         }
         return archs;
+    }
+
+    /** The names of the entries of {@code arch} ({@code netty}: the Netty peers), in catalog order. */
+    public static List<String> named(String arch) {
+        List<String> names = new ArrayList<>();
+        for (Server s : SERVERS.values()) {
+            if (s.arch().equals(arch)) names.add(s.name());
+        }
+        return names;
     }
 
     /** The architectures mp's workers can run, in catalog order. */

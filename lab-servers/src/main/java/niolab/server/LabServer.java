@@ -30,7 +30,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  *   kill -TERM $pid                      # graceful stop; the counters are printed on exit
  * </pre>
  */
-@Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
+@Command(name = "lab-server", mixinStandardHelpOptions = true, version = ServerCatalog.VERSION,
         description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
