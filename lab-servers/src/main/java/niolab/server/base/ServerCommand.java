@@ -66,9 +66,9 @@ public abstract class ServerCommand implements Callable<Integer>, ServerFactory 
 
     /**
      * Fits the command line made of this command: the shared options that act nowhere in
-     * {@link #archsServed()} are taken out, so that its help lists only what acts and its
-     * parser refuses the rest ({@link ServerOptions#IDLE}). An option of the backend group is
-     * kept (picocli cannot take one out of a group) and refused once parsed.
+     * {@link #archsServed()} are taken out, so that its help lists only what acts and its parser
+     * refuses the rest in one line ({@link ServerOptions#idle}). An option of the backend group
+     * is kept (picocli cannot take one out of a group) and refused once parsed.
      */
     public void configure(CommandLine commandLine) {
         CommandSpec spec = commandLine.getCommandSpec();
