@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import niolab.common.ServerCatalog;
 
 /**
  * Every server the lab names, once: the architectures of {@code lab-server}, their variants
@@ -207,13 +206,6 @@ public final class ServerCatalog {
             if (s.mpWorker() && !archs.contains(s.arch())) archs.add(s.arch());
         }
         return archs;
-    }
-
-    /** The entry that is {@code arch} itself, unvaried ({@code lt} for lt). */
-    public static Server architecture(String arch) {
-        Server s = server(arch);
-        if (!s.arch().equals(arch)) throw new IllegalArgumentException(arch + " is a variant, not an architecture");
-        return s;
     }
 
     /** {@code a, b or c}: a list for a person. */
