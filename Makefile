@@ -83,7 +83,7 @@ clean: ## Remove build output
 ##@ Measure: benches, noise and profiles on this machine
 
 # The serial comparison needs more than run-bench's 100 requests: 5000 unless N is given.
-bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved, ratios paired by round (SERVER=c|lt|et N=5000 ROUNDS=6)
+bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved, ratios paired by round (SERVER=NAME of the catalog's serial selection, N=5000 ROUNDS=6)
 	@N=$(if $(filter file,$(origin N)),5000,$(N)) bash scripts/bench-serial.sh
 
 bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers through echo-bench compare, wrk and echo-bench as load (ROUNDS=10 SLICE=1s SERVERS MODES LOADS RESULTS_DIR)
@@ -108,7 +108,7 @@ noise-forks: all ## One run's interval against the next run's median, 1 fork aga
 	@bash scripts/noise-forks.sh
 
 .PHONY: profile
-profile: all ## A flame graph of one server under load: make profile ARCH=lt|et|vt|uring|mp|bio|netty-*|c MODE=keepalive|pipelined|echo|short [DURATION=10s OPTS='--binding ffm'] (target/profile/)
+profile: all ## A flame graph of one server under load: make profile ARCH=NAME (bin/lab-server catalog) MODE=keepalive|pipelined|echo|short [DURATION=10s OPTS='--binding ffm'] (target/profile/)
 	@$(if $(filter c,$(ARCH)),$(MAKE) -s reference &&) bash scripts/profile.sh
 
 ##@ Experiments: the reports, from runs or from the committed results

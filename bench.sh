@@ -3,10 +3,10 @@
 # connection that echoes one line; QPS = C / wall time until the last client is done. Against
 # each architecture in turn, starting and stopping its server here.
 #
-#   bash bench.sh [C]                      C concurrent clients (default 100) against lt, et, mp
+#   bash bench.sh [C]                      C concurrent clients (default 100) against each server
 #   bash bench.sh --sweep 10 20 30 40 50   the sweep table: Concurrency | LT QPS | ET QPS | MP QPS
 #
-# Environment: ARCHS ("lt et mp"), PORT (9988), WORKERS (mp, 4), CLIENT (nc, or echo-bench for its
+# Environment: ARCHS (the catalog's: bin/lab-server catalog --selection bench), PORT (9988), WORKERS (mp, 4), CLIENT (nc, or echo-bench for its
 # concurrent short-connection mode: same work without a process per client, after BENCH_WARMUP
 # (1000) uncounted requests), NC_TIMEOUT (5 s bound on each nc), SERVER_CPU (taskset pinning of
 # the server), BENCH_CSV (append the results to this CSV file). Exit 0 when every architecture
@@ -17,7 +17,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 source scripts/lib.sh
 
 PORT=${PORT:-9988}
-ARCHS=${ARCHS:-lt et mp}
 CLIENT=${CLIENT:-nc}
 NC_TIMEOUT=${NC_TIMEOUT:-5}
 
@@ -52,6 +51,7 @@ case "$CLIENT" in
 esac
 # once here rather than at each server's start: a stale jar stops the run before it begins
 require_fresh_jars lab-servers/target/lab-servers.jar experiments/reports/target/reports.jar
+ARCHS=${ARCHS:-$(selection bench)}
 
 WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/niolab-bench.XXXXXX")
 CLIENT_PIDS=()

@@ -10,7 +10,7 @@
 #
 # Environment: ROUNDS (10), SLICE (1s), WARMUP (1s), CONNECTIONS (50), DEPTH (16), SERVER_CPU (0),
 # CLIENT_CPU (1), WORKERS (mp, 2), BASE_PORT (19680: one port per server from there),
-# SERVERS ("lt et mp netty-nio netty-epoll netty-uring netty-http"), MODES ("keepalive close pipeline"),
+# SERVERS (the catalog's: bin/lab-server catalog --selection http), MODES ("keepalive close pipeline"),
 # LOADS ("wrk echo-bench"), RESULTS_DIR (default: a new temp dir): compare-LOAD-MODE.json and .txt,
 # the servers' logs, env.json.
 set -euo pipefail
@@ -19,7 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 BASE_PORT=${BASE_PORT:-19680} SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1}
 export WORKERS=${WORKERS:-2}
-SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll netty-uring netty-http"} MODES=${MODES:-"keepalive close pipeline"}
+SERVERS=${SERVERS:-$(selection http)} MODES=${MODES:-"keepalive close pipeline"}
 LOADS=${LOADS:-"wrk echo-bench"}
 RESULTS_DIR=${RESULTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-http.XXXXXX")}
 

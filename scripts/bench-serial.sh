@@ -11,7 +11,7 @@
 # that other work keeps busy), computed by the report generator's `summarize` from the clients'
 # output (kept in a temporary folder, BENCH_DIR to keep it elsewhere).
 #
-# Environment: SERVER (c, lt or et; default c), N (5000), ROUNDS (6: fewer give the range of the rounds as the interval), WARMUP (20000), PORT (9988),
+# Environment: SERVER (one of the catalog's serial selection: c, lt, et; default c), N (5000), ROUNDS (6: fewer give the range of the rounds as the interval), WARMUP (20000), PORT (9988),
 # SERVER_CPU (0), CLIENT_CPU (1). echo-bench runs on the JDK bin/echo-bench picks: on JDK 22+,
 # with a jar built there, it calls the kernel through FFM, else through a SocketChannel
 # (BENCH_JAVA_OPTS=-Decho-bench.serial-socket=channel forces the latter; a run with no WARMUP
@@ -26,9 +26,9 @@ C_CLIENT="$NIOLAB_HOME/reference/build/serial-client"
 # A client that hangs (the C one has no per-request timeout) must not hang the bench.
 CLIENT_TIMEOUT_S=$((60 + N / 100))
 
-case $SERVER in
-  c | lt | et) ;;
-  *) echo "error: SERVER must be c, lt or et, not '$SERVER'" >&2; exit 2 ;;
+case " $(selection serial) " in
+  *" $SERVER "*) ;;
+  *) echo "error: SERVER must be one of the catalog's serial selection ($(selection serial)), not '$SERVER'" >&2; exit 2 ;;
 esac
 [ -x "$C_CLIENT" ] || { echo "error: $C_CLIENT is missing; run 'make reference' first" >&2; exit 1; }
 command -v taskset >/dev/null || { echo "error: taskset is missing (Debian: apt-get install util-linux)" >&2; exit 1; }

@@ -16,14 +16,14 @@
 # temporary folder, BENCH_DIR to keep them elsewhere). make exp-vt measures the same with
 # echo-bench compare's slices and a report.
 #
-# Environment: SERVERS ("lt vt c"; VT_OPTS="-Djdk.pollerMode=1 ..." are JVM options for vt only,
+# Environment: SERVERS (the catalog's vt selection: lt vt c; VT_OPTS="-Djdk.pollerMode=1 ..." are JVM options for vt only,
 # VT_ARGS server options for vt only), MEASURES ("ping echo-c echo-eb short"), DURATION (5),
 # WARMUP (5, seconds), ROUNDS (6: fewer give the range of the rounds as the interval), CONNECTIONS (50), SHORT_N (20000 connections per short run),
 # BASE_PORT (25900), SERVER_CPU (0), CLIENT_CPU (1). About ROUNDS x servers x measures x DURATION.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERVERS=${SERVERS:-"lt vt c"} MEASURES=${MEASURES:-"ping echo-c echo-eb short"}
+SERVERS=${SERVERS:-$(selection vt)} MEASURES=${MEASURES:-"ping echo-c echo-eb short"}
 DURATION=${DURATION:-5} WARMUP=${WARMUP:-5} ROUNDS=${ROUNDS:-6} CONNECTIONS=${CONNECTIONS:-50}
 SHORT_N=${SHORT_N:-20000} BASE_PORT=${BASE_PORT:-25900}
 export SERVER_CPU=${SERVER_CPU:-0} CLIENT_CPU=${CLIENT_CPU:-1}

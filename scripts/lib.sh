@@ -44,6 +44,44 @@ untether() {
   unset "TETHERS[$1]"
 }
 
+# The catalog (lab-common's ServerCatalog, printed by `bin/lab-server catalog`): every server the
+# lab names, and what each script runs when not told otherwise. Read once: catalog_load, then
+# the functions below read NIOLAB_CATALOG (each loads it again when it is unset, at a JVM start).
+#   selection NAME           the servers of a selection, on one line: SERVERS=${SERVERS:-$(selection http)}
+#   catalog_field NAME FIELD one column of a server: catalog_field et-ffm min_jdk  ->  22
+#   server_words NAME [N]    the lab-server words that start it, its count N (default 2): lt --loops 4
+NIOLAB_CATALOG=${NIOLAB_CATALOG:-}
+NIOLAB_SELECTIONS=${NIOLAB_SELECTIONS:-}
+catalog_load() {
+  if [ -z "$NIOLAB_CATALOG" ]; then
+    NIOLAB_CATALOG=$("$NIOLAB_HOME/bin/lab-server" catalog) || return 1
+    NIOLAB_SELECTIONS=$("$NIOLAB_HOME/bin/lab-server" catalog --selections) || return 1
+  fi
+}
+
+selection() {
+  catalog_load || return 1
+  local line
+  line=$(awk -F'\t' -v s="$1" '$1 == s { print $2 }' <<<"$NIOLAB_SELECTIONS")
+  [ -n "$line" ] || { echo "error: the catalog has no selection '$1' (bin/lab-server catalog --selections)" >&2; return 2; }
+  echo "$line"
+}
+
+catalog_field() {
+  catalog_load || return 1
+  local value
+  value=$(awk -F'\t' -v n="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $1 == n { print $col[f]; found = 1 } END { exit !found }' <<<"$NIOLAB_CATALOG") \
+    || { echo "error: the catalog has no server '$1' (bin/lab-server catalog)" >&2; return 2; }
+  echo "$value"
+}
+
+server_words() {
+  local command
+  command=$(catalog_field "$1" command) || return $?
+  echo "${command//\{n\}/${2:-2}}"
+}
+
 # pin_prefix CPU: the words that run a command on CPU ("taskset -c CPU"), none when CPU is
 # empty. Used unquoted, as a prefix: $(pin_prefix "$CLIENT_CPU") CMD... keeps CMD's own PID.
 pin_prefix() {

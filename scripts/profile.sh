@@ -2,7 +2,8 @@
 # make profile ARCH=lt MODE=keepalive: one server under the lab's own load, profiled, as an
 # interactive flame graph (Java, JVM and kernel frames) and its collapsed stacks.
 #
-#   ARCH   lt et vt uring mp bio netty-nio netty-epoll netty-uring netty-http c
+#   ARCH   a server of the catalog (bin/lab-server catalog): lt, et, et-ffm, vt, uring-bufring, mp,
+#          bio, netty-epoll, c...
 #   MODE   keepalive (HTTP GET /ping, keep-alive), pipelined (/ping, DEPTH=16 in flight per
 #          connection), echo (keep-alive echo, 64 bytes), short (echo, a fresh connection per
 #          request: the accept-to-close path)
@@ -21,7 +22,7 @@
 #
 # Event: cpu (perf_events' software cpu-clock, which takes kernel frames too); where the
 # kernel closes perf events (perf_event_paranoid above 2) it falls back to itimer and says so.
-# Output: OUT_DIR/NAME-MODE.html and .collapsed (NAME is ARCH and OPTS, e.g. et-binding-ffm), the
+# Output: OUT_DIR/NAME-MODE.html and .collapsed (NAME is ARCH and OPTS, e.g. et-ffm or lt-loops-2), the
 # profiled load's echo-bench output (.load.txt, .json), and on the terminal the load's rate, the
 # server's CPU per request (echo-bench --server-pid) and the CPU by category (profile-shares).
 set -euo pipefail
@@ -35,15 +36,15 @@ INTERVAL=${INTERVAL:-1ms}
 export SERVER_CPU CLIENT_CPU
 
 usage() {
-  echo "error: $1; usage: make profile ARCH=lt|et|vt|uring|mp|bio|netty-nio|netty-epoll|netty-uring|netty-http|c" \
+  echo "error: $1; usage: make profile ARCH=NAME (a server 'bin/lab-server catalog' names)" \
     "MODE=keepalive|pipelined|echo|short [DURATION=10s] [OPTS='--binding ffm']" >&2
   exit 2
 }
-case $ARCH in
-  lt | et | vt | uring | mp | bio | netty-nio | netty-epoll | netty-uring | netty-http | c) ;;
-  '') usage "say which server: ARCH=..." ;;
-  *) usage "no architecture '$ARCH'" ;;
-esac
+[ -n "$ARCH" ] || usage "say which server: ARCH=..."
+catalog_load
+words=$(server_words "$ARCH" 2>/dev/null) || usage "no server '$ARCH' in the catalog"
+read -ra WORDS <<<"$words"
+arch=${WORDS[0]}
 case $MODE in
   keepalive | pipelined) protocol=http ;;
   echo | short) protocol=echo ;;
@@ -51,13 +52,15 @@ case $MODE in
   *) usage "no mode '$MODE'" ;;
 esac
 # What the server would refuse anyway, refused before anything starts (exit 2, as the server).
-needs=0
-case "$ARCH $OPTS" in
-  vt* | *"worker-arch vt"* | *"worker-arch=vt"*) needs=21 ;;
-esac
-case "$ARCH $OPTS" in
-  uring* | *ffm* | *"worker-arch uring"* | *"worker-arch=uring"*) needs=22 ;;
-esac
+# (the catalog's min_jdk: of the server, of the workers' architecture, of et-ffm for --binding ffm)
+needs=$(catalog_field "$ARCH" min_jdk)
+more=()
+[[ " $OPTS " =~ --worker-arch[=\ ]([a-z]+) ]] && more+=("${BASH_REMATCH[1]}")
+[[ " $OPTS " =~ --binding[=\ ]ffm ]] && more+=(et-ffm)
+for s in "${more[@]}"; do
+  n=$(catalog_field "$s" min_jdk 2>/dev/null || echo 0)
+  [ "$n" -le "$needs" ] || needs=$n
+done
 if [ "$needs" -gt "$JDK_FEATURE" ]; then
   echo "error: $ARCH ${OPTS:+$OPTS }needs JDK $needs or newer; the lab runs on $JDK_LABEL (JAVA_HOME=... picks another)" >&2
   exit 2
@@ -87,7 +90,7 @@ if [ "$paranoid" -gt 2 ]; then
   event=itimer
   echo "note: perf events are closed here (kernel.perf_event_paranoid=$paranoid): profiling with itimer, Java and JVM frames only, no kernel frames" >&2
 fi
-if [ "$ARCH" = c ] && ! command -v perf >/dev/null; then
+if [ "$arch" = c ] && ! command -v perf >/dev/null; then
   echo "error: the C reference is not a JVM and perf is not installed (Debian: apt-get install linux-perf)" >&2
   exit 1
 fi
@@ -133,13 +136,13 @@ agent() {
 jvm_options=("-agentpath:$agent")
 # JDK 21+ warns when an agent is loaded while running (JEP 451) unless this is said
 [ "$JDK_FEATURE" -ge 21 ] && jvm_options+=(-XX:+EnableDynamicAgentLoading)
-if [ "$ARCH" = c ]; then jvm_options=(); fi
+if [ "$arch" = c ]; then jvm_options=(); fi
 # shellcheck disable=SC2086
-JAVA_OPTS="${JAVA_OPTS:-} ${jvm_options[*]}" start_server "$ARCH" "$PORT" --protocol "$protocol" $OPTS
+JAVA_OPTS="${JAVA_OPTS:-} ${jvm_options[*]}" start_server "$arch" "$PORT" "${WORDS[@]:1}" --protocol "$protocol" $OPTS
 ready_line "$SERVER_LOG" >&2
 load "$WARMUP" >"$OUT_DIR/$name.load.txt" 2>&1 || load_failed warm-up
 
-if [ "$ARCH" = c ]; then
+if [ "$arch" = c ]; then
   perf record -q -e cpu-clock -F 997 -g -o "$OUT_DIR/$name.perf.data" -p "$SERVER_PID" 2>/dev/null &
   PERF_PID=$!
   jvms=()
@@ -148,7 +151,7 @@ else
   for p in "${jvms[@]}"; do agent "$p" "start,event=$event,interval=$INTERVAL"; done
 fi
 load "$DURATION" --server-pid "$SERVER_PID" --json "$OUT_DIR/$name.json" >"$OUT_DIR/$name.load.txt" 2>&1 || load_failed load
-if [ "$ARCH" = c ]; then
+if [ "$arch" = c ]; then
   kill -INT "$PERF_PID"; wait "$PERF_PID" 2>/dev/null || true
   PERF_PID=
   # perf script prints a sample as a header line and its frames, innermost first, then a blank line

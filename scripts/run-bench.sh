@@ -4,7 +4,7 @@
 # Environment: PORT (9988), N (100), RUNS (3), WORKERS (mp, 4), SERVER_ARGS, BENCH_ARGS,
 # SERVER_CPU / CLIENT_CPU (taskset pinning, e.g. 0 and 1).
 set -euo pipefail
-arch=${1:?usage: run-bench.sh lt|et|mp|bio}
+arch=${1:?usage: run-bench.sh ARCH (an architecture of bin/lab-server catalog)}
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PORT=${PORT:-9988} N=${N:-100} RUNS=${RUNS:-3}
 

@@ -30,6 +30,7 @@ export CLIENT_CPU=${CLIENT_CPU-1}
 EXP_PORT=${EXP_PORT:-29988}
 
 make -s all >/dev/null
+catalog_load # the servers' catalog, once (scripts/lib.sh: selection, catalog_field, server_words)
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS/tmp"
 env_json >"$RESULTS/env.json"

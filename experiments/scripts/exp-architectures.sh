@@ -62,11 +62,11 @@ IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-10000}
 CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 LOOPS=${LOOPS:-$((HALF > 2 ? HALF : 2))} CLIENT_THREADS=${CLIENT_THREADS:-$((HALF > 1 ? HALF : 1))}
 export WORKERS=$LOOPS
-SERVERS=${SERVERS:-"lt et et-ffm vt lt-loops et-loops mp netty-nio netty-epoll netty-http c"}
-# vt needs JDK 21 and et --binding ffm JDK 22: a build on an older JDK runs without them
+SERVERS=${SERVERS:-$(selection architectures)}
+# a server that needs a newer JDK than the build's (the catalog's min_jdk: vt, et --binding ffm) is left out
 kept=
 for s in $SERVERS; do
-  case $s in vt) need=21 ;; et-ffm) need=22 ;; *) need=0 ;; esac
+  need=$(catalog_field "$s" min_jdk)
   if [ "$JDK_FEATURE" -ge "$need" ]; then kept="$kept $s"; else echo "note: $s needs JDK $need (built on $JDK_LABEL): left out" >&2; fi
 done
 SERVERS=${kept# }
@@ -85,15 +85,10 @@ make -s reference
 hard=$(ulimit -Hn)
 if [ "$hard" = unlimited ] || [ "$hard" -gt 20000 ]; then ulimit -Sn 20000; else ulimit -Sn "$hard"; fi
 
-# server_args NAME: the lab-server words of a server of this experiment (mp's --workers come from
-# start_server, WORKERS).
+# server_args NAME: the lab-server words of a server of this experiment, from the catalog, its
+# loops LOOPS (mp's --workers come from start_server, WORKERS).
 server_args() {
-  case $1 in
-    et-ffm) echo "et --binding ffm" ;;
-    lt-loops) echo "lt --loops $LOOPS" ;;
-    et-loops) echo "et --loops $LOOPS" ;;
-    *) echo "$1" ;;
-  esac
+  server_words "$1" "$LOOPS"
 }
 
 # start_named NAME PORT [OPTIONS...]: start_server for a server of this experiment.
@@ -103,9 +98,9 @@ start_named() {
   start_server "${words[0]}" "$2" "${words[@]:1}" "${@:3}"
 }
 
-# speaks NAME PROTOCOL: whether the server serves PROTOCOL (netty-http is HTTP only).
+# speaks NAME PROTOCOL: whether the server serves PROTOCOL (the catalog's http_only: netty-http).
 speaks() {
-  [ "$1" != netty-http ] || [ "$2" = http ]
+  [ "$(catalog_field "$1" http_only)" = false ] || [ "$2" = http ]
 }
 
 # first_protocol NAME: echo, or http for a server that speaks only HTTP.

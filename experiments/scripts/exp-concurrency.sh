@@ -33,7 +33,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 LEVELS=${LEVELS:-1 4 16 64 256}
 ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s}
 export WORKERS=${WORKERS:-2}
-ARCHS="lt et mp"
+ARCHS=$(selection concurrency)
 
 printf 'key,value\ndesign,compare\nrounds,%s\nslice,%s\nwarmup,%s\nlevels,%s\nworkers,%s\n' \
   "$ROUNDS" "$SLICE" "$WARMUP" "$LEVELS" "$WORKERS" >"$RESULTS/settings.csv"

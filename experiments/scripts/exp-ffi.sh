@@ -45,7 +45,7 @@ trap 'strace_detach; stop_server; rm -rf "$WORK"' EXIT
 BINDINGS=(jna) BINDING_OPTION=
 if "$ROOT/bin/lab-server" et --help 2>/dev/null | grep -q -- '--binding'; then
   BINDING_OPTION=--binding
-  [ "$JDK_FEATURE" -ge 22 ] && BINDINGS+=(ffm)
+  [ "$JDK_FEATURE" -ge "$(catalog_field et-ffm min_jdk)" ] && BINDINGS+=(ffm)
 else
   echo "exp-ffi: this build's et has no --binding: JNA only, no FFM rows" >&2
 fi

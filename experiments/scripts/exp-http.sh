@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# exp-http: HTTP GET /ping on lt, et, mp (2 workers), netty-nio, netty-epoll, netty-uring and
-# netty-http (Netty's own HTTP codec): all servers up at once, pinned to SERVER_CPU; then per
+# exp-http: HTTP GET /ping on the catalog's http selection (lt, et, mp with 2 workers, the Netty
+# peers, netty-http with Netty's own HTTP codec): all servers up at once, pinned to SERVER_CPU; then per
 # mode (keep-alive, Connection: close, pipelined depth DEPTH) and per load generator (wrk, then
 # echo-bench's engine) one `echo-bench compare` of every server, lt first (the baseline):
 # ROUNDS rounds of SLICE slices, each round in a fresh random order, a WARMUP per server first,
@@ -31,7 +31,7 @@
 set -euo pipefail
 NAME=http
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-SERVERS=${SERVERS:-"lt et mp netty-nio netty-epoll netty-uring netty-http"}
+SERVERS=${SERVERS:-$(selection http)}
 MODES="keepalive close pipeline" # the report reads all three; make bench-http runs any of them
 ROUNDS=${ROUNDS:-10} SLICE=${SLICE:-1s} WARMUP=${WARMUP:-1s} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
 REDIS_ROUNDS=${REDIS_ROUNDS:-3}

@@ -9,7 +9,7 @@ N=${N:-60000}
 INTERVAL=${INTERVAL:-500ms}
 export WORKERS=${WORKERS:-4}
 
-for arch in lt et mp; do
+for arch in $(selection long-run); do
   echo "== $arch: a cold 100-request run"
   start_server "$arch" "$EXP_PORT"
   echo_bench --requests 100 --json "$RESULTS/short-$arch.json"

@@ -175,7 +175,7 @@ compare_variants compare-keys-not-removed-50.json lt keys-not-removed -- --keepa
 
 echo "== no-accept-backoff (lt, et): 64 descriptors, 200 connections held for 3 s"
 echo "arch,variant,connections,seconds,log_lines,key" >"$TMP/no-accept-backoff.csv"
-for arch in lt et; do
+for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
     start "$arch" $(mistake "$v" no-accept-backoff)
@@ -194,7 +194,7 @@ done
 echo "== unbounded-output (lt, et): one client sends 1536 MiB and never reads"
 echo "arch,variant,t_s,key" >"$TMP/unbounded-output.csv"
 echo "arch,variant,capped" >"$RESULTS/unbounded-output-capped.csv"
-for arch in lt et; do
+for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
     start "$arch" $(mistake "$v" unbounded-output)
@@ -215,7 +215,7 @@ for arch in lt et; do
 done
 
 echo "== blocking-on-loop (lt, et): 20 keep-alive connections, 3000 echoes"
-for arch in lt et; do
+for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
     start "$arch" $(mistake "$v" blocking-on-loop)
@@ -226,7 +226,7 @@ for arch in lt et; do
 done
 
 echo "== nagle (lt, et, http): one keep-alive connection, 100 GET /ping"
-for arch in lt et; do
+for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
     start "$arch" --protocol http $(mistake "$v" nagle)
@@ -238,7 +238,7 @@ done
 
 echo "== herd (lt, et, --loops 4): 2000 short connections one after another"
 echo "arch,variant,connections,key" >"$TMP/herd.csv"
-for arch in lt et; do
+for arch in $(selection mistakes); do
   variants=(correct broken)
   [ "$arch" = et ] && variants+=(exclusive)
   for v in "${variants[@]}"; do
@@ -263,7 +263,7 @@ HEAD_SIZES=(9000 20000 300000 1000000)
 for size in "${HEAD_SIZES[@]}"; do # a GET /ping whose head is $size bytes: over the 8 KiB limit, answered 431
   { printf 'GET /ping HTTP/1.1\r\nX-Big: '; head -c $((size - 31)) /dev/zero | tr '\0' a; printf '\r\n\r\n'; } >"$WORK/head-$size"
 done
-for arch in lt et; do
+for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
     start "$arch" --protocol http $(mistake "$v" no-linger)

@@ -12,7 +12,7 @@ ROUNDS=${ROUNDS:-3}
 export WORKERS=${WORKERS:-4}
 
 # the client warms itself first (never against the server), so the runs measure a cold server
-for arch in lt et mp; do
+for arch in $(selection short-run); do
   echo "== $arch: 3 x 100 serial requests"
   start_server "$arch" "$EXP_PORT"
   echo_bench --runs 3 --requests 100 --json "$RESULTS/serial-$arch.json"
@@ -38,9 +38,10 @@ for r in $(seq "$PAIR_ROUNDS"); do
   done
 done
 
-# each only where this build runs it: vt needs JDK 21, uring JDK 22 and a kernel that allows io_uring
-for arch in ${EXTRA_ARCHS-bio vt uring}; do
-  if [ "$arch" = vt ] && [ "$JDK_FEATURE" -lt 21 ]; then echo "vt: needs JDK 21 (built on $JDK_LABEL), skipped" | tee -a "$RESULTS/notes.txt"; continue; fi
+# each only where this build runs it: on a JDK at least the catalog's min_jdk, uring on a kernel that allows io_uring
+for arch in ${EXTRA_ARCHS-$(selection short-run-extra)}; do
+  need=$(catalog_field "$arch" min_jdk)
+  if [ "$JDK_FEATURE" -lt "$need" ]; then echo "$arch: needs JDK $need (built on $JDK_LABEL), skipped" | tee -a "$RESULTS/notes.txt"; continue; fi
   if [ "$arch" = uring ] && ! java --enable-native-access=ALL-UNNAMED -cp lab-servers/target/lab-servers.jar niolab.uring.UringSupport >/dev/null 2>&1; then
     echo "uring: io_uring is not usable here (or the build predates JDK 22), skipped" | tee -a "$RESULTS/notes.txt"; continue
   fi

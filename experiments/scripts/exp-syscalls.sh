@@ -61,7 +61,7 @@ excerpt() {
     }' "$1" | sed -E 's/"([^"\\]|\\.)*"\.\.\./"..."/g' | cut -c1-160
 }
 
-for arch in lt et mp; do
+for arch in $(selection syscalls); do
   for w in "${WORKLOADS[@]}"; do
     echo "== $arch $w: echo-bench ${LOAD[$w]} under strace"
     start_server "$arch" "$EXP_PORT"

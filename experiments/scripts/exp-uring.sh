@@ -35,9 +35,9 @@ CMP_ROUNDS=${CMP_ROUNDS:-10}
 CMP_SLICE=${CMP_SLICE:-1s}
 CMP_WARMUP=${CMP_WARMUP:-2s}
 WORKLOADS=${WORKLOADS:-"echo-1 echo-50 echo-1000 http-pipeline"}
-SERVERS=${SERVERS:-"et uring-basic uring-multishot uring-bufring netty-uring"}
+SERVERS=${SERVERS:-$(selection uring)}
 # part 1's servers: et first (the baseline of every ratio), then the other readiness servers
-CMP_SERVERS=${CMP_SERVERS:-"et lt c uring-basic uring-multishot uring-bufring netty-uring"}
+CMP_SERVERS=${CMP_SERVERS:-$(selection uring-compare)}
 mkdir -p "$RESULTS/raw"
 
 # What this kernel's io_uring offers (the jar must have been built on JDK 22+ to know).
@@ -63,10 +63,7 @@ fi
 server_command() {
   local protocol=echo
   [[ $2 == http-* ]] && protocol=http
-  case $1 in
-    uring-*) echo "uring --uring-mode ${1#uring-} --protocol $protocol" ;;
-    *) echo "$1 --protocol $protocol" ;;
-  esac
+  echo "$(server_words "$1") --protocol $protocol"
 }
 
 # load_args WORKLOAD: echo-bench's options for it.

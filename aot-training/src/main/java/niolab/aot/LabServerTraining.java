@@ -11,15 +11,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import niolab.common.ServerCatalog;
 import niolab.server.LabServer;
 import niolab.server.mp.WorkerMain;
-import picocli.CommandLine;
 
 /**
  * The training run of lab-server's AOT cache ({@code make aot}, JDK 25+): one JVM that starts,
- * serves and stops each server the lab runs, in turn, through the same command line a user
- * types: lt and et with echo and HTTP, an mp master with one worker of each loop, and, in this
- * JVM, the mp workers' own entry point ({@link WorkerMain}, which the workers' JVMs start with). One JVM, because a cache records one training run: whatever this run
+ * serves and stops each server of the catalog's {@code aot} selection, in turn, through the same
+ * command line a user types: each with echo and HTTP, an mp master with one worker of it, and,
+ * in this JVM, the mp workers' own entry point ({@link WorkerMain}, which the workers' JVMs start
+ * with) on the command line the master writes. One JVM, because a cache records one training run: whatever this run
  * loads, links and profiles, every later start finds ready.
  *
  * <p>Its traffic comes from here too, every byte checked: a broken server fails the training
@@ -32,6 +33,8 @@ import picocli.CommandLine;
 public final class LabServerTraining {
     /** Enough requests for the JIT to see each server's hot loop (JEP 515 keeps its profiles). */
     private static final int SHORT_CONNECTIONS = 300;
+    /** The catalog's selection of servers trained: each alone, as an mp master's worker, and as the worker itself. */
+    private static final String SELECTION = "aot";
     /** The first word of a training that runs {@link WorkerMain} rather than {@code lab-server}. */
     private static final String WORKER = "worker";
     private static final int KEEPALIVE_REQUESTS = 3000;
@@ -48,47 +51,27 @@ public final class LabServerTraining {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String[]> servers = new ArrayList<>(List.of(
-                new String[] {"lt"},
-                new String[] {"lt", "--protocol", "http"},
-                new String[] {"et"},
-                new String[] {"et", "--protocol", "http"},
-                worker("lt", "ECHO"),
-                worker("lt", "HTTP"),
-                worker("et", "ECHO", "--loops", "2"),
-                new String[] {"mp", "--workers", "1"},
-                new String[] {"mp", "--workers", "1", "--worker-arch", "et"}));
-        if (accepts("et", "--binding", "ffm")) {
-            servers.add(new String[] {"et", "--binding", "ffm"});
-            servers.add(new String[] {"et", "--binding", "ffm", "--protocol", "http"});
-            servers.add(new String[] {"mp", "--workers", "1", "--worker-arch", "et", "--binding", "ffm"});
-            servers.add(worker("et", "ECHO", "--binding", "ffm"));
+        List<String[]> servers = new ArrayList<>();
+        for (String name : ServerCatalog.selection(SELECTION)) {
+            ServerCatalog.Server s = ServerCatalog.server(name);
+            if (s.minJdk() > Runtime.version().feature()) continue; // et --binding ffm: JDK 22+
+            List<String> words = s.words(2);
+            List<String> asWorkers = List.of(concat(List.of("--worker-arch"), words));
+            servers.add(concat(words));
+            servers.add(concat(words, List.of("--protocol", "http")));
+            servers.add(concat(List.of("mp", "--workers", "1"), asWorkers));
+            servers.add(concat(List.of(WORKER), asWorkers));
+            servers.add(concat(List.of(WORKER), asWorkers, List.of("--protocol", "http")));
         }
         for (String[] server : servers) train(server);
         System.out.println("training: " + servers.size() + " servers started, served and stopped");
     }
 
-    /**
-     * An mp worker's command line, as its master writes it (no {@code --exit-on-stdin-eof}: this
-     * JVM's stdin is not a master's pipe). Trained in this JVM like the rest: a worker's JVM
-     * then finds WorkerMain's classes in the cache too.
-     */
-    private static String[] worker(String arch, String protocol, String... more) {
-        // the user's flags and the master's own, as the master passes them on (an option given twice is refused, as the user's would be)
-        List<String> args = new ArrayList<>(List.of(WORKER, arch, "--host", "127.0.0.1", "--reuse-port", "--backlog", "1024",
-                "--buffer-size", "65536", "--protocol", protocol));
-        args.addAll(List.of(more));
-        return args.toArray(new String[0]);
-    }
-
-    /** Whether this build's lab-server takes these options (et's --binding came later than the rest). */
-    private static boolean accepts(String... args) {
-        try {
-            LabServer.commandLine(args).parseArgs(args);
-            return true;
-        } catch (CommandLine.ParameterException e) {
-            return false;
-        }
+    @SafeVarargs
+    private static String[] concat(List<String>... parts) {
+        List<String> all = new ArrayList<>();
+        for (List<String> p : parts) all.addAll(p);
+        return all.toArray(new String[0]);
     }
 
     /** Runs {@code lab-server ARGS --port P} on a thread, sends it traffic, stops it with SIGTERM as a user would. */
@@ -99,7 +82,7 @@ public final class LabServerTraining {
         full[args.length + 1] = Integer.toString(port);
         int[] exit = {-1};
         Thread server = new Thread(() -> exit[0] = args[0].equals(WORKER)
-                ? WorkerMain.run(Arrays.copyOfRange(full, 1, full.length))
+                ? WorkerMain.run(workerArgv(port, Arrays.copyOfRange(args, 1, args.length)))
                 : LabServer.commandLine(full).execute(full), "training-server");
         server.start();
         awaitListening(port, server);
@@ -119,6 +102,17 @@ public final class LabServerTraining {
         if (server.isAlive() || exit[0] != 0) {
             throw new IllegalStateException("lab-server " + String.join(" ", args) + " did not stop cleanly (exit " + exit[0] + ")");
         }
+    }
+
+    /**
+     * The command line the master of {@code mp MP_ARGS} gives a worker on {@code port}, written
+     * by the master's own code; without {@code --exit-on-stdin-eof}, since this JVM's stdin is no
+     * master's pipe.
+     */
+    private static String[] workerArgv(int port, String... mpArgs) {
+        List<String> argv = new ArrayList<>(WorkerMain.argv(port, mpArgs));
+        argv.remove("--exit-on-stdin-eof");
+        return argv.toArray(new String[0]);
     }
 
     private static int freePort() throws IOException {

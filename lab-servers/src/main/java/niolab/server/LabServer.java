@@ -2,20 +2,19 @@ package niolab.server;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.common.ServerCatalog;
 import niolab.server.base.Arch;
+import niolab.server.base.Architectures;
 import niolab.server.base.Mistake;
 import niolab.server.base.Server;
 import niolab.server.base.ServerCommand;
 import niolab.server.base.ServerConfig;
-import niolab.server.bio.BioCommand;
-import niolab.server.et.EtCommand;
-import niolab.server.lt.LtCommand;
-import niolab.server.mp.MpCommand;
-import niolab.server.uring.UringCommand;
-import niolab.server.vt.VtCommand;
+import niolab.server.base.ServerOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.Model.UsageMessageSpec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code lab-server <arch> [options]}: the entry point of every NIO Lab server.
@@ -27,10 +26,11 @@ import picocli.CommandLine.Model.UsageMessageSpec;
  *   lab-server bio --port 9988           # a platform thread per connection, blocking I/O (the course's day 1)
  *   lab-server uring --port 9988         # single-thread io_uring through FFM (completion-based, JDK 22+)
  *   lab-server mp --workers 4            # 4 lt worker JVMs sharing the port (SO_REUSEPORT)
+ *   lab-server catalog                   # every server the lab names, as TSV (lab-common's ServerCatalog)
  *   kill -TERM $pid                      # graceful stop; the counters are printed on exit
  * </pre>
  */
-@Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
+@Command(name = "lab-server", mixinStandardHelpOptions = true, version = ServerCatalog.VERSION,
         description = "Echo and HTTP /ping servers that show how Linux multiplexes connections.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, ...)",
@@ -41,7 +41,7 @@ public final class LabServer implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing architecture: " + String.join(", ", spec.subcommands().keySet()));
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing architecture: " + String.join(", ", Architectures.names()));
     }
 
     /** The server {@code args} describe ({@code lt --protocol http}), made but not bound: tests run its loop in-process. */
@@ -61,40 +61,51 @@ public final class LabServer implements Runnable {
 
     /**
      * The command line for {@code args}, with each architecture's {@code --help} ending in the
-     * mistakes it can make, one line each. When {@code args} start with an architecture, only
-     * that one's command is built: picocli reads every command's annotations by reflection, and
-     * the five others would cost every start (each of an mp pool's workers too) CPU for nothing
-     * (experiments/exp-cold-start.md counts the classes a start loads). Anything else
-     * ({@code --help}, a typo) gets them all, to list or suggest.
+     * mistakes it can make, one line each, and {@code --version} on each. When {@code args}
+     * start with an architecture, only that one's command is built: picocli reads every
+     * command's annotations by reflection, and the five others would cost every start (each of
+     * an mp pool's workers too) CPU for nothing (experiments/exp-cold-start.md counts the
+     * classes a start loads). Anything else ({@code --help}, a typo) gets them all, to list or suggest.
      */
     public static CommandLine commandLine(String... args) {
         CommandLine cl = new CommandLine(new LabServer());
-        Arch first = args.length > 0 ? Arch.of(args[0]) : null;
-        for (Arch arch : Arch.values()) {
-            if (first == null || first == arch) cl.addSubcommand(newCommand(arch));
+        List<String> archs = Architectures.names();
+        String first = args.length > 0 && (archs.contains(args[0]) || args[0].equals(CatalogCommand.NAME)) ? args[0] : null;
+        for (String arch : archs) {
+            if (first == null || first.equals(arch)) cl.addSubcommand(arch, withMistakes(Architectures.commandLine(arch)));
         }
-        for (Arch arch : List.of(Arch.LT, Arch.ET, Arch.MP)) {
-            CommandLine sub = cl.getSubcommands().get(arch.label);
-            if (sub == null) continue;
+        if (first == null || first.equals(CatalogCommand.NAME)) cl.addSubcommand(CatalogCommand.NAME, new CatalogCommand());
+        for (CommandLine sub : cl.getSubcommands().values()) sub.getCommandSpec().version(cl.getCommandSpec().version());
+        IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((e, given) -> idleOption(e) ? 2 : usage.handleParseException(e, given));
+        return cl;
+    }
+
+    /** An architecture's command line, its help ending in the mistakes it can make. */
+    private static CommandLine withMistakes(CommandLine sub) {
+        Arch arch = Arch.of(sub.getCommandSpec().name());
+        if (arch == Arch.LT || arch == Arch.ET || arch == Arch.MP) {
             UsageMessageSpec usage = sub.getCommandSpec().usageMessage();
             List<String> footer = new ArrayList<>(List.of(usage.footer()));
             footer.addAll(List.of(Mistake.helpLines(arch)));
             usage.footer(footer.toArray(new String[0]));
         }
-        return cl;
+        return sub;
     }
 
-    /** The registry: the command of each architecture, in the order help lists them. */
-    private static ServerCommand newCommand(Arch arch) {
-        switch (arch) {
-            case LT: return new LtCommand();
-            case ET: return new EtCommand();
-            case VT: return new VtCommand();
-            case URING: return new UringCommand();
-            case MP: return new MpCommand();
-            case BIO: return new BioCommand();
-            default: throw new IllegalArgumentException("no command for " + arch);
+    /**
+     * Says in one line, with no usage after it, that an option was given where it does not act
+     * (the catalog's word, {@link ServerOptions#idle}); false for any other bad flag.
+     */
+    private static boolean idleOption(CommandLine.ParameterException e) {
+        String message = e instanceof ServerOptions.IdleOption ? e.getMessage() : null;
+        if (e instanceof UnmatchedArgumentException && !((UnmatchedArgumentException) e).getUnmatched().isEmpty()) {
+            String option = ((UnmatchedArgumentException) e).getUnmatched().get(0).split("=", 2)[0];
+            if (ServerCatalog.restricted(option)) message = ServerOptions.idle(option, e.getCommandLine().getCommandSpec().name());
         }
+        if (message == null) return false;
+        e.getCommandLine().getErr().println("error: " + message);
+        return true;
     }
 
     public static void main(String[] args) {

@@ -37,8 +37,7 @@ class BackendCliTest {
         "et --protocol http --backend redis://127.0.0.1 --backend-timeout 0s    | --backend-timeout must be positive",
         "lt --protocol http --backend redis://127.0.0.1 --backend-mode thread   | (a virtual thread per connection); lt has loop, pool and blocking",
         "vt --protocol http --backend redis://127.0.0.1 --backend-mode pool     | own virtual thread: --backend-mode thread, not pool",
-        "vt --backend redis://127.0.0.1                                        | --backend needs --protocol http",
-        "bio --protocol http --backend redis://127.0.0.1                        | --backend is for lt, et, vt and mp (bio has none)"})
+        "vt --backend redis://127.0.0.1                                        | --backend needs --protocol http"})
     void badBackendFlagsAreOneLineAndExitTwo(String args, String message) throws Exception {
         // In-process: flags parsed and checked, nothing started (CliContractTest sees a usage error's exit in a real process).
         ServerProcess.InProcess run = ServerProcess.runInProcess(List.of(args.trim().split(" +")));

@@ -2,6 +2,9 @@ package niolab.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import niolab.common.ServerCatalog;
 import niolab.server.base.Arch;
 import niolab.server.base.Mistake;
 import org.junit.jupiter.api.Test;
@@ -9,7 +12,7 @@ import picocli.CommandLine;
 
 /** The command line a start builds: its own architecture's command only, every one for help and typos. */
 class LabServerCommandLineTest {
-    private static final String[] EVERY_ARCH = {"lt", "et", "vt", "uring", "mp", "bio"};
+    private static final List<String> EVERY_ARCH = ServerCatalog.architectures();
 
     @Test
     void aStartBuildsOnlyTheCommandOfItsArchitecture() {
@@ -22,8 +25,10 @@ class LabServerCommandLineTest {
 
     @Test
     void helpNoArgumentsAndTyposSeeEveryArchitectureInOrder() {
+        List<String> every = new ArrayList<>(EVERY_ARCH);
+        every.add("catalog");
         for (String[] args : new String[][] {{}, {"--help"}, {"lx", "--port", "0"}, {"--version"}}) {
-            assertThat(LabServer.commandLine(args).getSubcommands().keySet()).as(String.join(" ", args)).containsExactly(EVERY_ARCH);
+            assertThat(LabServer.commandLine(args).getSubcommands().keySet()).as(String.join(" ", args)).containsExactlyElementsOf(every);
         }
     }
 

@@ -39,7 +39,7 @@ class VtCommandTest {
         ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("vt", "--loops", "2", "--port", "0"));
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.output().trim())
-                .isEqualTo("error: --loops is for the event loops (lt, et): vt already runs a thread per connection");
+                .isEqualTo("error: --loops acts in lt, et and uring, not in vt");
     }
 
     @Test

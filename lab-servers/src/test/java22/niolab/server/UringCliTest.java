@@ -56,6 +56,14 @@ class UringCliTest {
     }
 
     @Test
+    void mpHandsTheUringModeToItsWorkers() throws Exception {
+        try (ServerProcess p = UringArch.of("mp", "--workers", "1", "--worker-arch", "uring", "--uring-mode", "basic").start(List.of())) {
+            assertThat(p.label()).isEqualTo("mp: 1 x uring basic, echo");
+            assertThat(p.terminate(30)).isZero();
+        }
+    }
+
+    @Test
     void mpRunsUringWorkers() throws Exception {
         try (ServerProcess p = UringArch.of("mp", "--workers", "2", "--worker-arch", "uring").start(List.of())) {
             assertThat(p.label()).matches("mp: 2 x uring \\w+, echo");

@@ -49,13 +49,14 @@ public final class Bindings {
 
     /** {@code --binding NAME}: {@code jna} or {@code ffm}. */
     public static Syscalls named(String name) {
-        switch (name) {
-            case "jna":
-                return jna();
-            case "ffm":
-                return ffm();
-            default:
-                throw new IllegalArgumentException("unknown binding '" + name + "' (expected jna or ffm)");
+        return checkName(name).equals("jna") ? jna() : ffm();
+    }
+
+    /** {@code name} if {@link #named} takes it, before anything is loaded; else an IllegalArgumentException with the line to print. */
+    public static String checkName(String name) {
+        if (!name.equals("jna") && !name.equals("ffm")) {
+            throw new IllegalArgumentException("unknown binding '" + name + "' (expected jna or ffm)");
         }
+        return name;
     }
 }

@@ -1,5 +1,6 @@
 package niolab.netty;
 
+import niolab.common.ServerCatalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
  *   kill -TERM $pid                                         # graceful stop; counters on exit
  * </pre>
  */
-@Command(name = "lab-server", mixinStandardHelpOptions = true, version = "NIO Lab 0.1",
+@Command(name = "lab-server", mixinStandardHelpOptions = true, version = ServerCatalog.VERSION,
         description = "Netty 4.2 peers of the lab servers: echo and HTTP /ping.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped gracefully", "1:could not serve (port in use, bad host, transport unavailable, ...)",
@@ -25,7 +26,7 @@ public final class NettyPeers implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing server: netty-nio, netty-epoll, netty-uring or netty-http");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing server: " + ServerCatalog.words(ServerCatalog.named("netty"), "or"));
     }
 
     public static void main(String[] args) {
@@ -42,6 +43,7 @@ public final class NettyPeers implements Runnable {
         CommandLine cl = new CommandLine(new NettyPeers());
         for (Transport t : Transport.values()) cl.addSubcommand(t.command, new NettyCommand(t));
         cl.addSubcommand("netty-http", new NettyHttpCommand());
+        for (CommandLine sub : cl.getSubcommands().values()) sub.getCommandSpec().version(ServerCatalog.VERSION);
         return cl;
     }
 }

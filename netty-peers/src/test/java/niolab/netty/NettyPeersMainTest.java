@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.common.ReadyLine;
+import niolab.common.ServerCatalog;
 import niolab.server.testing.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,6 +18,15 @@ class NettyPeersMainTest {
         ServerProcess.InProcess run = ServerProcess.runInProcess(List.of());
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.output()).contains("missing server: netty-nio, netty-epoll, netty-uring or netty-http").contains("Usage:");
+    }
+
+    @Test
+    void everyPeerPrintsTheLabsVersion() throws Exception {
+        for (String peer : ServerCatalog.named("netty")) {
+            ServerProcess.InProcess run = ServerProcess.runInProcess(List.of(peer, "--version"));
+            assertThat(run.exitCode()).as(peer).isZero();
+            assertThat(run.output().trim()).as(peer).isEqualTo(ServerCatalog.VERSION);
+        }
     }
 
     @Test

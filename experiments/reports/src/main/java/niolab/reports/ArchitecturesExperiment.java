@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import niolab.common.ServerCatalog;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
@@ -23,26 +24,17 @@ public final class ArchitecturesExperiment implements Experiment {
         return THRESHOLD;
     }
 
-    /** Every server the script knows, in table order, with how the report names it ({@code {n}}: the loop count). */
+    /** Every server the catalog knows, the script's in its order first, with how the report names it ({@code {n}}: the loop count). */
     static final Map<String, String> LABELS = new LinkedHashMap<>();
 
     static {
-        LABELS.put("lt", "lt");
-        LABELS.put("et", "et (JNA)");
-        LABELS.put("et-ffm", "et --binding ffm");
-        LABELS.put("vt", "vt");
-        LABELS.put("lt-loops", "lt --loops {n}");
-        LABELS.put("et-loops", "et --loops {n}");
-        LABELS.put("mp", "mp --workers {n}");
-        LABELS.put("netty-nio", "netty-nio");
-        LABELS.put("netty-epoll", "netty-epoll");
-        LABELS.put("netty-http", "netty-http");
-        LABELS.put("c", "C reference");
+        for (String s : ServerCatalog.selection("architectures")) LABELS.put(s, ServerCatalog.server(s).label());
+        for (ServerCatalog.Server s : ServerCatalog.servers()) LABELS.putIfAbsent(s.name(), s.label());
     }
 
     public static final String SHORT = "echo-short", PING = "ping-keepalive", PIPELINE = "ping-pipeline";
     /** exp-syscalls' architectures and workloads this report quotes. */
-    private static final String[] SYSCALL_ARCHS = {"lt", "et", "mp"};
+    private static final String[] SYSCALL_ARCHS = ServerCatalog.selection("syscalls").toArray(new String[0]);
 
     @Override
     public String name() {

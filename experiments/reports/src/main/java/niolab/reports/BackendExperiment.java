@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.ServerCatalog;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
@@ -23,7 +24,7 @@ public final class BackendExperiment implements Experiment {
     }
 
     /** The event loops, each run in every posture of {@link #MODES}. */
-    private static final String[] ARCHS = {"lt", "et"};
+    private static final String[] ARCHS = ServerCatalog.selection("backend").toArray(new String[0]);
     private static final String[] MODES = {"loop", "pool", "blocking"};
     /** Every server of the run: an event loop in a posture, or vt in its one. */
     private static final List<Server> SERVERS = servers();

@@ -2,6 +2,7 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.List;
+import niolab.common.ServerCatalog;
 import niolab.common.results.BenchComparison;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
@@ -26,7 +27,7 @@ public final class HttpExperiment implements Experiment {
     }
 
     /** The servers exp-http can run, in table order; a report shows those its run measured. */
-    private static final String[] KNOWN = {"lt", "et", "mp", "netty-nio", "netty-epoll", "netty-uring", "netty-http"};
+    private static final String[] KNOWN = ServerCatalog.selection("http").toArray(new String[0]);
     private static final String[] MODES = {"keepalive", "close", "pipeline"};
 
     @Override
@@ -74,7 +75,10 @@ public final class HttpExperiment implements Experiment {
         }
         List<Claim> claims = new ArrayList<>();
         List<String> leftOut = new ArrayList<>();
-        String[][] pairs = {{"lt", "netty-nio"}, {"et", "netty-epoll"}};
+        List<String[]> pairs = new ArrayList<>();
+        for (String s : KNOWN) {
+            if (peer(s) != null) pairs.add(new String[] {s, peer(s)});
+        }
         for (String[] p : pairs) {
             claim(claims, leftOut, wrk[2], "pipelined depth 16: " + p[0] + " serves at least " + p[1] + "'s req/s", p, CompareRun.RATE);
         }
@@ -136,7 +140,8 @@ public final class HttpExperiment implements Experiment {
 
     /** The Netty peer under the same responder: lt's netty-nio, et's netty-epoll; null for the others. */
     private static String peer(String server) {
-        return server.equals("lt") ? "netty-nio" : server.equals("et") ? "netty-epoll" : null;
+        String peer = ServerCatalog.has(server) ? ServerCatalog.server(server).nettyPeer() : "";
+        return peer.isEmpty() ? null : peer;
     }
 
     private static double orNaN(Double v) {

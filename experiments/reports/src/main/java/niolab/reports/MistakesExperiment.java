@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import niolab.common.ServerCatalog;
 import niolab.common.CountersLine;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
@@ -32,7 +33,7 @@ public final class MistakesExperiment implements Experiment {
         return THRESHOLD;
     }
 
-    private static final String[] ARCHS = {"lt", "et"};
+    private static final String[] ARCHS = ServerCatalog.selection("mistakes").toArray(new String[0]);
     private static final String[] VARIANTS = {"correct", "broken"};
     private static final Pattern LOOP_COUNTERS = Pattern.compile("(?m)^\\[loop(\\d+)\\] counters: (.*)$");
 

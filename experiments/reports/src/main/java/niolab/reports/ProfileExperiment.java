@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import niolab.common.ServerCatalog;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.stats.Interval;
@@ -26,7 +27,7 @@ public final class ProfileExperiment implements Experiment {
         return THRESHOLD;
     }
 
-    static final String[] SERVERS = {"lt", "et", "et-ffm", "uring", "vt", "mp", "netty-epoll", "c"};
+    static final String[] SERVERS = ServerCatalog.selection("profile").toArray(new String[0]);
     static final String[] MODES = {"keepalive", "pipelined", "echo", "short"};
     static final String[] MODE_LABELS = {"keep-alive /ping", "pipelined /ping", "keep-alive echo", "short connections"};
     /**

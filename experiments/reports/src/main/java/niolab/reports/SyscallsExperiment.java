@@ -5,13 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import niolab.common.ServerCatalog;
 
 /**
  * exp-syscalls: syscalls per request by kind, per architecture and workload, from strace
  * (experiments/scripts/exp-syscalls.sh) beside the servers' own counters.
  */
 public final class SyscallsExperiment implements Experiment {
-    static final String[] ARCHS = {"lt", "et", "mp"};
+    static final String[] ARCHS = ServerCatalog.selection("syscalls").toArray(new String[0]);
     static final String[] WORKLOADS = {"serial", "keepalive", "large"};
     /** Kinds below this many calls per request in every architecture stay out of the by-kind tables. */
     private static final double SHOWN = 0.005;

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import niolab.common.Durations;
+import niolab.common.ServerCatalog;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -43,7 +44,7 @@ public final class ServerOptions {
     private int bufferSize;
 
     @Option(names = "--sndbuf", paramLabel = "BYTES", defaultValue = "0",
-            description = "lt and et: SO_SNDBUF of each connection (0, the default: the kernel's, autotuned). A small one "
+            description = "SO_SNDBUF of each connection (0, the default: the kernel's, autotuned). A small one "
                     + "makes large echoes end in partial writes on loopback too.")
     private int sndbuf;
 
@@ -56,7 +57,8 @@ public final class ServerOptions {
     private CommandSpec spec;
 
     @Option(names = "--loops", defaultValue = "1",
-            description = "Event loops in this JVM, each with its own SO_REUSEPORT listener on the port (lt, et) (default: ${DEFAULT-VALUE}).")
+            description = "Event loops in this JVM, each with its own SO_REUSEPORT listener on the port (mp: in each worker)"
+                    + " (default: ${DEFAULT-VALUE}).")
     void setLoops(int n) {
         if (n < 1 || n > 256) throw new ParameterException(spec.commandLine(), "--loops must be between 1 and 256, not " + n);
         loops = n;
@@ -97,7 +99,7 @@ public final class ServerOptions {
     private List<Mistake> mistakeList = new ArrayList<>();
 
     @Option(names = "--epoll-exclusive",
-            description = "et --loops N --mistake herd: register the shared listener with EPOLLEXCLUSIVE (Linux 4.5+),"
+            description = "With --loops N --mistake herd (et): register the shared listener with EPOLLEXCLUSIVE (Linux 4.5+),"
                     + " so one loop wakes per connection: the kernel's fix for the herd, beside SO_REUSEPORT (the default).")
     private boolean epollExclusive;
 
@@ -127,9 +129,6 @@ public final class ServerOptions {
             throw new ParameterException(spec.commandLine(), "--work-ns must be between 0 and " + MAX_WORK_NS + ", not " + workNs);
         }
         if (backend == null) return;
-        if (arch == Arch.BIO) {
-            throw new ParameterException(spec.commandLine(), "--backend is for lt, et, vt and mp (bio has none)");
-        }
         if (protocol != Protocol.HTTP) {
             throw new ParameterException(spec.commandLine(), "--backend needs --protocol http (GET /healthz is what calls it)");
         }
@@ -138,20 +137,50 @@ public final class ServerOptions {
     }
 
     /**
+     * Refuses, in one line, an option given that does not act in {@code arch} (mp: its workers'),
+     * as lab-common's {@link ServerCatalog} says: those picocli cannot take out of a command's
+     * options (the backend group's), and on mp those its workers' architecture ignores.
+     */
+    void refuseIdle(Arch arch) {
+        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+            if (!ServerCatalog.acts(o.longestName(), arch.label)) {
+                throw new IdleOption(spec.commandLine(), idle(o.longestName(), arch.label));
+            }
+        }
+    }
+
+    /** An option given where it does not act: a bad flag that one line explains, with no usage after it. */
+    public static final class IdleOption extends ParameterException {
+        private static final long serialVersionUID = 1L;
+
+        public IdleOption(picocli.CommandLine commandLine, String message) {
+            super(commandLine, message);
+        }
+    }
+
+    /** The one line that refuses {@code option} on {@code arch}, from the catalog: {@code --sndbuf acts in lt and et, not in vt}. */
+    public static String idle(String option, String arch) {
+        return option + " acts in " + ServerCatalog.words(ServerCatalog.actsIn(option), "and") + ", not in " + arch;
+    }
+
+    /**
      * The options the user gave, as they gave them (defaults left out), except {@code skipped}:
      * what the mp master hands each worker, which parses them with this same class. An option
      * added here reaches the workers with no other edit.
      */
     public List<String> asArgs(Set<String> skipped) {
-        List<String> args = new ArrayList<>();
-        ParseResult parsed = spec.commandLine().getParseResult();
-        CommandSpec mine = null;
         for (CommandSpec m : spec.mixins().values()) {
-            if (m.userObject() == this) mine = m;
+            if (m.userObject() == this) return given(spec.commandLine().getParseResult(), m, skipped);
         }
+        return new ArrayList<>();
+    }
+
+    /** The options of {@code mixin} that {@code parsed} matched, as the user gave them, except {@code skipped}. */
+    public static List<String> given(ParseResult parsed, CommandSpec mixin, Set<String> skipped) {
+        List<String> args = new ArrayList<>();
         // A repeated option is matched once per occurrence, and holds all of its values each time.
         for (OptionSpec o : new LinkedHashSet<>(parsed.matchedOptions())) {
-            if (mine == null || !mine.options().contains(o) || skipped.contains(o.longestName())) continue;
+            if (!mixin.options().contains(o) || skipped.contains(o.longestName())) continue;
             if (o.arity().max() == 0) {
                 args.add(o.longestName());
                 continue;

@@ -9,11 +9,6 @@ import picocli.CommandLine.Command;
         description = "Echo or HTTP /ping server with a platform thread per connection and blocking reads and writes.")
 public final class BioCommand extends ServerCommand {
     @Override
-    protected int unusable(ServerConfig config) {
-        return noLoops(config, "bio already runs a thread per connection");
-    }
-
-    @Override
     public Server newServer(ServerConfig config) {
         return new BlockingServer(config);
     }

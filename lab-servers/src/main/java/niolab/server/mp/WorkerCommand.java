@@ -44,11 +44,18 @@ final class WorkerCommand {
 
     List<String> forPort(int port) {
         List<String> cmd = new ArrayList<>(jvm);
-        cmd.add(arch.label);
-        cmd.addAll(args);
-        // the pool shares the port, and no worker outlives its master
-        cmd.addAll(List.of("--host", host, "--port", Integer.toString(port), "--reuse-port", "--exit-on-stdin-eof"));
+        cmd.addAll(argv(arch, args, host, port));
         return cmd;
+    }
+
+    /** What {@link WorkerMain} is given, from the architecture on: the user's options, then the master's. */
+    static List<String> argv(Arch arch, List<String> args, String host, int port) {
+        List<String> argv = new ArrayList<>();
+        argv.add(arch.label);
+        argv.addAll(args);
+        // the pool shares the port, and no worker outlives its master
+        argv.addAll(List.of("--host", host, "--port", Integer.toString(port), "--reuse-port", "--exit-on-stdin-eof"));
+        return argv;
     }
     /** The launcher options are already among the JVM's input arguments: passing them twice would print "Picked up" twice. */
     static void dropLauncherEnvironment(Map<String, String> env) {

@@ -1,12 +1,11 @@
 package niolab.server.mp;
 
 import java.util.Arrays;
+import java.util.List;
+import niolab.common.ServerCatalog;
 import niolab.server.base.Arch;
-import niolab.server.base.ServerCommand;
-import niolab.server.et.EtCommand;
-import niolab.server.lt.LtCommand;
-import niolab.server.uring.UringCommand;
-import niolab.server.vt.VtCommand;
+import niolab.server.base.Architectures;
+import niolab.server.base.ServerConfig;
 import picocli.CommandLine;
 
 /**
@@ -30,24 +29,30 @@ public final class WorkerMain {
 
     /** Serves until stopped; the exit status a worker gives its master (2: a command line it cannot read). */
     public static int run(String[] args) {
-        ServerCommand command = args.length == 0 ? null : command(Arch.of(args[0]));
+        CommandLine command = args.length == 0 ? null : command(args[0]);
         if (command == null) {
             System.err.println("error: a worker's command line is the master's to write: "
                     + (args.length == 0 ? "no architecture" : "'" + args[0] + "' is not a worker's architecture"));
             return 2;
         }
-        return new CommandLine(command).execute(Arrays.copyOfRange(args, 1, args.length));
+        return command.execute(Arrays.copyOfRange(args, 1, args.length));
     }
 
-    /** The command of a worker that runs {@code arch}; null for one a worker cannot run (mp, bio). */
-    static ServerCommand command(Arch arch) {
-        if (arch == null) return null;
-        switch (arch) {
-            case LT: return new LtCommand();
-            case ET: return new EtCommand();
-            case VT: return new VtCommand();
-            case URING: return new UringCommand();
-            default: return null;
-        }
+    /**
+     * The command line {@code lab-server mp MP_ARGS} gives its workers on {@code port}, from the
+     * architecture on, as {@link #run} takes it: what lab-server's AOT training runs in its own
+     * JVM, written by the master's own code rather than by hand.
+     */
+    public static List<String> argv(int port, String... mpArgs) {
+        CommandLine mp = Architectures.commandLine("mp");
+        mp.parseArgs(mpArgs);
+        MpCommand master = mp.getCommand();
+        ServerConfig config = master.config();
+        return WorkerCommand.argv(Arch.of(master.workerArch), master.workerArgs(), config.host(), port);
+    }
+
+    /** The command line of a worker that runs {@code arch}; null for one the catalog says a worker cannot run (mp, bio). */
+    static CommandLine command(String arch) {
+        return ServerCatalog.workerArchitectures().contains(arch) ? Architectures.commandLine(arch) : null;
     }
 }

@@ -6,7 +6,7 @@ import niolab.server.base.Server;
 import niolab.server.base.ServerCommand;
 import niolab.server.base.ServerConfig;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code lab-server uring}. This class is Java 17 like every entry point: it checks the JVM
@@ -20,17 +20,19 @@ public final class UringCommand extends ServerCommand {
     public static final NewerJdkCode<UringRuntime> RUNTIME =
             new NewerJdkCode<>("uring", 22, "niolab.server.uring.Jdk22UringRuntime", UringRuntime.class);
 
-    @Option(names = "--uring-mode", converter = UringMode.Converter.class,
-            description = "basic (a recv per request, a buffer per connection), multishot (multishot accept and recv,"
-                    + " buffers from a shared pool) or bufring (the same pool as a buffer ring)."
-                    + " Default: the best this kernel supports.")
-    UringMode mode;
+    @Mixin
+    UringOptions own = new UringOptions();
 
     @Override
-    protected int unusable(ServerConfig config) {
+    public Object ownOptions() {
+        return own;
+    }
+
+    @Override
+    public int unusable(ServerConfig config) {
         int unusable = checkPlatform(System.err);
         if (unusable != 0) return unusable;
-        String unsupported = mode == null ? null : RUNTIME.get().unsupportedReason(mode);
+        String unsupported = own.mode == null ? null : RUNTIME.get().unsupportedReason(own.mode);
         if (unsupported != null) {
             System.err.println("error: uring: " + unsupported);
             return 1;
@@ -41,7 +43,7 @@ public final class UringCommand extends ServerCommand {
     @Override
     public Server newServer(ServerConfig config) {
         UringRuntime runtime = RUNTIME.get();
-        return runtime.newServer(config, mode != null ? mode : runtime.bestMode());
+        return runtime.newServer(config, own.mode != null ? own.mode : runtime.bestMode());
     }
 
     /**

@@ -19,13 +19,13 @@ public final class VtCommand extends ServerCommand {
             new NewerJdkCode<>("vt", 21, "niolab.server.vt.Jdk21VtRuntime", VtRuntime.class);
 
     @Override
-    protected int unusable(ServerConfig config) {
+    public int unusable(ServerConfig config) {
         String unavailable = RUNTIME.unavailable();
         if (unavailable != null) {
             System.err.println("error: " + unavailable);
             return 2;
         }
-        return noLoops(config, "vt already runs a thread per connection");
+        return 0;
     }
 
     @Override

@@ -33,8 +33,9 @@ class WorkerMainTest {
         MpCommand mp = parse(EVERY_OPTION);
         ServerConfig master = mp.config();
         List<String> argv = workerArgv(mp);
-        ServerCommand worker = WorkerMain.command(Arch.of(argv.get(0)));
-        new CommandLine(worker).parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
+        CommandLine workerLine = WorkerMain.command(argv.get(0));
+        workerLine.parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
+        ServerCommand worker = workerLine.getCommand();
         ServerConfig w = worker.config();
 
         assertThat(w.arch()).isEqualTo(Arch.ET);
@@ -63,6 +64,17 @@ class WorkerMainTest {
         assertThat(given).contains("--backend", "--backend-mode", "--backend-timeout", "--backend-threads");
     }
 
+    /** An architecture's own option, declared once in its mixin, reaches that architecture's workers, and only theirs. */
+    @Test
+    void theWorkersArchitecturesOwnOptionsReachThem() {
+        List<String> argv = workerArgv(parse("mp", "--worker-arch", "uring", "--uring-mode", "bufring", "--loops", "2"));
+        assertThat(argv).startsWith("uring").containsSequence("--uring-mode", "bufring").containsSequence("--loops", "2");
+        CommandLine worker = WorkerMain.command("uring");
+        worker.parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
+        assertThat(worker.getCommandSpec().findOption("--uring-mode").<Object>getValue()).hasToString("bufring");
+        assertThat(workerArgv(parse("mp", "--worker-arch", "et"))).doesNotContain("--uring-mode", "--binding");
+    }
+
     @Test
     void optionsLeftAtTheirDefaultsAreNotPassedOn() {
         assertThat(workerArgv(parse("mp", "--port", "0", "--workers", "2")))
@@ -83,9 +95,9 @@ class WorkerMainTest {
     void aVtPoolsBackendDefaultsToVtsOwnPosture() {
         MpCommand mp = parse("mp", "--protocol", "http", "--backend", "redis://127.0.0.1:6390", "--worker-arch", "vt");
         List<String> argv = workerArgv(mp);
-        ServerCommand worker = WorkerMain.command(Arch.VT);
-        new CommandLine(worker).parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
-        assertThat(worker.config().backend().mode()).isEqualTo(BackendMode.THREAD);
+        CommandLine worker = WorkerMain.command("vt");
+        worker.parseArgs(argv.subList(1, argv.size()).toArray(new String[0]));
+        assertThat(((ServerCommand) worker.getCommand()).config().backend().mode()).isEqualTo(BackendMode.THREAD);
     }
 
     /** What a worker of {@code mp} runs on port 9988, from its architecture on. */
