@@ -259,13 +259,19 @@ final class CompareReport {
             if (q == Quantity.LATENCY || twin == null) continue;
             ForkInterval m = measured(aa, q);
             if (m == null) continue;
-            boolean inside = Comparison.verdict(m.ratio(), threshold) == Comparison.Verdict.SAME;
+            Comparison.Verdict v = Comparison.verdict(m.ratio(), threshold);
             String bound = "±" + Decimals.fixed(threshold * 100, 1) + "%";
-            sb.append(inside ? "A/A check (" : "warning: A/A check (").append(aa).append(" against ").append(targets.get(0).name()).append("): ")
-                    .append(quantityName(q)).append(' ').append(Decimals.interval(m.ratio(), 3, 1 - threshold, 1 + threshold))
-                    .append(inside ? ", inside " + bound + "\n"
-                            : ", not inside " + bound + ": two processes of one command differ by more than the threshold in this run, "
-                                    + "so its verdicts can be the machine's or the order's, not the servers'\n");
+            boolean differs = v == Comparison.Verdict.ABOVE || v == Comparison.Verdict.BELOW;
+            sb.append(differs ? "warning: A/A check (" : "A/A check (").append(aa).append(" against ").append(targets.get(0).name()).append("): ")
+                    .append(quantityName(q)).append(' ').append(Decimals.interval(m.ratio(), 3, 1 - threshold, 1 + threshold));
+            if (v == Comparison.Verdict.SAME) sb.append(", inside ").append(bound).append('\n');
+            else if (differs) {
+                sb.append(", beyond ").append(bound).append(": two processes of one command differ by more than the threshold in this run, "
+                        + "so its verdicts can be the machine's or the order's, not the servers'\n");
+            } else {
+                sb.append(", too wide to check against ").append(bound).append(": this design cannot tell such a difference from noise "
+                        + "(each verdict states what it detects)\n");
+            }
         }
         if (sb.length() == 0) sb.append("A/A check: the twin ").append(aa).append(" paired too few rounds\n");
         return sb.toString();
