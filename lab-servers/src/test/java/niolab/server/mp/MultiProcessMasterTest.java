@@ -179,7 +179,9 @@ class MultiProcessMasterTest {
         // start, so the master gives up at once, quoting it. The master's own parsing lets no
         // such option through, so the pool is built here, in this JVM, with one it never checked.
         MpCommand mp = new MpCommand();
-        new CommandLine(mp).parseArgs("--workers", "1", "--port", "0");
+        CommandLine cl = new CommandLine(mp);
+        mp.configure(cl); // as the launcher does: the workers' own options joined to mp's
+        cl.parseArgs("--workers", "1", "--port", "0");
         ByteArrayOutputStream said = new ByteArrayOutputStream();
         PrintStream err = System.err;
         MultiProcessMaster master;
