@@ -455,7 +455,10 @@ final class Compare implements Callable<Integer> {
                 Slice s = slices.run(t, fork, round, position, slice.toNanos());
                 done.add(s);
                 if (s.refused() && ForkedServer.closing()) throw new ForkedServer.ServerFailed("compare was stopped; so are its servers");
-                if (s.refused()) {
+                if (s.refused() && process != null && exited(process)) {
+                    deaths.put(t.name(), String.format(Locale.ROOT, "(%s) exited with status %d in round %d%s; its %d slices are kept",
+                            t.hostPort(), process.exitStatus(), round, process.lastLines(), count(done, t) - 1));
+                } else if (s.refused()) {
                     deaths.put(t.name(), String.format(Locale.ROOT, "(%s) died in round %d: every connect was refused; its %d slices are kept",
                             t.hostPort(), round, count(done, t) - 1));
                 }
@@ -463,6 +466,16 @@ final class Compare implements Callable<Integer> {
             if (rulers.repeatRound(done, from, round)) round--;
         }
         clear(progress);
+    }
+
+    /** Whether a started server whose slice was refused has exited: its status is then the better line. */
+    private static boolean exited(ForkedServer process) {
+        try {
+            return process.exitsWithin(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private String forkOf(int fork) {

@@ -167,6 +167,11 @@ final class ForkedServer {
         return new CompareTarget(name, "127.0.0.1:" + port, address, process.pid());
     }
 
+    /** Whether it has exited within {@code millis}: a refused slice may come a moment before the exit is seen. */
+    boolean exitsWithin(long millis) throws InterruptedException {
+        return process.waitFor(millis, TimeUnit.MILLISECONDS);
+    }
+
     boolean alive() {
         return process.isAlive();
     }

@@ -154,7 +154,7 @@ class CompareForksTest {
                 "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("quit", tag));
         assertThat(run.code()).as(run.out() + run.err()).isEqualTo(1);
         assertThat(run.err()).hasLineCount(1).startsWith("error: server B (")
-                .containsPattern("\\) exited with status " + FakeServer.EXIT_STATUS + " before round \\d+; its last lines: .*fake: quitting mid-run; its \\d+ slices are kept");
+                .containsPattern("\\) exited with status " + FakeServer.EXIT_STATUS + " (before|in) round \\d+; its last lines: .*fake: quitting mid-run; its \\d+ slices are kept");
         assertThat(JSON.readTree(json.toFile()).at("/servers/1/died").asText()).contains("exited with status " + FakeServer.EXIT_STATUS);
         assertThat(FakeServer.tagged(tag)).as("A stopped with it, and no B restarted in a later fork").isEmpty();
     }
