@@ -69,7 +69,7 @@ class TreeTextTest {
     void theGrepFindsIssueNumbersAndDatesAndNotTheirLookAlikes() {
         assertThat(hits("as issue 28 quotes it\nsee Issues #3\nmeasured on 1 December\nDecember 2026\nsince May 4"))
                 .containsExactly("1: issue 28", "2: Issues #3", "3: 1 December", "4: December 2026", "5: May 4");
-        assertThat(hits("it may 4 times\nthe issue is\n10 requests, March of the clients\nseed 28\nmp --workers 4")).isEmpty();
+        assertThat(hits("it may 4 times\nthis issue is\n10 requests, March of the clients\nseed 28\nmp --workers 4")).isEmpty();
     }
 
     /** Each match as "line: text", one per match. */
