@@ -6,7 +6,7 @@ package niolab.common.stats;
  * chance for noise to cross a bound, so looking after every fork at 95% calls differences that
  * are not there far more often than 5% of the time (the simulation in the tests counts it).
  *
- * <p>The rule, stated once ({@link #RULE}): looks at {@value #FIRST} forks and then each time
+ * <p>The rule: looks at {@value #FIRST} forks and then each time
  * the forks have grown by half (3, 5, 8, 12, 18, 27, ...), and at the last fork when the time is
  * spent; look k uses a two-sided interval of level 1 - alpha/(k(k+1)). The levels' misses sum to
  * at most alpha over any number of looks (1/(k(k+1)) = 1/k - 1/(k+1) telescopes to 1), so by
@@ -19,8 +19,6 @@ public final class Sequential {
     public static final double ALPHA = 1 - MedianInterval.LEVEL;
     /** The first look: fewer forks give the interval too few degrees of freedom to decide anything. */
     public static final int FIRST = 3;
-    public static final String RULE = "looks at 3 forks and each time the forks have grown by half (3, 5, 8, 12, 18, ...) or the time is "
-            + "spent; look k uses a two-sided interval of level 1 - 5%/(k(k+1)), so that the false-call rate over all looks stays at most 5%";
 
     private Sequential() {}
 
