@@ -2,18 +2,13 @@ package niolab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import niolab.testkit.QuietPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,7 +23,7 @@ class ScriptsDieWithTheirStarterTest {
 
     @Test
     void killingBenchShLeavesNoServer() throws Exception {
-        int port = quietPort();
+        int port = QuietPorts.free();
         List<String> sweep = new ArrayList<>(List.of("bash", "bench.sh", "--sweep"));
         for (int i = 0; i < 500; i++) sweep.add("1");
         killedWhileServing(String.join(" ", sweep), port, Map.of("ARCHS", "lt"));
@@ -36,7 +31,7 @@ class ScriptsDieWithTheirStarterTest {
 
     @Test
     void killingRunBenchLeavesNoServer() throws Exception {
-        killedWhileServing("bash scripts/run-bench.sh lt", quietPort(), Map.of("N", "1000000", "RUNS", "10"));
+        killedWhileServing("bash scripts/run-bench.sh lt", QuietPorts.free(), Map.of("N", "1000000", "RUNS", "10"));
     }
 
     /** Runs {@code command} (a script that starts lt on PORT), SIGKILLs it once lt listens, and finds lt gone 3 s later. */
@@ -48,17 +43,17 @@ class ScriptsDieWithTheirStarterTest {
         pb.environment().putAll(all);
         Process bash = pb.start();
         try {
-            for (int i = 0; i < 1200 && !listening(port); i++) {
+            for (int i = 0; i < 1200 && !QuietPorts.listening(port); i++) {
                 assertThat(bash.isAlive()).as("the script runs").isTrue();
                 Thread.sleep(50);
             }
-            assertThat(listening(port)).as("lt listening on " + port).isTrue();
+            assertThat(QuietPorts.listening(port)).as("lt listening on " + port).isTrue();
             assertThat(labServers(port)).as("lt on " + port).isNotEmpty();
             bash.destroyForcibly();
             assertThat(bash.waitFor(10, TimeUnit.SECONDS)).isTrue();
             for (int i = 0; i < 60 && !labServers(port).isEmpty(); i++) Thread.sleep(50);
             assertThat(labServers(port)).as("no server 3 s after the script's SIGKILL").isEmpty();
-            assertThat(listening(port)).as("port " + port + " free").isFalse();
+            assertThat(QuietPorts.listening(port)).as("port " + port + " free").isFalse();
         } finally {
             bash.descendants().forEach(ProcessHandle::destroyForcibly);
             bash.destroyForcibly();
@@ -72,28 +67,5 @@ class ScriptsDieWithTheirStarterTest {
         ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains("niolab.server") && c.contains(" " + port))
                 .orElse(false)).forEach(found::add);
         return found;
-    }
-
-    /** A free port below the kernel's ephemeral range, so that no other test's bind to port 0 takes it before the check. */
-    private static int quietPort() {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
-        for (int i = 0; i < 100; i++) {
-            int port = r.nextInt(20_000, 32_000);
-            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                return port;
-            } catch (IOException taken) {
-                // another one
-            }
-        }
-        throw new AssertionError("no free port in 20000-32000");
-    }
-
-    private static boolean listening(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-            return true;
-        } catch (IOException refused) {
-            return false;
-        }
     }
 }

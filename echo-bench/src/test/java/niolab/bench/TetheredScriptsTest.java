@@ -3,15 +3,13 @@ package niolab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import niolab.testkit.QuietPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,7 +25,7 @@ class TetheredScriptsTest {
     @Test
     void aTetheredCommandAndWhatItForkedDieWithAKilledScript() throws Exception {
         String tag = "tag-" + UUID.randomUUID();
-        int direct = quietPort(), wrapped = quietPort();
+        int direct = QuietPorts.free(), wrapped = QuietPorts.free();
         String script = "set -euo pipefail; source scripts/lib.sh\n"
                 + "tethered " + FakeServer.command("echo", tag).replace("{port}", Integer.toString(direct)) + "\n"
                 // a server under a shell that stays: the watcher stops the whole group, not only its leader
@@ -41,7 +39,7 @@ class TetheredScriptsTest {
             assertThat(bash.waitFor(10, TimeUnit.SECONDS)).isTrue();
             for (int i = 0; i < 60 && !FakeServer.tagged(tag).isEmpty(); i++) Thread.sleep(50);
             assertThat(FakeServer.tagged(tag)).as("no tethered process 3 s after the script's SIGKILL").isEmpty();
-            assertThat(listening(direct) || listening(wrapped)).as("their ports free").isFalse();
+            assertThat(QuietPorts.listening(direct) || QuietPorts.listening(wrapped)).as("their ports free").isFalse();
         } finally {
             stop(bash);
             FakeServer.tagged(tag).forEach(ProcessHandle::destroyForcibly);
@@ -63,37 +61,11 @@ class TetheredScriptsTest {
     private static void awaitListening(Process starter, int... ports) throws InterruptedException {
         for (int i = 0; i < 1200; i++) {
             boolean all = true;
-            for (int port : ports) all &= listening(port);
+            for (int port : ports) all &= QuietPorts.listening(port);
             if (all) return;
             assertThat(starter.isAlive()).as("the script runs").isTrue();
             Thread.sleep(50);
         }
         throw new AssertionError("not listening within 60 s");
-    }
-
-    /**
-     * A free port below the kernel's ephemeral range (32768 up), so that no other test's bind to
-     * port 0 takes it between a kill and the check that it is free.
-     */
-    static int quietPort() {
-        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
-        for (int i = 0; i < 100; i++) {
-            int port = r.nextInt(20_000, 32_000);
-            try (java.net.ServerSocket probe = new java.net.ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                return port;
-            } catch (IOException taken) {
-                // another one
-            }
-        }
-        throw new AssertionError("no free port in 20000-32000");
-    }
-
-    private static boolean listening(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-            return true;
-        } catch (IOException refused) {
-            return false;
-        }
     }
 }
