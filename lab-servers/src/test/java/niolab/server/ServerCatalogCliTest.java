@@ -61,9 +61,9 @@ class ServerCatalogCliTest {
     @Test
     void theUringModeIsCheckedOnMpAsOnUringByItsOneDefinition() throws Exception {
         for (String first : new String[] {"uring", "mp --worker-arch uring"}) {
-            ServerProcess.InProcess run = ServerProcess.runInProcess(List.of((first + " --uring-mode sqpoll --port 0").split(" ")));
+            ServerProcess.InProcess run = ServerProcess.runInProcess(List.of((first + " --uring-mode turbo --port 0").split(" ")));
             assertThat(run.exitCode()).isEqualTo(2);
-            assertThat(run.output()).contains("'sqpoll' is not a uring mode (basic, multishot or bufring)").doesNotContain("Exception");
+            assertThat(run.output()).contains("'turbo' is not a uring mode (basic, multishot, bufring, sqpoll)").doesNotContain("Exception");
         }
     }
 

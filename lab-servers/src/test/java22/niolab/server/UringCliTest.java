@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UringCliTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"basic", "multishot", "bufring"})
+    @ValueSource(strings = {"basic", "multishot", "bufring", "sqpoll"})
     void readyLineNamesTheModeAndTheCountersShowTheRing(String mode) throws Exception {
         try (ServerProcess p = UringArch.of("uring", "--uring-mode", mode).start(List.of())) {
             assertThat(p.label()).isEqualTo("uring " + mode + ", echo");
@@ -38,9 +38,9 @@ class UringCliTest {
 
     @Test
     void anUnknownModeGivesUsageAndExitTwo() throws Exception {
-        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("uring", "--uring-mode", "sqpoll"));
+        ServerProcess.InProcess run = ServerProcess.runInProcess(List.of("uring", "--uring-mode", "turbo"));
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.output()).contains("'sqpoll' is not a uring mode (basic, multishot or bufring)").doesNotContain("Exception");
+        assertThat(run.output()).contains("'turbo' is not a uring mode (basic, multishot, bufring, sqpoll)").doesNotContain("Exception");
     }
 
     @Test
@@ -60,6 +60,17 @@ class UringCliTest {
         try (ServerProcess p = UringArch.of("mp", "--workers", "1", "--worker-arch", "uring", "--uring-mode", "basic").start(List.of())) {
             assertThat(p.label()).isEqualTo("mp: 1 x uring basic, echo");
             assertThat(p.terminate(30)).isZero();
+        }
+    }
+
+    @Test
+    void mpWorkersServeEchoOnAnSqPollRing() throws Exception {
+        try (ServerProcess p = UringArch.of("mp", "--workers", "1", "--worker-arch", "uring", "--uring-mode", "sqpoll").start(List.of())) {
+            assertThat(p.label()).isEqualTo("mp: 1 x uring sqpoll, echo");
+            byte[] payload = Echo.random(100, 3);
+            assertThat(Echo.roundTrip(p.address(), payload, 100, 1)).isEqualTo(payload);
+            assertThat(p.terminate(30)).isZero();
+            assertThat(p.output()).containsPattern("(?m)^counters: accepts=1 .* bytes_in=100 bytes_out=100");
         }
     }
 

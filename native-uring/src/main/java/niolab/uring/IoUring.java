@@ -4,15 +4,20 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static niolab.uring.IoUringConstants.IORING_ENTER_EXT_ARG;
 import static niolab.uring.IoUringConstants.IORING_ENTER_GETEVENTS;
+import static niolab.uring.IoUringConstants.IORING_ENTER_SQ_WAIT;
+import static niolab.uring.IoUringConstants.IORING_ENTER_SQ_WAKEUP;
 import static niolab.uring.IoUringConstants.IORING_FEAT_SINGLE_MMAP;
 import static niolab.uring.IoUringConstants.IORING_OFF_CQ_RING;
 import static niolab.uring.IoUringConstants.IORING_OFF_SQES;
 import static niolab.uring.IoUringConstants.IORING_OFF_SQ_RING;
 import static niolab.uring.IoUringConstants.IORING_SETUP_CQSIZE;
+import static niolab.uring.IoUringConstants.IORING_SETUP_SQPOLL;
+import static niolab.uring.IoUringConstants.IORING_SQ_NEED_WAKEUP;
 import static niolab.uring.IoUringStructs.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import niolab.epoll.Errno;
 import niolab.epoll.ErrnoException;
 
@@ -35,6 +40,11 @@ import niolab.epoll.ErrnoException;
  *
  * <p>Hot state (the counters, the wait argument) is touched once per loop iteration and never
  * allocates; setup and teardown are cold and throw {@link ErrnoException} naming the call.
+ *
+ * <p>With {@code IORING_SETUP_SQPOLL} a kernel thread takes the SQEs as soon as the tail is
+ * published: submitting costs no syscall while that thread polls, and io_uring_enter is made only
+ * to wait for completions, to wake the thread once it has slept ({@code sq_thread_idle} ms
+ * without work), or to wait for room in a full SQ.
  */
 public final class IoUring implements AutoCloseable {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -46,6 +56,7 @@ public final class IoUring implements AutoCloseable {
     private final int ringFd;
     private final int setupFlags;
     private final int features;
+    private final boolean sqPoll;
     private final SubmissionQueue sq;
     private final CompletionQueue cq;
     /** io_uring_getevents_arg, pointing at {@link #waitTimeout}: a timed wait without a timeout SQE. */
@@ -54,13 +65,16 @@ public final class IoUring implements AutoCloseable {
 
     private long enterCalls;
     private long submittedSqes;
+    /** SQPOLL: the tail as last published, so that {@link #submittedSqes} counts each SQE once. */
+    private int publishedTail;
 
-    private IoUring(int entries, int cqEntries, int flags) throws ErrnoException {
+    private IoUring(int entries, int cqEntries, int flags, int sqThreadIdleMs) throws ErrnoException {
         MemorySegment params = arena.allocate(IO_URING_PARAMS);
         if (cqEntries > 0) {
             flags |= IORING_SETUP_CQSIZE;
             params.set(JAVA_INT, PARAMS_CQ_ENTRIES, cqEntries);
         }
+        if ((flags & IORING_SETUP_SQPOLL) != 0) params.set(JAVA_INT, PARAMS_SQ_THREAD_IDLE, sqThreadIdleMs);
         params.set(JAVA_INT, PARAMS_FLAGS, flags);
         int fd = calls.setup(entries, params);
         if (fd < 0) {
@@ -70,6 +84,7 @@ public final class IoUring implements AutoCloseable {
         this.ringFd = fd;
         this.setupFlags = params.get(JAVA_INT, PARAMS_FLAGS);
         this.features = params.get(JAVA_INT, PARAMS_FEATURES);
+        this.sqPoll = (setupFlags & IORING_SETUP_SQPOLL) != 0;
         try {
             MemorySegment sqOff = params.asSlice(PARAMS_SQ_OFF, IO_SQRING_OFFSETS);
             MemorySegment cqOff = params.asSlice(PARAMS_CQ_OFF, IO_CQRING_OFFSETS);
@@ -89,6 +104,7 @@ public final class IoUring implements AutoCloseable {
             }
             MemorySegment sqes = map(sqEntries * SQE_SIZE, IORING_OFF_SQES);
             this.sq = new SubmissionQueue(this, sqRing, sqOff, sqes, arena.allocate(KERNEL_TIMESPEC, sqEntries));
+            this.publishedTail = sq.tail();
             this.cq = new CompletionQueue(cqRing, cqOff);
             this.waitTimeout = arena.allocate(KERNEL_TIMESPEC);
             this.waitArg = arena.allocate(IO_URING_GETEVENTS_ARG);
@@ -106,7 +122,17 @@ public final class IoUring implements AutoCloseable {
      * (IORING_SETUP_*; see {@link UringSupport#capabilities()} for the best this kernel accepts).
      */
     public static IoUring open(int entries, int cqEntries, int setupFlags) throws ErrnoException {
-        return new IoUring(entries, cqEntries, setupFlags);
+        return new IoUring(entries, cqEntries, setupFlags, 0);
+    }
+
+    /**
+     * {@link #open(int, int, int)} with {@code IORING_SETUP_SQPOLL} added: a kernel thread polls
+     * the SQ, and sleeps after {@code sqThreadIdleMs} without SQEs. The kernel refuses SQPOLL
+     * together with the task-run flags (COOP_TASKRUN, TASKRUN_FLAG, DEFER_TASKRUN): they are
+     * about the submitting task, which is now the kernel thread.
+     */
+    public static IoUring openSqPoll(int entries, int cqEntries, int setupFlags, int sqThreadIdleMs) throws ErrnoException {
+        return new IoUring(entries, cqEntries, setupFlags | IORING_SETUP_SQPOLL, sqThreadIdleMs);
     }
 
     private MemorySegment map(long size, long offset) throws ErrnoException {
@@ -126,11 +152,16 @@ public final class IoUring implements AutoCloseable {
 
     /**
      * Submits what was prepared, without waiting: one io_uring_enter, or none when nothing is
-     * pending. Returns how many SQEs the kernel took.
+     * pending (nor, with SQPOLL, while the kernel thread polls). Returns how many SQEs the kernel
+     * took (with SQPOLL: how many wait for its thread).
      */
     public int submit() throws ErrnoException {
         int toSubmit = sq.flush();
-        return toSubmit == 0 ? 0 : enter(toSubmit, 0, 0);
+        if (toSubmit == 0) return 0;
+        if (!sqPoll) return enter(toSubmit, 0, 0);
+        int wake = sqThreadFlags(toSubmit);
+        if (wake != 0) enter(toSubmit, 0, wake);
+        return toSubmit;
     }
 
     /** {@link #submitAndWait(int, long)} with no time limit. */
@@ -147,8 +178,18 @@ public final class IoUring implements AutoCloseable {
     public int submitAndWait(int minComplete, long timeoutNanos) throws ErrnoException {
         int toSubmit = sq.flush();
         int ready = cq.ready();
-        if (toSubmit == 0 && ready > 0 && ready >= minComplete) return ready;
         int flags = IORING_ENTER_GETEVENTS;
+        if (sqPoll) {
+            // the kernel thread takes the SQEs by itself unless it sleeps: no syscall for them
+            int wake = sqThreadFlags(toSubmit);
+            if (ready > 0 && ready >= minComplete) {
+                if (wake != 0) enter(toSubmit, 0, wake);
+                return ready;
+            }
+            flags |= wake;
+        } else if (toSubmit == 0 && ready > 0 && ready >= minComplete) {
+            return ready;
+        }
         long arg = 0;
         long argSize = 0;
         if (timeoutNanos >= 0) {
@@ -186,10 +227,27 @@ public final class IoUring implements AutoCloseable {
             r = calls.enter(ringFd, toSubmit, minComplete, flags, arg, argSize);
         }
         if (r >= 0) {
-            submittedSqes += r;
+            if (!sqPoll) submittedSqes += r; // with SQPOLL, r only echoes to_submit
             return r;
         }
         return enterFailed(-r);
+    }
+
+    /**
+     * SQPOLL: the io_uring_enter flags that {@code pending} published SQEs need: SQ_WAKEUP if
+     * the kernel thread sleeps, SQ_WAIT if the SQ is full; 0 while the thread polls. Counts the
+     * newly published SQEs as submitted.
+     */
+    private int sqThreadFlags(int pending) {
+        int tail = sq.tail();
+        submittedSqes += tail - publishedTail;
+        publishedTail = tail;
+        if (pending == 0) return 0;
+        // Full fence: the tail's store must be visible before the flags are read, or the thread
+        // may go to sleep between the two unseen (liburing's io_uring_smp_mb in sq_ring_needs_enter).
+        VarHandle.fullFence();
+        int flags = (sq.kernelFlags() & IORING_SQ_NEED_WAKEUP) != 0 ? IORING_ENTER_SQ_WAKEUP : 0;
+        return pending >= sq.capacity() ? flags | IORING_ENTER_SQ_WAIT : flags;
     }
 
     /**

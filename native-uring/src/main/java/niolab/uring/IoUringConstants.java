@@ -55,6 +55,8 @@ public final class IoUringConstants {
     static final long IORING_OFF_SQES = 0x10000000L;
 
     // io_uring_setup flags
+    /** 5.11 unprivileged: a kernel thread takes SQEs as they are published, so submitting needs no syscall while it polls. */
+    public static final int IORING_SETUP_SQPOLL = 1 << 1;
     public static final int IORING_SETUP_CQSIZE = 1 << 3;
     /** 5.18: one failing SQE does not stop the rest of the batch. */
     public static final int IORING_SETUP_SUBMIT_ALL = 1 << 7;
@@ -68,11 +70,17 @@ public final class IoUringConstants {
     public static final int IORING_SETUP_DEFER_TASKRUN = 1 << 13;
 
     // sq_ring->flags
+    /** SQPOLL: the kernel thread slept after sq_thread_idle ms without SQEs; io_uring_enter(SQ_WAKEUP) wakes it. */
+    public static final int IORING_SQ_NEED_WAKEUP = 1;
     public static final int IORING_SQ_CQ_OVERFLOW = 1 << 1;
     public static final int IORING_SQ_TASKRUN = 1 << 2;
 
     // io_uring_enter flags
     public static final int IORING_ENTER_GETEVENTS = 1;
+    /** SQPOLL: wake the kernel thread, which sleeps with IORING_SQ_NEED_WAKEUP set. */
+    public static final int IORING_ENTER_SQ_WAKEUP = 1 << 1;
+    /** SQPOLL: return once the kernel thread has made room in a full SQ. */
+    public static final int IORING_ENTER_SQ_WAIT = 1 << 2;
     /** 5.11: the last argument is an io_uring_getevents_arg carrying a wait timeout. */
     public static final int IORING_ENTER_EXT_ARG = 1 << 3;
 

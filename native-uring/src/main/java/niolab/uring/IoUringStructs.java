@@ -123,6 +123,7 @@ public final class IoUringStructs {
     static final long PARAMS_CQ_ENTRIES = offset(IO_URING_PARAMS, "cq_entries");
     static final long PARAMS_FLAGS = offset(IO_URING_PARAMS, "flags");
     static final long PARAMS_FEATURES = offset(IO_URING_PARAMS, "features");
+    static final long PARAMS_SQ_THREAD_IDLE = offset(IO_URING_PARAMS, "sq_thread_idle");
     static final long PARAMS_SQ_OFF = offset(IO_URING_PARAMS, "sq_off");
     static final long PARAMS_CQ_OFF = offset(IO_URING_PARAMS, "cq_off");
 

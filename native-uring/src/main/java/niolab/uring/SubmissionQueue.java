@@ -216,7 +216,7 @@ public final class SubmissionQueue {
         sqes.set(JAVA_BYTE, lastSqe + SQE_FLAGS, (byte) (sqes.get(JAVA_BYTE, lastSqe + SQE_FLAGS) | flags));
     }
 
-    /** The SQ ring's flags (IORING_SQ_CQ_OVERFLOW, IORING_SQ_TASKRUN): set by the kernel at any time. */
+    /** The SQ ring's flags (IORING_SQ_CQ_OVERFLOW, IORING_SQ_TASKRUN, IORING_SQ_NEED_WAKEUP): set by the kernel at any time. */
     public int kernelFlags() {
         return (int) INT.getOpaque(sqRing, flagsOffset);
     }
@@ -260,6 +260,16 @@ public final class SubmissionQueue {
             if (tail - cachedHead == entries) throw new IllegalStateException("the kernel took no SQE from a full SQ");
         }
         return (long) (tail++ & mask) * SQE_SIZE;
+    }
+
+    /** SQEs prepared so far, as a free-running index. */
+    int tail() {
+        return tail;
+    }
+
+    /** The SQ's slots. */
+    int capacity() {
+        return entries;
     }
 
     /** Acquire: pairs with io_commit_sqring's smp_store_release of sq.head, after the kernel copied the SQEs. */

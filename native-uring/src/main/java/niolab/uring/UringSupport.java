@@ -158,6 +158,36 @@ public final class UringSupport {
      */
     public static final String NO_RECV_BYTE_LIMIT = "niolab.uring.noRecvByteLimit";
 
+    /**
+     * The setup flags of an SQPOLL ring here: the best set without the task-run flags, which the
+     * kernel refuses beside SQPOLL (they concern the task that submits, now a kernel thread).
+     */
+    public static int sqPollSetupFlags() {
+        return capabilities().setupFlags()
+                & ~(IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_DEFER_TASKRUN);
+    }
+
+    /** Null when this kernel lets this process set up an SQPOLL ring; otherwise one line saying why not. Tried once, on a small ring. */
+    public static String sqPollReason() {
+        return SqPoll.REASON;
+    }
+
+    /** The SQPOLL trial runs once, on first use: only a server asked for SQPOLL pays for its kernel thread. */
+    private static final class SqPoll {
+        static final String REASON = trySqPoll();
+    }
+
+    private static String trySqPoll() {
+        String reason = check();
+        if (reason != null) return reason;
+        try (IoUring ring = IoUring.openSqPoll(4, 0, sqPollSetupFlags(), 1)) {
+            return null;
+        } catch (ErrnoException e) {
+            return "this kernel refused an SQPOLL ring (" + e.getMessage() + ")"
+                    + (e.errno() == Errno.EPERM ? ": before Linux 5.11 SQPOLL needs CAP_SYS_ADMIN" : "");
+        }
+    }
+
     /** Opens the trial ring with the best flags, then asks and tries; null when every flag set gave EINVAL. */
     private static UringCapabilities detect() throws ErrnoException {
         for (int flags : SETUP_PREFERENCE) {

@@ -1,6 +1,7 @@
 package niolab.server.uring;
 
 import java.util.Locale;
+import java.util.StringJoiner;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -22,22 +23,31 @@ public enum UringMode {
      */
     MULTISHOT,
     /** As multishot, but the pool is a buffer ring: a buffer goes back with two stores, no SQE. */
-    BUFRING;
+    BUFRING,
+    /**
+     * As bufring, on a ring set up with IORING_SETUP_SQPOLL: a kernel thread takes the SQEs as
+     * the loop publishes them, so io_uring_enter is left to waiting for completions (and to
+     * waking that thread after it slept). The syscalls saved are paid in the thread's CPU time,
+     * on another core when there is one.
+     */
+    SQPOLL;
 
-    /** The name users type and the ready line shows: {@code basic}, {@code multishot}, {@code bufring}. */
+    /** The name users type and the ready line shows: {@code basic}, {@code multishot}, {@code bufring}, {@code sqpoll}. */
     @Override
     public String toString() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Accepts the three names in any case. */
+    /** Accepts the names in any case. */
     public static final class Converter implements ITypeConverter<UringMode> {
         @Override
         public UringMode convert(String value) {
+            StringJoiner names = new StringJoiner(", ");
             for (UringMode m : values()) {
                 if (m.name().equalsIgnoreCase(value.trim())) return m;
+                names.add(m.toString());
             }
-            throw new TypeConversionException("'" + value + "' is not a uring mode (basic, multishot or bufring)");
+            throw new TypeConversionException("'" + value + "' is not a uring mode (" + names + ")");
         }
     }
 }

@@ -13,7 +13,7 @@ public final class Jdk22UringRuntime implements UringRuntime {
         return UringSupport.check();
     }
 
-    /** bufring, else multishot, else basic: each step needs what the one before it needs. */
+    /** bufring, else multishot, else basic: each step needs what the one before it needs (sqpoll is asked for, never chosen: its thread takes a core). */
     @Override
     public UringMode bestMode() {
         if (unsupportedReason(UringMode.BUFRING) == null) return UringMode.BUFRING;
@@ -31,10 +31,10 @@ public final class Jdk22UringRuntime implements UringRuntime {
         if (mode == UringMode.MULTISHOT && !caps.provideBuffers()) {
             return "--uring-mode multishot needs IORING_OP_PROVIDE_BUFFERS, which this kernel lacks";
         }
-        if (mode == UringMode.BUFRING && !caps.bufferRing()) {
-            return "--uring-mode bufring needs buffer rings (Linux 5.19+), which this kernel refused";
+        if ((mode == UringMode.BUFRING || mode == UringMode.SQPOLL) && !caps.bufferRing()) {
+            return "--uring-mode " + mode + " needs buffer rings (Linux 5.19+), which this kernel refused";
         }
-        return null;
+        return mode == UringMode.SQPOLL ? UringSupport.sqPollReason() : null;
     }
 
     @Override

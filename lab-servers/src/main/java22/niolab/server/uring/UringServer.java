@@ -34,6 +34,7 @@ import niolab.uring.CompletionQueue;
 import niolab.uring.IoUring;
 import niolab.uring.SubmissionQueue;
 import niolab.uring.UringCapabilities;
+import niolab.uring.UringSupport;
 import niolab.uring.UserData;
 
 /**
@@ -67,6 +68,11 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     private static final long ACCEPT_DATA = UserData.of(ACCEPT, 0, -1);
     private static final long WAKE_DATA = UserData.of(WAKE, 0, -1);
     private static final int RING_ENTRIES = 1024;
+    /**
+     * sqpoll: how long the kernel thread polls an empty SQ before it sleeps. Long enough to span
+     * a busy loop's gap between two batches, short enough that an idle server gives the core back.
+     */
+    private static final int SQ_THREAD_IDLE_MS = 10;
     private static final long QUIESCE_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long QUIESCE_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -121,13 +127,15 @@ public abstract class UringServer extends EventLoop implements CompletionHandler
     @Override
     protected void openOnLoopThread() throws IOException {
         arena = Arena.ofConfined();
-        ring = IoUring.open(RING_ENTRIES, 0, capabilities.setupFlags());
+        ring = mode == UringMode.SQPOLL
+                ? IoUring.openSqPoll(RING_ENTRIES, 0, UringSupport.sqPollSetupFlags(), SQ_THREAD_IDLE_MS)
+                : IoUring.open(RING_ENTRIES, 0, capabilities.setupFlags());
         sq = ring.sq();
         cq = ring.cq();
         input = switch (mode) {
             case BASIC -> new OwnBuffers(sq, arena, bufferSize);
             case MULTISHOT -> new ProvidedBuffers(sq, arena, bufferSize, capabilities.recvByteLimit());
-            case BUFRING -> RingBuffers.register(ring, bufferSize, capabilities.recvByteLimit());
+            case BUFRING, SQPOLL -> RingBuffers.register(ring, bufferSize, capabilities.recvByteLimit());
         };
         connections = new ConnectionSlots(input);
         wakeTarget = arena.allocate(8);

@@ -1,0 +1,10 @@
+package niolab.server;
+
+import niolab.server.testing.ServerUnderTest;
+
+class UringSqpollAllocationContractTest extends AllocationContractTest {
+    @Override
+    protected ServerUnderTest serverUnderTest() {
+        return UringArch.of("uring", "--uring-mode", "sqpoll");
+    }
+}
