@@ -31,14 +31,16 @@ stop_pair() {
   SERVER_PID=$B_PID SERVER_LOG=$B_LOG; stop_server quiet
   A_PID= B_PID=
 }
-# start_pair: lt-a on PORT and lt-b on PORT+1, the one started first picked at random
+# start_pair: the catalog's A/A twin (lt), NAME-a on PORT and NAME-b on PORT+1, the one started first picked at random
+AA=$(selection noise)
+read -r -a AA_WORDS <<<"$(server_words "$AA")"
 start_pair() {
   if [ $((RANDOM % 2)) = 0 ]; then
-    start_server lt "$PORT"; A_PID=$SERVER_PID A_LOG=$SERVER_LOG
-    start_server lt "$((PORT + 1))"; B_PID=$SERVER_PID B_LOG=$SERVER_LOG
+    start_server "${AA_WORDS[0]}" "$PORT" "${AA_WORDS[@]:1}"; A_PID=$SERVER_PID A_LOG=$SERVER_LOG
+    start_server "${AA_WORDS[0]}" "$((PORT + 1))" "${AA_WORDS[@]:1}"; B_PID=$SERVER_PID B_LOG=$SERVER_LOG
   else
-    start_server lt "$((PORT + 1))"; B_PID=$SERVER_PID B_LOG=$SERVER_LOG
-    start_server lt "$PORT"; A_PID=$SERVER_PID A_LOG=$SERVER_LOG
+    start_server "${AA_WORDS[0]}" "$((PORT + 1))" "${AA_WORDS[@]:1}"; B_PID=$SERVER_PID B_LOG=$SERVER_LOG
+    start_server "${AA_WORDS[0]}" "$PORT" "${AA_WORDS[@]:1}"; A_PID=$SERVER_PID A_LOG=$SERVER_LOG
   fi
   SERVER_PID= SERVER_LOG=
 }
@@ -53,9 +55,9 @@ other=0
 for r in $(seq "$REPEATS"); do
   start_pair
   out=$(client_pin "$NIOLAB_HOME/bin/echo-bench" compare -c "$CONNECTIONS" -k --rounds "$ROUNDS" --slice "$SLICE" --warmup 2s \
-    --json "$dir/aa-$r.json" "lt-a=127.0.0.1:$PORT,pid=$A_PID" "lt-b=127.0.0.1:$((PORT + 1)),pid=$B_PID")
+    --json "$dir/aa-$r.json" "$AA-a=127.0.0.1:$PORT,pid=$A_PID" "$AA-b=127.0.0.1:$((PORT + 1)),pid=$B_PID")
   stop_pair
-  line=$(grep -E '^lt-b +rate ' <<<"$out" | sed -E 's/^lt-b +rate +//')
+  line=$(grep -E "^$AA-b +rate " <<<"$out" | sed -E "s/^$AA-b +rate +//")
   echo "repeat $r: $line"
   case $line in
     *"no difference"*|*"the same within"*|*undecided*) ;;

@@ -42,10 +42,11 @@ done
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 CMP_ROUNDS=${CMP_ROUNDS:-10} CMP_SLICE=${CMP_SLICE:-1s} CMP_WARMUP=${CMP_WARMUP:-2s}
 DURATION=${DURATION:-2s} WARMUP=${WARMUP:-1s} ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-50} DEPTH=${DEPTH:-16}
-# arch-posture: every posture of the catalog's backend event loops, and vt's one.
+# arch-posture: every posture of the catalog's backend event loops, and the thread-per-connection servers' one.
 SERVERS=
 for a in $(selection backend); do SERVERS="$SERVERS $a-loop $a-pool $a-blocking"; done
-SERVERS="${SERVERS# } vt-thread"
+for a in $(selection backend-thread); do SERVERS="$SERVERS $a-thread"; done
+SERVERS=${SERVERS# }
 PATHS="/ping /healthz"
 mkdir -p "$RESULTS/raw"
 

@@ -25,6 +25,11 @@ AB_GAP_S=${AB_GAP_S:-720}
 HOG_START_S=${HOG_START_S:-$((BUDGET_S / 2))}
 HOG_END_S=${HOG_END_S:-$((BUDGET_S * 3 / 2))}
 LOAD=(-c 50 -k --warmup 2s)
+# the catalog's A/A twin (lt: NAME-a, NAME-b) and A/B pair (vt against lt, the baseline first)
+AA=$(selection noise)
+AA_PAIR=("$AA-a:$(server_words "$AA")" "$AA-b:$(server_words "$AA")")
+AB_PAIR=()
+for s in $(selection noise-ab); do AB_PAIR+=("$s:$(server_words "$s")"); done
 
 # compare OUT SLICE_S ROUNDS SPEC...: one `echo-bench compare` run, its JSON kept as OUT.
 compare() {
@@ -41,17 +46,17 @@ rounds_for() {
 }
 
 for slice in 0.25 1 4; do
-  compare "slice-$slice.json" "$slice" "$(rounds_for "$slice")" lt-a:lt lt-b:lt
+  compare "slice-$slice.json" "$slice" "$(rounds_for "$slice")" "${AA_PAIR[@]}"
 done
-compare seq-a.json 1 "$BUDGET_S" lt-a:lt
-compare seq-b.json 1 "$BUDGET_S" lt-b:lt
+compare seq-a.json 1 "$BUDGET_S" "${AA_PAIR[0]}"
+compare seq-b.json 1 "$BUDGET_S" "${AA_PAIR[1]}"
 
 # the hog: a busy loop on the servers' core for part of the run; timeout ends it, and so does
 # the exit trap if the run is stopped first (timeout passes the signal on to the loop)
 ( sleep "$HOG_START_S"; exec timeout "$((HOG_END_S - HOG_START_S))" taskset -c "${SERVER_CPU:-0}" bash -c 'while :; do :; done' ) &
 HOG_PID=$!
 trap 'kill "$HOG_PID" 2>/dev/null; stop_server' EXIT
-compare hog.json 1 "$BUDGET_S" lt-a:lt lt-b:lt
+compare hog.json 1 "$BUDGET_S" "${AA_PAIR[@]}"
 wait "$HOG_PID" 2>/dev/null || true
 trap stop_server EXIT
 
@@ -72,7 +77,7 @@ for i in $(seq 1 "$AB_RUNS"); do
     sleep "$rest"
     echo "$gap,${work//,/;},$used,$rest" >>"$RESULTS/gaps.csv"
   fi
-  compare "ab-$i.json" 1 "$BUDGET_S" lt:lt vt:vt
+  compare "ab-$i.json" 1 "$BUDGET_S" "${AB_PAIR[@]}"
 done
 
 {

@@ -14,17 +14,20 @@
 #      (/proc/PID/task/*/status), and the loop thread's CPU, user and system (the JIT's
 #      compiler threads share the core and are still busy for seconds after a start). These
 #      are counts, not the comparison: the claims come from part 1.
-# Needs JDK 22+ (JAVA_HOME). Part 1, per workload: seven starts, 2 s of warm-up each and 10
+# Needs the catalog's min_jdk of uring, 22+ (JAVA_HOME). Part 1, per workload: seven starts, 2 s of warm-up each and 10
 # rounds of seven 1 s slices. A smoke run of every step: CMP_ROUNDS=8 CMP_SLICE=0.25s
 # CMP_WARMUP=0.5s WARMUP=0.3s DURATION=0.3s NOISE=0 (the server starts dominate it).
 # The /proc samples and the list of runs that `summarize runs` computes samples.csv from go to
 # tmp/ (not kept by git); summary.csv holds part 2's medians (`summarize medians`).
 set -euo pipefail
 NAME=uring
-# The JDK the jars were built on (or JAVA_HOME), checked before common.sh clears the results.
-source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/jdk.sh" built
-if [ "$JDK_FEATURE" -lt 22 ]; then
-  echo "error: exp-uring needs JDK 22 or newer (built on $JDK_LABEL): JAVA_HOME=/path/to/jdk-22+ make clean exp-uring" >&2
+# The JDK the jars were built on (or JAVA_HOME) against the catalog's min_jdk of uring, checked
+# before common.sh clears the results.
+make -s -C "$(dirname "${BASH_SOURCE[0]}")/../.." all >/dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+NEED_JDK=$(catalog_field uring min_jdk)
+if [ "$JDK_FEATURE" -lt "$NEED_JDK" ]; then
+  echo "error: exp-uring needs JDK $NEED_JDK or newer (built on $JDK_LABEL): JAVA_HOME=/path/to/jdk-$NEED_JDK+ make clean exp-uring" >&2
   exit 2
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -71,14 +71,29 @@ serve() {
   SERVER_PID= SERVER_LOG=
 }
 
+# serve_entries PROTOCOL NAME...: serve each catalog entry by its name, with its own words.
+serve_entries() {
+  local proto=$1 name words
+  shift
+  for name in "$@"; do
+    read -r -a words <<<"$(server_words "$name")"
+    serve "$name" "$proto" "${words[0]}" "" "${words[@]:1}"
+  done
+}
+
+# The catalog's selections: vt-pair (lt, the baseline, and vt) for the keep-alive measures, vt-short
+# (c, the baseline, and lt) for short connections; VT is the pair's second, the knobs' server.
+read -r -a PAIR <<<"$(selection vt-pair)"
+read -r -a SHORT <<<"$(selection vt-short)"
+read -r -a VT_WORDS <<<"$(server_words "${PAIR[1]}")"
+
 # vt_servers PROTOCOL: lt, vt and vt with each knob.
 vt_servers() {
   local knob
   TARGETS=()
-  serve lt "$1" lt ""
-  serve vt "$1" vt ""
+  serve_entries "$1" "${PAIR[@]}"
   IFS=';' read -r -a knobs <<<"$VT_KNOBS"
-  for knob in "${knobs[@]}"; do [ -n "$knob" ] && serve "${knob%%=*}" "$1" vt "${knob#*=}"; done
+  for knob in "${knobs[@]}"; do [ -n "$knob" ] && serve "${knob%%=*}" "$1" "${VT_WORDS[0]}" "${knob#*=}" "${VT_WORDS[@]:1}"; done
 }
 
 compare() {
@@ -99,8 +114,7 @@ for m in $MEASURES; do
       ;;
     ping-wrk)
       TARGETS=()
-      serve lt http lt ""
-      serve vt http vt ""
+      serve_entries http "${PAIR[@]}"
       compare ping-wrk --load wrk --protocol http -k -c 50 --threads 1
       stop_all
       ;;
@@ -108,8 +122,7 @@ for m in $MEASURES; do
       if [ "$m" = echo-c ] && [ -n "${FORKS:-}" ]; then
         # the C client's rounds need servers that stay up: lt and vt only, as it measures no knob
         TARGETS=()
-        KEEP_UP=1 serve lt echo lt ""
-        KEEP_UP=1 serve vt echo vt ""
+        KEEP_UP=1 serve_entries echo "${PAIR[@]}"
       elif [ ${#PIDS[@]} -eq 0 ]; then
         vt_servers echo
       fi
@@ -118,10 +131,10 @@ for m in $MEASURES; do
       else
         # The C client, paired the way compare pairs: every round visits lt and vt in a fresh order.
         echo "round,position,server,rate" >"$RESULTS/echo-c.csv"
-        for s in lt vt; do client_pin "$KA_CLIENT" -c 50 -d 2 "127.0.0.1:${TARGET_PORT[$s-echo]}" >/dev/null || true; done
+        for s in "${PAIR[@]}"; do client_pin "$KA_CLIENT" -c 50 -d 2 "127.0.0.1:${TARGET_PORT[$s-echo]}" >/dev/null || true; done
         for r in $(seq "$C_ROUNDS"); do
           pos=0
-          for s in $(printf 'lt\nvt\n' | shuf); do
+          for s in $(shuf -e "${PAIR[@]}"); do
             line=$(client_pin timeout $((C_SLICE + 30)) "$KA_CLIENT" -c 50 -d "$C_SLICE" "127.0.0.1:${TARGET_PORT[$s-echo]}") || line=
             rate=$(sed -n 's/.*s: \([0-9.]*\) requests\/s.*/\1/p' <<<"$line")
             echo "$r,$pos,$s,${rate:-}" >>"$RESULTS/echo-c.csv"
@@ -134,12 +147,11 @@ for m in $MEASURES; do
       ;;
     short)
       TARGETS=()
-      serve c echo c ""
-      serve lt echo lt ""
+      serve_entries echo "${SHORT[@]}"
       IFS=';' read -r -a variants <<<"$LT_VARIANTS"
       for v in "${variants[@]}"; do
         # shellcheck disable=SC2086
-        [ -n "$v" ] && serve "${v%%=*}" echo lt "" ${v#*=}
+        [ -n "$v" ] && serve "${v%%=*}" echo "${SHORT[1]}" "" ${v#*=}
       done
       compare short --protocol echo -c 1
       stop_all

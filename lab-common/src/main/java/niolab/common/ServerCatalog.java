@@ -80,6 +80,7 @@ public final class ServerCatalog {
         add("uring-basic", "uring --uring-mode basic", "uring", 22, true, "netty-uring", "uring basic", false);
         add("uring-multishot", "uring --uring-mode multishot", "uring", 22, true, "netty-uring", "uring multishot", false);
         add("uring-bufring", "uring --uring-mode bufring", "uring", 22, true, "netty-uring", "uring bufring", false);
+        add("uring-sqpoll", "uring --uring-mode sqpoll", "uring", 22, true, "netty-uring", "uring sqpoll", false);
         add("lt-loops", "lt --loops " + N, "lt", 17, true, "netty-nio", "lt --loops " + N, false);
         add("et-loops", "et --loops " + N, "et", 17, true, "netty-epoll", "et --loops " + N, false);
         add("mp", "mp", "mp", 17, false, "", "mp --workers " + N, false);
@@ -98,13 +99,18 @@ public final class ServerCatalog {
         select("syscalls", "lt et mp");
         select("network", "lt et mp");
         select("mistakes", "lt et");
-        select("backend", "lt et"); // the event loops, each in every posture; vt in its one, thread
+        select("backend", "lt et"); // the event loops, each in every posture (loop, pool, blocking)
+        select("backend-thread", "vt"); // a thread per connection, in its one posture (thread)
         select("concurrency", "lt et mp");
         select("architectures", "lt et et-ffm vt lt-loops et-loops mp netty-nio netty-epoll netty-http c");
         select("http", "lt et mp netty-nio netty-epoll netty-uring netty-http");
         select("profile", "lt et et-ffm uring vt mp netty-epoll c");
         select("profile-short", "lt et c");
         select("vt", "lt vt c");
+        select("vt-pair", "lt vt"); // exp-vt's keep-alive measures: vt against lt (and vt's knobs)
+        select("vt-short", "c lt"); // exp-vt's short connections: lt against c
+        select("noise", "lt"); // the A/A twin: two of it, NAME-a and NAME-b, give the noise floor
+        select("noise-ab", "lt vt"); // exp-noise's A/B runs: two servers that differ
         select("uring", "et uring-basic uring-multishot uring-bufring netty-uring");
         select("aot", "lt et et-loops et-ffm");
         select("uring-compare", "et lt c uring-basic uring-multishot uring-bufring netty-uring");
