@@ -124,7 +124,7 @@ docs: all ## Regenerate docs/cli/, the command-line reference (a page per comman
 	@$(JDK) java -cp lab-servers/target/lab-servers.jar:echo-bench/target/echo-bench.jar:netty-peers/target/netty-peers.jar \
 	  aot-training/src/test/java/niolab/cli/CliReference.java docs/cli
 
-reports: all ## Regenerate experiments/*.md and experiments/README.md's findings from the committed results, without running anything
+reports: all ## Regenerate experiments/*.md, experiments/README.md's findings from the committed results and its table of experiments from Experiments.java, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments
 
 ##@ Course: the labs, the handout, the grader and the hand-in

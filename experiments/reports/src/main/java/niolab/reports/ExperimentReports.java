@@ -78,15 +78,17 @@ public final class ExperimentReports implements Callable<Integer> {
                     out.println("wrote " + p);
                 }
             }
-            // every report regenerated: the findings in experiments/README.md follow them
+            // every report regenerated: the findings in experiments/README.md follow them, and its
+            // table follows the list of experiments
             Path readme = names.isEmpty() ? Findings.readme(dir) : null;
             if (readme != null) {
-                String now = Files.readString(readme, StandardCharsets.UTF_8), fresh = Findings.render(dir, now, computed);
+                String now = Files.readString(readme, StandardCharsets.UTF_8);
+                String fresh = ExperimentsTable.render(Findings.render(dir, now, computed));
                 if (!check) {
                     AtomicFile.write(readme, fresh);
                     out.println("wrote " + readme);
                 } else if (!fresh.equals(now)) {
-                    err.println("stale: experiments/README.md's findings do not match the results");
+                    err.println("stale: experiments/README.md's findings or table of experiments do not match the results and Experiments.java");
                     differing++;
                 }
             }
