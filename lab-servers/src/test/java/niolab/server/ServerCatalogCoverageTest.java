@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import niolab.common.ServerCatalog;
+import niolab.server.base.Arch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,6 +49,13 @@ class ServerCatalogCoverageTest {
             assertThat(s.label()).as(s.name()).isNotBlank();
             assertThat(labels.add(s.label())).as("two entries labelled '" + s.label() + "'").isTrue();
         }
+    }
+
+    @Test
+    void theArchConstantsAreTheCatalogsArchitectures() {
+        List<String> constants = new ArrayList<>();
+        for (Arch a : Arch.values()) constants.add(a.label);
+        assertThat(constants).containsExactlyInAnyOrderElementsOf(ServerCatalog.architectures());
     }
 
     @Test

@@ -2,7 +2,12 @@ package niolab.server.base;
 
 import java.util.Locale;
 
-/** The lab's architectures, as {@code lab-server <arch>} names them and the ready line shows them. */
+/**
+ * The lab's architectures, as {@code lab-server <arch>} names them and the ready line shows them.
+ * The constants repeat the catalog's architectures on purpose: code that acts per architecture
+ * (mistakes, the backend's default posture, mp's workers) names them where a misspelling fails to
+ * compile, and {@code ServerCatalogCoverageTest} fails when the two lists differ.
+ */
 public enum Arch {
     LT, ET, VT, URING, MP, BIO;
 
