@@ -9,7 +9,7 @@
 #   hog.json                                       A/A, 1 s slices, a CPU hog (a busy shell loop) on
 #                                                  SERVER_CPU from HOG_START_S to HOG_END_S into the run
 #   ab-1.json .. ab-AB_RUNS.json                   vt against lt, 1 s slices, AB_RUNS runs AB_GAP_S
-#                                                  apart (default 5 runs over about an hour); with
+#                                                  apart (default 5 runs, 720 s apart); with
 #                                                  AB_GAP_WORK="CMD1;;CMD2;;...", gap I runs CMDI
 #                                                  (other experiments, say) and sleeps the rest
 # The generator computes every interval from the slices (paired per round; fixed order read off

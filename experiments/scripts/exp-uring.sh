@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# exp-uring: the uring server in each mode (basic, multishot, bufring) beside et, lt, the C
+# exp-uring: the uring server in its modes basic, multishot and bufring beside et, lt, the C
 # reference and, when it is built, Netty's io_uring transport (netty-uring): keep-alive echo at
 # 1, 50 and 1000 connections and pipelined HTTP /ping (50 connections, depth 16). Two parts:
 #   1. the comparison, per workload: one `echo-bench compare` of every server (et first, the

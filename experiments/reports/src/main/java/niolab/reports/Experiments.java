@@ -56,7 +56,7 @@ public final class Experiments {
             row(new FfiExperiment(), "needs JDK 22+, strace, gcc, jq",
                     "What et's binding costs, JNA against FFM: ns per call over C (`make bench-ffi`), syscalls per request of the servers and the serial client (strace), et's throughput and CPU per request on each binding, and the binding's share of that CPU"),
             row(new UringExperiment(), "needs JDK 22+",
-                    "The `uring` server in each mode (basic, multishot, bufring) beside et, lt, the C reference and netty-uring: keep-alive echo at 1, 50 and 1000 connections and pipelined /ping; syscalls per request; what each io_uring feature buys against epoll on this kernel"),
+                    "The `uring` server in its modes basic, multishot and bufring beside et, lt, the C reference and netty-uring: keep-alive echo at 1, 50 and 1000 connections and pipelined /ping; syscalls per request; what each io_uring feature buys against epoll on this kernel"),
             row(new ArchitecturesExperiment(), "needs wrk, JDK 22+, gcc",
                     "Every server side by side (lt, et on JNA and FFM, vt, `--loops`, mp, the Netty peers, netty-http, the C reference): keep-alive echo at 1 to 10,000 connections, short connections, keep-alive and pipelined /ping; server CPU and context switches per request, RSS at 10,000 idle connections, exec to ready; the lab's claims against C checked on the run"),
             row(new NoiseExperiment(), "",
