@@ -86,7 +86,7 @@ clean: ## Remove build output
 bench-serial: all reference ## echo-bench's serial client beside the C one, same server, pinned, interleaved, ratios paired by round (SERVER=NAME of the catalog's serial selection, N=5000 ROUNDS=6)
 	@N=$(if $(filter file,$(origin N)),5000,$(N)) bash scripts/bench-serial.sh
 
-bench-http: all ## HTTP /ping on lt, et, mp and the Netty peers through echo-bench compare, wrk and echo-bench as load (ROUNDS=10 SLICE=1s SERVERS MODES LOADS RESULTS_DIR)
+bench-http: all ## HTTP /ping on the catalog's http selection (bin/lab-server catalog --selections) through echo-bench compare, wrk and echo-bench as load (ROUNDS=10 SLICE=1s SERVERS MODES LOADS RESULTS_DIR)
 	@bash scripts/bench-http.sh
 
 .PHONY: bench-vt

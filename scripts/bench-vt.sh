@@ -110,5 +110,7 @@ for r in $(seq "$ROUNDS"); do
 done
 summarize runs "$DIR/runs.csv" --proc "$DIR/proc.txt" --out measure,server,round,rate,cpu_us=proc_cpu_us_per_req >"$DIR/samples.csv"
 column -s, -t "$DIR/samples.csv"
-echo "# medians (requests/s, server cpu us/request); against lt and c the median of the per-round ratios [95% interval]"
-summarize medians "$DIR/samples.csv" --by measure,server --ratios server=lt,c | column -s, -t
+# the baselines: vt's (the first of the catalog's vt-pair) and short connections' (vt-short's first)
+BASELINES="$(selection vt-pair | cut -d' ' -f1),$(selection vt-short | cut -d' ' -f1)"
+echo "# medians (requests/s, server cpu us/request); against ${BASELINES/,/ and } the median of the per-round ratios [95% interval]"
+summarize medians "$DIR/samples.csv" --by measure,server --ratios "server=$BASELINES" | column -s, -t

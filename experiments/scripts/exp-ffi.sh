@@ -116,8 +116,14 @@ echo "== end to end: et on each binding, lt and C in one compare per workload"
 load compare
 CMP_SERVERS=()
 for b in "${BINDINGS[@]}"; do CMP_SERVERS+=("et-$b:et ${BINDING_OPTION:+$BINDING_OPTION $b}"); done
-CMP_SERVERS+=("lt:lt")
-if make -s reference >/dev/null 2>&1; then CMP_SERVERS+=("c:c"); else echo "exp-ffi: the C reference does not build here: no C row" >&2; fi
+# the catalog's references beside the bindings: lt, and C when it builds here
+for s in $(selection ffi-references); do
+  if [ "$(catalog_field "$s" arch)" = c ] && ! make -s reference >/dev/null 2>&1; then
+    echo "exp-ffi: the C reference does not build here: no C row" >&2
+    continue
+  fi
+  CMP_SERVERS+=("$s:$(server_words "$s")")
+done
 for w in keepalive-echo keepalive-ping pipeline-ping; do
   protocol=echo
   [ "$w" = keepalive-echo ] || protocol=http

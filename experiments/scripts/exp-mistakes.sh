@@ -173,7 +173,9 @@ HOLD=50 HOLD_SEND=x compare_variants compare-keys-not-removed.json lt keys-not-r
 echo "== the lab's target: lt against lt --mistake keys-not-removed, 50 keep-alive connections, $TARGET_ROUNDS rounds"
 compare_variants compare-keys-not-removed-50.json lt keys-not-removed -- --keepalive -c 50 --rounds "$TARGET_ROUNDS"
 
-echo "== no-accept-backoff (lt, et): 64 descriptors, 200 connections held for 3 s"
+# the catalog's mistakes selection, for the headings below
+ARCHS_TEXT=$(selection mistakes | sed 's/ /, /g')
+echo "== no-accept-backoff ($ARCHS_TEXT): 64 descriptors, 200 connections held for 3 s"
 echo "arch,variant,connections,seconds,log_lines,key" >"$TMP/no-accept-backoff.csv"
 for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
@@ -191,7 +193,7 @@ for arch in $(selection mistakes); do
   done
 done
 
-echo "== unbounded-output (lt, et): one client sends 1536 MiB and never reads"
+echo "== unbounded-output ($ARCHS_TEXT): one client sends 1536 MiB and never reads"
 echo "arch,variant,t_s,key" >"$TMP/unbounded-output.csv"
 echo "arch,variant,capped" >"$RESULTS/unbounded-output-capped.csv"
 for arch in $(selection mistakes); do
@@ -214,7 +216,7 @@ for arch in $(selection mistakes); do
   done
 done
 
-echo "== blocking-on-loop (lt, et): 20 keep-alive connections, 3000 echoes"
+echo "== blocking-on-loop ($ARCHS_TEXT): 20 keep-alive connections, 3000 echoes"
 for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
@@ -225,7 +227,7 @@ for arch in $(selection mistakes); do
   compare_variants "compare-blocking-on-loop-$arch.json" "$arch" blocking-on-loop -- --keepalive -c 20 --rounds "$CMP_ROUNDS"
 done
 
-echo "== nagle (lt, et, http): one keep-alive connection, 100 GET /ping"
+echo "== nagle ($ARCHS_TEXT, http): one keep-alive connection, 100 GET /ping"
 for arch in $(selection mistakes); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
@@ -236,7 +238,7 @@ for arch in $(selection mistakes); do
   compare_variants "compare-nagle-$arch.json" "$arch" nagle --protocol http -- --protocol http --keepalive -c 1 --rounds "$CMP_ROUNDS"
 done
 
-echo "== herd (lt, et, --loops 4): 2000 short connections one after another"
+echo "== herd ($ARCHS_TEXT, --loops 4): 2000 short connections one after another"
 echo "arch,variant,connections,key" >"$TMP/herd.csv"
 for arch in $(selection mistakes); do
   variants=(correct broken)
@@ -257,7 +259,7 @@ for arch in $(selection mistakes); do
   done
 done
 
-echo "== no-linger (lt, et, http): GET /ping heads of 9 KB to 1 MB, each written whole before the client reads"
+echo "== no-linger ($ARCHS_TEXT, http): GET /ping heads of 9 KB to 1 MB, each written whole before the client reads"
 echo "arch,variant,head_bytes,tries,write_failed,saw_431,then_eof,then_reset" >"$RESULTS/no-linger.csv"
 HEAD_SIZES=(9000 20000 300000 1000000)
 for size in "${HEAD_SIZES[@]}"; do # a GET /ping whose head is $size bytes: over the 8 KiB limit, answered 431

@@ -111,6 +111,7 @@ public final class ServerCatalog {
         select("vt-short", "c lt"); // exp-vt's short connections: lt against c
         select("noise", "lt"); // the A/A twin: two of it, NAME-a and NAME-b, give the noise floor
         select("noise-ab", "lt vt"); // exp-noise's A/B runs: two servers that differ
+        select("ffi-references", "lt c"); // exp-ffi: what et on each binding is compared with
         select("uring", "et uring-basic uring-multishot uring-bufring netty-uring");
         select("aot", "lt et et-loops et-ffm");
         select("uring-compare", "et lt c uring-basic uring-multishot uring-bufring netty-uring");
