@@ -11,9 +11,11 @@ import org.junit.jupiter.api.Assumptions;
  * starts anything, so the assumption here skips the suite, with the reason, on a machine
  * where io_uring is unavailable (no kernel support, disabled by sysctl or seccomp).
  *
- * <p>The echo, HTTP and allocation suites run in every mode; the fault suite, about a
- * minute under load per server, runs in the default mode only (bufring on Linux 6.17+).
- * A command asking for sqpoll is skipped, with the kernel's reason, where SQPOLL rings are refused.
+ * <p>The echo, HTTP and allocation suites run in basic, multishot and bufring; sqpoll, whose
+ * buffers and protocols are bufring's and whose submission alone differs, in echo and allocation.
+ * The fault suite, about a minute under load per server, runs in the default mode only (bufring
+ * on Linux 6.17+). A command asking for sqpoll is skipped, with the kernel's reason, where SQPOLL
+ * rings are refused.
  */
 final class UringArch {
     private UringArch() {
