@@ -22,6 +22,8 @@
 # Environment: FORKS (4), ROUNDS (3), SLICE (0.5s), WARMUP (1s), THRESHOLD (2%), CONNECTIONS (50),
 # AA_RUNS (20), AB_RUNS (10), SLOW_RUNS (10), UNTIL_RUNS (3), MAX_TIME (60s), TARGET_RATIO (0.95),
 # TOLERANCE (0.01), WORK_NS (250: the first pilot's W), CAL_FORKS (3), CAL_ROUNDS (3), CAL_STEPS (6),
+# FORK_GAP (0: compare's --fork-gap, a pause between forks that lets drift into the interval; it adds
+# FORKS - 1 gaps to every run),
 # SERVER_CPU (0), CLIENT_CPU (1), SEED (random: the order of the runs),
 # RESULTS_DIR (experiments/results/noise/calibrated; elsewhere, exp-noise is rendered in a scratch copy).
 # Kept there: every run's --json and printout, runs.csv (each run's kind, end, seconds and load),
@@ -36,7 +38,7 @@ command -v jq >/dev/null || { echo "error: noise-calibrate needs jq (Debian: apt
 FORKS=${FORKS:-4} ROUNDS=${ROUNDS:-3} SLICE=${SLICE:-0.5s} WARMUP=${WARMUP:-1s} THRESHOLD=${THRESHOLD:-2%} CONNECTIONS=${CONNECTIONS:-50}
 AA_RUNS=${AA_RUNS:-20} AB_RUNS=${AB_RUNS:-10} SLOW_RUNS=${SLOW_RUNS:-10} UNTIL_RUNS=${UNTIL_RUNS:-3} MAX_TIME=${MAX_TIME:-60s}
 TARGET_RATIO=${TARGET_RATIO:-0.95} TOLERANCE=${TOLERANCE:-0.01} WORK_NS=${WORK_NS:-250}
-CAL_FORKS=${CAL_FORKS:-3} CAL_ROUNDS=${CAL_ROUNDS:-3} CAL_STEPS=${CAL_STEPS:-6} SEED=${SEED:-$RANDOM}
+CAL_FORKS=${CAL_FORKS:-3} CAL_ROUNDS=${CAL_ROUNDS:-3} CAL_STEPS=${CAL_STEPS:-6} SEED=${SEED:-$RANDOM} FORK_GAP=${FORK_GAP:-0}
 LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
 echo "run,kind,finished,seconds,load" >"$RESULTS/runs.csv"
 
@@ -49,7 +51,7 @@ run() {
   shift
   echo "# $out: ${design[*]}" >&2
   client_pin "$ROOT/bin/echo-bench" compare -c "$CONNECTIONS" -k --slice "$SLICE" --warmup "$WARMUP" --threshold "$THRESHOLD" \
-    --start-timeout "${READY_TIMEOUT:-60}s" --seed "$RANDOM" "${design[@]}" --json "$RESULTS/$out.json" "$@" \
+    --start-timeout "${READY_TIMEOUT:-60}s" --fork-gap "$FORK_GAP" --seed "$RANDOM" "${design[@]}" --json "$RESULTS/$out.json" "$@" \
     >"$RESULTS/$out.txt" 2>&1 || echo "warning: $out: compare exited non-zero (see $out.txt)" >&2
   printf '%s,%s,%s,%s,%s\n' "$out" "$kind" "$(date -u +%FT%TZ)" \
     "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" "$(cut -d' ' -f1 /proc/loadavg)" >>"$RESULTS/runs.csv"
@@ -110,7 +112,7 @@ done <"$RESULTS/tmp/order"
 {
   echo "key,value"
   for k in FORKS ROUNDS SLICE WARMUP THRESHOLD CONNECTIONS AA_RUNS AB_RUNS SLOW_RUNS UNTIL_RUNS MAX_TIME TARGET_RATIO TOLERANCE \
-           CAL_FORKS CAL_ROUNDS CAL_STEPS SEED; do
+           CAL_FORKS CAL_ROUNDS CAL_STEPS SEED FORK_GAP; do
     echo "${k,,},${!k}"
   done
   echo "work_ns,$WORK_NS"; echo "work_ratio,$best_ratio"; echo "nice,$(nice)"

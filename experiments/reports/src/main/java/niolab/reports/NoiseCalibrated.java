@@ -6,7 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.RunEnvironment;
@@ -46,18 +49,19 @@ final class NoiseCalibrated {
         Report section = new Report();
         RunEnvironment env = calibrated.json("env.json", RunEnvironment.class);
         for (String k : List.of("forks", "rounds", "slice", "warmup", "connections", "max_time", "target_ratio", "tolerance", "work_ns",
-                "work_ratio", "load_before", "load_after", "nice")) {
+                "work_ratio", "load_before", "load_after", "nice", "fork_gap")) {
             section.put(k, value(settings, k));
         }
         section.put("date", env.date()).put("commit", env.commit()).put("threshold", threshold.percent());
         String interference = calibrated.interference(calibrated.files("*.json"));
         section.put("interference", interference == null ? "not recorded" : interference);
 
+        section.put("work_met", workMet(Double.parseDouble(value(settings, "work_ratio")), Double.parseDouble(value(settings, "target_ratio")),
+                Double.parseDouble(value(settings, "tolerance"))));
         List<List<String>> pilots = new ArrayList<>();
         for (Map<String, String> row : calibrated.csv("calibration.csv").rows()) {
             pilots.add(List.of(row.get("step"), row.get("work_ns"), Md.f3(Double.parseDouble(row.get("ratio")))));
         }
-        section.put("pilots", Integer.toString(pilots.size()));
         section.put("calibration_table", Md.table(List.of("pilot", "--work-ns", "slow / lt rate"), pilots));
 
         List<List<String>> rows = new ArrayList<>();
@@ -70,10 +74,19 @@ final class NoiseCalibrated {
         section.put("slow", slow.sentence("called slower", POWER_TARGET, true) + "; their median ratio "
                 + (slow.estimates.isEmpty() ? "–" : Md.f3(Quantiles.median(toArray(slow.estimates)))));
         section.put("coverage", coverageSentence(coverage));
-        section.put("until_table", untilTable(calibrated));
+        List<Until> until = untilRuns(calibrated);
+        section.put("until_table", untilTable(until));
+        section.put("until", untilSentence(until));
         out.put("calibrated", section.fill(read(templates.resolve(TEMPLATE)), "templates/" + TEMPLATE));
         out.put("calibrated_verdict", "A/A: " + section.values.get("aa") + "; vt against lt: " + section.values.get("coverage")
-                + "; the calibrated slowdown: " + section.values.get("slow"));
+                + "; the calibrated slowdown: " + section.values.get("slow") + "; until decided: " + section.values.get("until"));
+    }
+
+    /** Whether the calibration reached its target; if not, what the slowdown runs measure instead. */
+    static String workMet(double ratio, double target, double tolerance) {
+        return Math.abs(ratio - target) <= tolerance + 1e-9 ? "within the tolerance"
+                : "outside the tolerance: the bisection ran out of steps, and the slowdown runs test a " + Md.f3(ratio) + " ratio, not "
+                        + Md.f3(target);
     }
 
     /** How many of a kind's runs were called, out of those with an interval, and their estimates. */
@@ -118,7 +131,7 @@ final class NoiseCalibrated {
             }
             found.add(f.ratio());
             rows.add(List.of(kind + "-" + n, Md.interval(f.ratio(), 1, 1 - threshold, 1 + threshold),
-                    Comparison.verdict(f.ratio(), threshold).name().toLowerCase(java.util.Locale.ROOT)));
+                    Comparison.verdict(f.ratio(), threshold).name().toLowerCase(Locale.ROOT)));
         }
         return found;
     }
@@ -131,21 +144,51 @@ final class NoiseCalibrated {
                 + Md.f0(d.share() * 100) + "%; target: at least " + Md.f0(NoiseForks.COVERAGE_TARGET * 100) + "%, " + (met ? "met" : "not met") + ")";
     }
 
-    /** The runs until decided: each one's time (runs.csv), looks, forks and verdict as compare gave them. */
-    private static String untilTable(Results r) {
-        Map<String, Map<String, String>> times = new java.util.HashMap<>();
+    /** One run until decided: its time as the script measured it (NaN if unrecorded), looks, forks and its rate ratio as compare gave it. */
+    record Until(String run, double seconds, Integer looks, Integer forks, BenchComparison.Ratio rate) {
+        boolean slower() {
+            return rate != null && "below".equals(rate.verdict());
+        }
+    }
+
+    private static List<Until> untilRuns(Results r) {
+        Map<String, Map<String, String>> times = new HashMap<>();
         for (Map<String, String> row : r.csv("runs.csv").rows()) times.put(row.get("run"), row);
-        List<List<String>> rows = new ArrayList<>();
+        List<Until> runs = new ArrayList<>();
         for (int n = 1; r.has("until-" + n + ".json"); n++) {
             BenchComparison json = r.json("until-" + n + ".json", BenchComparison.class);
             Map<String, String> time = times.get("until-" + n);
-            BenchComparison.Ratio rate = json.summary().comparisons().isEmpty() ? null : json.summary().comparisons().get(0).rate();
-            rows.add(List.of("until-" + n, time == null ? "–" : time.get("seconds"), orDash(json.summary().looks()), orDash(json.summary().forks()),
+            List<BenchComparison.Comparison> comparisons = json.summary().comparisons();
+            runs.add(new Until("until-" + n, time == null ? Double.NaN : Double.parseDouble(time.get("seconds")), json.summary().looks(),
+                    json.summary().forks(), comparisons.isEmpty() ? null : comparisons.get(0).rate()));
+        }
+        return runs;
+    }
+
+    private static String untilTable(List<Until> runs) {
+        if (runs.isEmpty()) return "No run until decided was kept.";
+        List<List<String>> rows = new ArrayList<>();
+        for (Until u : runs) {
+            BenchComparison.Ratio rate = u.rate();
+            rows.add(List.of(u.run(), Double.isNaN(u.seconds()) ? "–" : Md.f1(u.seconds()), orDash(u.looks()), orDash(u.forks()),
                     rate == null ? "no ratio" : Md.f3(rate.estimate()) + " [" + Md.f3(rate.low()) + ", " + Md.f3(rate.high()) + "]",
                     rate == null || rate.verdict() == null ? "–" : rate.verdict()));
         }
-        if (rows.isEmpty()) return "No run until decided was kept.";
         return Md.table(List.of("run", "seconds", "looks", "forks", "slow / lt rate, interval at its last look", "verdict"), rows);
+    }
+
+    /** "2 of 3 runs called slower, in a median of 95 s (the longest 140 s)". */
+    static String untilSentence(List<Until> runs) {
+        if (runs.isEmpty()) return "no run kept";
+        int slower = 0;
+        List<Double> seconds = new ArrayList<>();
+        for (Until u : runs) {
+            if (u.slower()) slower++;
+            if (!Double.isNaN(u.seconds())) seconds.add(u.seconds());
+        }
+        String time = seconds.isEmpty() ? "their times not recorded"
+                : "in a median of " + Md.f0(Quantiles.median(toArray(seconds))) + " s (the longest " + Md.f0(Collections.max(seconds)) + " s)";
+        return slower + " of " + runs.size() + " runs called slower, " + time;
     }
 
     /**

@@ -47,6 +47,13 @@ class NoiseCalibratedTest {
     }
 
     @Test
+    void aCalibrationOutsideItsToleranceSaysWhatTheRunsTest() {
+        assertThat(NoiseCalibrated.workMet(0.959, 0.95, 0.01)).isEqualTo("within the tolerance");
+        assertThat(NoiseCalibrated.workMet(0.94, 0.95, 0.01)).isEqualTo("within the tolerance");
+        assertThat(NoiseCalibrated.workMet(0.97, 0.95, 0.01)).endsWith("test a 0.970 ratio, not 0.950");
+    }
+
+    @Test
     void withoutTheFolderTheSectionSaysNotYetRun() {
         Report out = new Report();
         NoiseCalibrated.generate(new Results(dir.resolve("absent")), TEMPLATES, out);
@@ -60,7 +67,7 @@ class NoiseCalibratedTest {
         write(c, "env.json", "{\"date\":\"d\",\"cpu\":\"c\",\"cores\":2,\"memory\":\"m\",\"kernel\":\"k\",\"jdk\":\"j\",\"java_opts\":\"\","
                 + "\"server_cpu\":\"0\",\"client_cpu\":\"1\",\"ulimit_n\":\"1024\",\"ip_local_port_range\":\"1 2\",\"tcp_tw_reuse\":\"2\",\"commit\":\"x\"}");
         write(c, "settings.csv", "key,value\nforks,3\nrounds,3\nslice,0.5s\nwarmup,1s\nconnections,50\nmax_time,60s\ntarget_ratio,0.95\n"
-                + "tolerance,0.01\nwork_ns,260\nwork_ratio,0.951\nload_before,0.10\nload_after,0.20\nnice,0\n");
+                + "tolerance,0.01\nwork_ns,260\nwork_ratio,0.951\nload_before,0.10\nload_after,0.20\nnice,0\nfork_gap,30s\n");
         write(c, "calibration.csv", "step,work_ns,ratio\n1,250,0.962\n2,260,0.951\n");
         write(c, "runs.csv", "run,kind,finished,seconds,load\nuntil-1,until,t,41.5,0.1\n");
         write(c, "aa-1.json", compare("lt-a", "lt-b", 1.0, false));
@@ -79,11 +86,12 @@ class NoiseCalibratedTest {
                 .contains("1 of 3 runs called a difference (33.3%, 95% Wilson interval 6.1% to 79.2%; target: at most 5%, not met)")
                 .contains("2 of 2 runs called slower (100.0%, 95% Wilson interval 34.2% to 100.0%; target: at least 90%, met); their median ratio 0.950")
                 .contains("held another run's estimate in 2 of 6 ordered pairs (33%; target: at least 80%, not met)")
-                .contains("W = 260 ns, measured 0.951")
+                .contains("W = 260 ns, measured 0.951, within the tolerance.").contains("a pause of\n30s between forks")
                 .contains("| until-1 | 41.5 | 2 | 5 | 0.951 [0.940, 0.962] | below |")
                 // one slice of aa-3's 18 disturbed, of 8 runs' 144 slices
                 .contains("interference: 1 of 144 slices disturbed (0.7%)");
-        assertThat(out.values.get("calibrated_verdict")).startsWith("A/A: 1 of 3 runs called a difference");
+        assertThat(out.values.get("calibrated_verdict")).startsWith("A/A: 1 of 3 runs called a difference")
+                .endsWith("; until decided: 1 of 1 runs called slower, in a median of 42 s (the longest 42 s)");
     }
 
     @Test
