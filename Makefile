@@ -107,6 +107,10 @@ noise-hog: all ## 20 A/A comparisons under a CPU hog on the servers' core: how m
 noise-forks: all ## One run's interval against the next run's median, 1 fork against FORKS; calibrated slowdowns (--work-ns) called or not; for exp-noise 3.7-3.8 (CYCLES=6 cycles GAP_S=600 s apart; RESULTS_DIR)
 	@bash scripts/noise-forks.sh
 
+.PHONY: noise-calibrate
+noise-calibrate: all ## exp-noise 3.9, with nothing else running: --work-ns calibrated to a 0.95 ratio, 20 A/A, 10 vt-lt, 10 slowdown, 3 until-decided runs (about 30 min; FORKS ROUNDS SLICE ...)
+	@bash scripts/noise-calibrate.sh
+
 .PHONY: profile
 profile: all ## A flame graph of one server under load: make profile ARCH=NAME (bin/lab-server catalog) MODE=keepalive|pipelined|echo|short [DURATION=10s OPTS='--binding ffm'] (target/profile/)
 	@$(if $(filter c,$(ARCH)),$(MAKE) -s reference &&) bash scripts/profile.sh

@@ -146,6 +146,12 @@ final class Compare implements Callable<Integer> {
             description = "With --until-decided: the most time to spend (default: " + DEFAULT_MAX_TIME + ").")
     Duration maxTime;
 
+    @Option(names = "--fork-gap", defaultValue = "0", paramLabel = "T", converter = Durations.class,
+            description = "A pause between forks, once one fork's servers are stopped and before the next start: forks spread over a "
+                    + "wall-clock window, so that the machine's drift over it enters the interval between forks instead of being shared "
+                    + "by all of them (default: ${DEFAULT-VALUE}, back to back).")
+    Duration forkGap;
+
     @Option(names = "--start-timeout", defaultValue = "30s", converter = Durations.class,
             description = "How long a command server may take to listen (default: ${DEFAULT-VALUE}).")
     Duration startTimeout;
@@ -233,13 +239,16 @@ final class Compare implements Callable<Integer> {
                 runFork(fork, given, slices, order, logs, done, deaths, progress, clock);
                 if (!untilDecided) {
                     if (fork == forks) break;
+                    pause(forkGap);
                     continue;
                 }
-                boolean timeLeft = System.nanoTime() + clock.meanForkNanos() <= deadline && fork < Plan.MAX_FORKS;
-                if (!looks.due(fork, timeLeft)) continue;
-                CompareReport now = new CompareReport(targets, commands, done, deaths, margin, twin, looks.level(), null);
-                if (!timeLeft || now.decided()) break;
-                if (progress != null) progress.printf(Locale.ROOT, "\rlook %d at %d forks: undecided, going on%30s", looks.count(), fork, "");
+                boolean timeLeft = System.nanoTime() + forkGap.toNanos() + clock.meanForkNanos() <= deadline && fork < Plan.MAX_FORKS;
+                if (looks.due(fork, timeLeft)) {
+                    CompareReport now = new CompareReport(targets, commands, done, deaths, margin, twin, looks.level(), null);
+                    if (!timeLeft || now.decided()) break;
+                    if (progress != null) progress.printf(Locale.ROOT, "\rlook %d at %d forks: undecided, going on%30s", looks.count(), fork, "");
+                }
+                pause(forkGap);
             }
         } catch (ForkedServer.ServerFailed e) {
             clear(progress);
@@ -355,11 +364,12 @@ final class Compare implements Callable<Integer> {
     private String header(List<Given> given, String twin, double margin, long orderSeed, SliceLoad slices) {
         StringBuilder sb = new StringBuilder();
         String design;
+        String spread = forkGap.isZero() ? "" : ", " + Durations.format(forkGap) + " apart";
         if (untilDecided) {
-            design = String.format(Locale.ROOT, "forks (fresh server processes) of %d rounds until every verdict decides, at most %s,",
-                    rounds, Durations.format(maxTime));
+            design = String.format(Locale.ROOT, "forks (fresh server processes%s) of %d rounds until every verdict decides, at most %s,",
+                    spread, rounds, Durations.format(maxTime));
         } else if (forks > 1) {
-            design = String.format(Locale.ROOT, "%s%d forks (fresh server processes) of %d rounds", plan ? "a pilot of " : "", forks, rounds);
+            design = String.format(Locale.ROOT, "%s%d forks (fresh server processes%s) of %d rounds", plan ? "a pilot of " : "", forks, spread, rounds);
         } else {
             design = String.format(Locale.ROOT, "%d rounds", rounds);
         }
@@ -468,6 +478,16 @@ final class Compare implements Callable<Integer> {
         clear(progress);
     }
 
+    /** --fork-gap's pause; a signal that stops compare ends it early (the servers are already stopped between forks). */
+    private static void pause(Duration gap) {
+        if (gap.isZero()) return;
+        try {
+            Thread.sleep(gap.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Whether a started server whose slice was refused has exited: its status is then the better line. */
     private static boolean exited(ForkedServer process) {
         try {
@@ -561,6 +581,7 @@ final class Compare implements Callable<Integer> {
         if (slice.toMillis() < 100) return "--slice must be at least 100ms";
         if (warmup.isNegative()) return "--warmup must not be negative";
         if (startTimeout.toMillis() < 100) return "--start-timeout must be at least 100ms";
+        if (forkGap.isNegative()) return "--fork-gap must not be negative";
         if (percentProblem("--threshold", threshold) != null) return percentProblem("--threshold", threshold);
         if (detect != null && !plan) return "--detect sizes --plan's design: add --plan";
         if (detect != null && percentProblem("--detect", detect) != null) return percentProblem("--detect", detect);
@@ -644,6 +665,7 @@ final class Compare implements Callable<Integer> {
             }
             if (rounds < MIN_ROUNDS_PER_FORK) return "--rounds " + rounds + ": each fork needs at least " + MIN_ROUNDS_PER_FORK + " rounds for its median";
         }
+        if (!forkGap.isZero() && forks == 1) return "--fork-gap spaces forks apart: give the servers as commands, in forks";
         if (untilDecided && maxTime == null) maxTime = Durations.parse(DEFAULT_MAX_TIME);
         if (aa && given.get(0).endpoint() != null) {
             return "--aa starts a second process of the baseline's command: server " + given.get(0).name() + " is running already";

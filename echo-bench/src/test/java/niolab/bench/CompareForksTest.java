@@ -95,13 +95,14 @@ class CompareForksTest {
     }
 
     @Test
-    void aGivenThresholdIsOnEveryVerdictAndNoTwinRunsUnlessAsked(@TempDir Path dir) throws Exception {
+    void aGivenThresholdIsOnEveryVerdictForksKeepTheirGapAndNoTwinRunsUnlessAsked(@TempDir Path dir) throws Exception {
         String tag = tag();
         Path json = dir.resolve("t.json");
         Cli run = Cli.run("compare", "--threshold", "5%", "--forks", "3", "--rounds", "3", "--slice", "100ms", "--warmup", "200ms", "-c", "1",
-                "-k", "--rate", "200", "--json", json.toString(), "A=" + FakeServer.command("echo", tag), "B=" + FakeServer.command("echo", tag));
+                "--fork-gap", "100ms", "-k", "--rate", "200", "--json", json.toString(), "A=" + FakeServer.command("echo", tag),
+                "B=" + FakeServer.command("echo", tag));
         assertThat(run.code()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).doesNotContain("~aa").doesNotContain("A/A").contains("# threshold: ±5.0% (--threshold), fixed before the data")
+        assertThat(run.out()).contains("2 servers, 3 forks (fresh server processes, 100ms apart) of 3 rounds").doesNotContain("~aa").doesNotContain("A/A").contains("# threshold: ±5.0% (--threshold), fixed before the data")
                 .containsPattern("\nB +rate .*\\(threshold ±5\\.0+%\\); detects .* \\([6-9] rounds in 3 forks");
         JsonNode root = JSON.readTree(json.toFile());
         assertThat(root.at("/config/threshold").asDouble()).isEqualTo(0.05);
@@ -199,6 +200,8 @@ class CompareForksTest {
             {"compare", "--threshold", "2", "a=sleep 1 {port}"},
             {"compare", "--threshold", "100%", "a=sleep 1 {port}"},
             {"compare", "--start-timeout", "1ms", "a=sleep 1 {port}"},
+            {"compare", "--fork-gap=-1s", "a=sleep 1 {port}"},
+            {"compare", "--fork-gap", "1s", "a=127.0.0.1:9"},
             {"compare", "a= "},
             {"compare", "a=./myserver --port 9988"},
         };

@@ -51,6 +51,8 @@ public final class NoiseExperiment implements Experiment {
         ab(r, settings, out);
         repeats(new Results(r.dir.resolve("hog-repeats")), out);
         NoiseForks.generate(new Results(r.dir.resolve("forks")), out);
+        // the section's sentences are a template of their own, beside the report's (experiments/templates/)
+        NoiseCalibrated.generate(new Results(r.dir.resolve("calibrated")), r.dir.resolve("../../templates").normalize(), out);
     }
 
     /**

@@ -144,18 +144,46 @@ public final class Results {
         RunEnvironment env = json("env.json", RunEnvironment.class);
         String file = floorFile();
         String floor = file == null ? null : aaCheck(file, threshold) + (file.equals(ownFloor) ? " (this run's own A/A, " + file + ")" : "");
-        if (!has("conditions.json")) return environmentTable(env, load(), null, floor);
+        String interference = interference(files("*.json"));
+        if (!has("conditions.json")) return environmentTable(env, load(), null, floor, interference);
         RunConditions c = json("conditions.json", RunConditions.class);
         return environmentTable(env, c.loadavgBefore() + " before, " + c.loadavgAfter() + " after (1, 5, 15 min)",
-                Md.f2(c.stealPercent()) + "% of the CPU time over the run", floor);
+                Md.f2(c.stealPercent()) + "% of the CPU time over the run", floor, interference);
+    }
+
+    /**
+     * What compare's interference guard read over {@code files} (its --json files; others are
+     * skipped): how many slices other processes disturbed on the measured cores, and their median
+     * share of those cores; null when no slice carries the reading (files written before the guard).
+     */
+    String interference(List<String> files) {
+        int slices = 0, disturbed = 0;
+        List<Double> shares = new ArrayList<>();
+        for (String file : files) {
+            if (!text(file).contains("\"interference\"")) continue; // the cheap test: most results predate the guard
+            BenchComparison run = json(file, BenchComparison.class);
+            if (!BenchComparison.COMMAND.equals(run.command()) || run.slices() == null) continue;
+            for (BenchComparison.Slice s : run.slices()) {
+                if (s.rulers() == null || s.rulers().interference() == null) continue;
+                slices++;
+                shares.add(s.rulers().interference());
+                if (Boolean.TRUE.equals(s.rulers().disturbed())) disturbed++;
+            }
+        }
+        if (slices == 0) return null;
+        double[] v = new double[shares.size()];
+        for (int i = 0; i < v.length; i++) v[i] = shares.get(i);
+        return disturbed + " of " + slices + " slices disturbed (" + Md.f1(100.0 * disturbed / slices) + "%); other processes' median share"
+                + " of the measured cores " + Md.f1(niolab.common.stats.Quantiles.median(v) * 100) + "%";
     }
 
     /**
      * A two-column markdown table, one row per field, values in code spans; {@code load},
      * {@code steal} and {@code aaCheck} as the run recorded them, or null where it did not
-     * (results written before conditions.json say "not recorded").
+     * (results written before conditions.json say "not recorded"); {@code interference}, compare's
+     * reading ({@link #interference}), a row only where the results carry it.
      */
-    static String environmentTable(RunEnvironment env, String load, String steal, String aaCheck) {
+    static String environmentTable(RunEnvironment env, String load, String steal, String aaCheck, String interference) {
         String[][] rows = {
                 {"date (UTC)", env.date()}, {"CPU", env.cpu()}, {"cores", Integer.toString(env.cores())}, {"memory", env.memory()},
                 {"kernel", env.kernel()}, {"JDK", env.jdk()}, {"JVM flags (JAVA_OPTS)", env.javaOpts()},
@@ -164,9 +192,11 @@ public final class Results {
                 {"tcp_tw_reuse", env.tcpTwReuse()}, {"commit", env.commit()},
                 {"load average (1 min)", load == null ? "not recorded" : load},
                 {"steal time", steal == null ? "not recorded" : steal},
-                {"A/A check", aaCheck == null ? "not recorded" : aaCheck}};
+                {"A/A check", aaCheck == null ? "not recorded" : aaCheck},
+                {"interference", interference}};
         StringBuilder sb = new StringBuilder("| | |\n|---|---|");
         for (String[] r : rows) {
+            if (r[0].equals("interference") && interference == null) continue; // results from before the guard: the table as it was
             String v = r[1] == null || r[1].isEmpty() ? "(none)" : r[1];
             sb.append("\n| ").append(r[0]).append(" | `").append(v.replace("|", "\\|")).append("` |");
         }
