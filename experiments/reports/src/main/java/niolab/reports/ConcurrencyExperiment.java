@@ -11,6 +11,7 @@ import niolab.common.stats.Interval;
  * and MP; QPS, P99 and server CPU per request against connections, from one
  * {@code echo-bench compare} per mode and level (compare-MODE-C.json: paired slices, ratios to
  * LT with intervals).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class ConcurrencyExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */

@@ -16,6 +16,7 @@ import niolab.common.stats.MedianInterval;
  * per-core ceiling, and the lab's claims about its servers and its client checked on the run.
  * One {@code echo-bench compare} per mode and load generator (compare-LOAD-MODE.json: paired
  * slices).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class HttpExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */

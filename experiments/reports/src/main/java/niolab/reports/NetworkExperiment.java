@@ -21,6 +21,7 @@ import niolab.common.stats.MedianInterval;
  * request of every server, each against lt paired by round; what the relay itself costs, paired
  * with the routed path; the client's window by round-trip time; two generators merged. One
  * {@code echo-bench compare} per protocol and path (compare-*.json).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class NetworkExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */

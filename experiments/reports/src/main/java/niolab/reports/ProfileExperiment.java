@@ -17,6 +17,7 @@ import niolab.reports.ProfileCategories.Category;
  *
  * <p>Results: {@code SERVER-MODE.collapsed.gz} (the collapsed stacks) and {@code SERVER-MODE.json}
  * (the echo-bench run that was profiled: its rate and the server's CPU per request).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class ProfileExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */

@@ -10,6 +10,7 @@ import niolab.common.ServerCatalog;
 /**
  * exp-syscalls: syscalls per request by kind, per architecture and workload, from strace
  * (experiments/scripts/exp-syscalls.sh) beside the servers' own counters.
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class SyscallsExperiment implements Experiment {
     static final String[] ARCHS = ServerCatalog.selection("syscalls").toArray(new String[0]);

@@ -9,6 +9,7 @@ import niolab.common.results.RunEnvironment;
 /**
  * exp-time-wait: short connections against a 1000-port ephemeral range in a network namespace
  * (experiments/scripts/exp-time-wait.sh): outcomes, TIME-WAIT over time, the exhaustion point.
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class TimeWaitExperiment implements Experiment {
     @Override

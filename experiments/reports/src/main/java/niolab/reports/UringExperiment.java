@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import niolab.common.stats.ClaimVerdict;
-import niolab.common.stats.Comparison;
 import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 
@@ -18,6 +17,7 @@ import niolab.common.stats.Interval;
  * {@code samples.csv}; the lab's claim (io_uring at least matches et at 50 and 1000
  * connections) checked for each mode on its own, with intervals from the rounds' paired ratios:
  * no mode is picked on the data it is then judged by.
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class UringExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
