@@ -16,6 +16,7 @@ import niolab.common.stats.MedianInterval;
  * per-core ceiling, and the lab's claims about its servers and its client checked on the run.
  * One {@code echo-bench compare} per mode and load generator (compare-LOAD-MODE.json: paired
  * slices).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class HttpExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
@@ -36,42 +37,72 @@ public final class HttpExperiment implements Experiment {
     }
 
     /**
-     * Per mode and load generator one {@code echo-bench compare} of every server (lt the
-     * baseline), ratios paired by round with their intervals.
+     * The run: per mode (MODES' order) and load generator one {@code echo-bench compare} of every
+     * server, lt the baseline; redis's rates per redis mode (keep-alive, pipelined) and test.
      */
-    @Override
-    public void generate(Results r, Report out) {
+    record Data(CompareRun[] wrk, CompareRun[] eb, double[][] redisInline, double[][] redisMbulk, String redisVersion) {
+    }
+
+    /** One server's row in one mode: medians, wrk's ratios against the baseline and the Netty peer. */
+    record Row(String server, double rate, Double minRate, Double maxRate, double ebRate, double cpu, Interval overBase,
+            Interval overPeerRate, Interval overPeerCpu, boolean hasPeer, long wrkErrors, long ebErrors) {
+    }
+
+    /** redis in one mode: its ceiling (median inline PING), its multi-bulk median, the highest /ping median and its ties. */
+    record Redis(String mode, String label, double ceiling, double mbulk, String best, double bestRate, List<String> ties) {
+    }
+
+    /**
+     * What the run found: the servers measured, per mode their rows, the claims (and those left
+     * out for too few rounds), how many servers the ruler held against, the ranges per mode
+     * ([mode][server]) and redis beside the highest medians.
+     */
+    record Findings(CompareRun[] wrk, CompareRun[] eb, List<String> servers, String base, List<List<Row>> rows, List<Claim> claims,
+            List<String> leftOut, int rulerHeld, double[][] cpu, double[][] rate, double[] closeOverKa, List<Redis> redis,
+            String redisVersion) {
+    }
+
+    private static final String[][] REDIS_MODES = {{"keepalive", "keep-alive"}, {"pipeline", "pipelined depth 16"}};
+
+    static Data load(Results r) {
         CompareRun[] wrk = new CompareRun[MODES.length], eb = new CompareRun[MODES.length];
         for (int m = 0; m < MODES.length; m++) {
             wrk[m] = CompareRun.of(r, compareFile("wrk", MODES[m]), THRESHOLD);
             eb[m] = CompareRun.of(r, compareFile("echo-bench", MODES[m]), THRESHOLD);
         }
-        List<String> found = new ArrayList<>();
-        for (String s : KNOWN) {
-            if (wrk[0].has(s)) found.add(s);
+        Csv redis = r.csv("redis.csv");
+        double[][] inline = new double[REDIS_MODES.length][], mbulk = new double[REDIS_MODES.length][];
+        for (int m = 0; m < REDIS_MODES.length; m++) {
+            inline[m] = redis.numbers("requests_per_s", "mode", REDIS_MODES[m][0], "test", "PING_INLINE");
+            mbulk[m] = redis.numbers("requests_per_s", "mode", REDIS_MODES[m][0], "test", "PING_MBULK");
         }
-        String[] servers = found.toArray(new String[0]);
+        return new Data(wrk, eb, inline, mbulk, r.text("redis-version.txt").trim());
+    }
+
+    static Findings analyse(Data d) {
+        CompareRun[] wrk = d.wrk, eb = d.eb;
+        List<String> servers = new ArrayList<>();
+        for (String s : KNOWN) {
+            if (wrk[0].has(s)) servers.add(s);
+        }
         String base = wrk[0].baseline();
-        double[][] cpu = new double[MODES.length][servers.length], rate = new double[MODES.length][servers.length];
+        double[][] cpu = new double[MODES.length][servers.size()], rate = new double[MODES.length][servers.size()];
+        List<List<Row>> rows = new ArrayList<>();
         for (int m = 0; m < MODES.length; m++) {
-            List<List<String>> rows = new ArrayList<>();
-            for (int i = 0; i < servers.length; i++) {
-                String s = servers[i];
+            List<Row> modeRows = new ArrayList<>();
+            for (int i = 0; i < servers.size(); i++) {
+                String s = servers.get(i);
                 BenchComparison.ServerSummary w = wrk[m].summary(s), e = eb[m].summary(s);
                 rate[m][i] = orNaN(w.medianRate());
                 cpu[m][i] = orNaN(w.medianCpuUsPerRequest());
                 String peer = peer(s);
-                rows.add(List.of(s, Md.f0(rate[m][i]), w.minRate() == null ? "–" : Md.f0(w.minRate()) + " – " + Md.f0(w.maxRate()),
-                        s.equals(base) ? "baseline" : wrk[m].words(wrk[m].ratio(s, base, CompareRun.RATE), Comparison.Quantity.RATE),
-                        Md.f0(orNaN(e.medianRate())), Md.f2(orNaN(e.medianRate()) / rate[m][i]), Md.f2(cpu[m][i]),
-                        peer == null || !wrk[m].has(peer) ? "–" : wrk[m].words(wrk[m].ratio(s, peer, CompareRun.RATE), Comparison.Quantity.RATE),
-                        peer == null || !wrk[m].has(peer) ? "–" : wrk[m].words(wrk[m].ratio(s, peer, CompareRun.CPU), Comparison.Quantity.COST),
-                        w.errors() + " / " + e.errors()));
+                boolean hasPeer = peer != null && wrk[m].has(peer);
+                modeRows.add(new Row(s, rate[m][i], w.minRate(), w.maxRate(), orNaN(e.medianRate()), cpu[m][i],
+                        s.equals(base) ? null : wrk[m].ratio(s, base, CompareRun.RATE),
+                        hasPeer ? wrk[m].ratio(s, peer, CompareRun.RATE) : null, hasPeer ? wrk[m].ratio(s, peer, CompareRun.CPU) : null,
+                        hasPeer, w.errors(), e.errors()));
             }
-            out.put(MODES[m] + "_table", "**wrk** " + wrk[m].design() + "; **echo-bench** " + eb[m].design() + ":\n\n"
-                    + Md.table(List.of("server", "wrk req/s (median)", "wrk range over slices", "wrk req/s / " + base + ", 95% interval",
-                    "echo-bench req/s (median)", "echo-bench / wrk (medians)", "server CPU µs/req (wrk)", "req/s / Netty peer (wrk)",
-                    "CPU/req / Netty peer (wrk)", "errors wrk / echo-bench"), rows));
+            rows.add(modeRows);
         }
         List<Claim> claims = new ArrayList<>();
         List<String> leftOut = new ArrayList<>();
@@ -99,26 +130,78 @@ public final class HttpExperiment implements Experiment {
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }
-        Claim.report(claims, "measured ratio", out);
+        double[] closeOverKa = new double[servers.size()];
+        for (int i = 0; i < closeOverKa.length; i++) closeOverKa[i] = cpu[1][i] / cpu[0][i];
+        List<Redis> redis = new ArrayList<>();
+        for (int rm = 0; rm < REDIS_MODES.length; rm++) {
+            int mode = rm == 0 ? 0 : 2;
+            double best = 0;
+            String bestName = "";
+            for (int i = 0; i < servers.size(); i++) {
+                if (rate[mode][i] > best) {
+                    best = rate[mode][i];
+                    bestName = servers.get(i);
+                }
+            }
+            CompareRun run = wrk[mode];
+            String b = bestName;
+            redis.add(new Redis(REDIS_MODES[rm][0], REDIS_MODES[rm][1], Stats.median(d.redisInline[rm]), Stats.median(d.redisMbulk[rm]),
+                    bestName, best, Verdicts.ties(b, servers, s -> run.ratio(b, s, CompareRun.RATE), run.threshold)));
+        }
+        return new Findings(wrk, eb, servers, base, rows, claims, leftOut, rulerHeld, cpu, rate, closeOverKa, redis, d.redisVersion);
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        render(analyse(load(r)), out);
+    }
+
+    static void render(Findings f, Report out) {
+        CompareRun[] wrk = f.wrk;
+        for (int m = 0; m < MODES.length; m++) {
+            List<List<String>> rows = new ArrayList<>();
+            for (Row x : f.rows.get(m)) {
+                rows.add(List.of(x.server, Md.f0(x.rate), x.minRate == null ? "–" : Md.f0(x.minRate) + " – " + Md.f0(x.maxRate),
+                        x.server.equals(f.base) ? "baseline" : wrk[m].words(x.overBase, Comparison.Quantity.RATE),
+                        Md.f0(x.ebRate), Md.f2(x.ebRate / x.rate), Md.f2(x.cpu),
+                        x.hasPeer ? wrk[m].words(x.overPeerRate, Comparison.Quantity.RATE) : "–",
+                        x.hasPeer ? wrk[m].words(x.overPeerCpu, Comparison.Quantity.COST) : "–",
+                        x.wrkErrors + " / " + x.ebErrors));
+            }
+            out.put(MODES[m] + "_table", "**wrk** " + wrk[m].design() + "; **echo-bench** " + f.eb[m].design() + ":\n\n"
+                    + Md.table(List.of("server", "wrk req/s (median)", "wrk range over slices", "wrk req/s / " + f.base + ", 95% interval",
+                    "echo-bench req/s (median)", "echo-bench / wrk (medians)", "server CPU µs/req (wrk)", "req/s / Netty peer (wrk)",
+                    "CPU/req / Netty peer (wrk)", "errors wrk / echo-bench"), rows));
+        }
+        Claim.report(f.claims, "measured ratio", out);
         CompareRun.forkPrecision(out, wrk[0].forks(), wrk[0].json.config().rounds());
-        out.put("claims_left_out", leftOut.isEmpty() ? "" : "\n\nLeft out, with fewer than " + MedianInterval.MIN_ROUNDS
-                + " rounds in which both sides served (no interval): " + String.join("; ", leftOut) + ".");
-        out.put("ruler_held", rulerHeld + " of " + servers.length);
-        out.put("ruler_design", "Both are single-threaded closed-loop clients on one core; echo-bench checks every response's"
-                + " status and body. The two keep-alive compares run one after the other, so the ratio pairs round k of echo-bench's"
-                + " run with round k of wrk's: paired by round number, not in time, its interval carries the machine's drift between"
-                + " the two runs as well");
-        putRanges(servers, cpu, rate, out);
-        redis(r, servers, rate, new CompareRun[] {wrk[0], wrk[2]}, out);
-        out.put("servers", String.join(", ", servers));
+        out.put("claims_left_out", String.join("; ", f.leftOut));
+        out.put("min_rounds", Integer.toString(MedianInterval.MIN_ROUNDS));
+        out.put("ruler_held", f.rulerHeld + " of " + f.servers.size());
+        for (int m = 0; m < MODES.length; m++) {
+            out.put(MODES[m] + "_cpu_range", range(f.cpu[m], 2) + " µs");
+            out.put(MODES[m] + "_rate_range", range(f.rate[m], 0) + " req/s");
+        }
+        out.put("close_cpu_multiple", range(f.closeOverKa, 1) + "×");
+        out.put("redis_version", f.redisVersion);
+        List<List<String>> rows = new ArrayList<>();
+        for (Redis x : f.redis) {
+            rows.add(List.of(x.label, Md.f0(x.ceiling), Md.f0(x.mbulk), x.best + " " + Md.f0(x.bestRate), Md.f2(x.bestRate / x.ceiling)));
+            out.put("redis_" + x.mode, Md.f0(x.ceiling));
+            out.put("best_" + x.mode, x.best + " (" + Md.f0(x.bestRate) + " req/s, " + Md.f2(x.bestRate / x.ceiling)
+                    + "× redis's; medians of separate runs, no interval)" + Verdicts.highestMedian(x.ties));
+            out.put("redis_vs_best_" + x.mode, x.bestRate >= x.ceiling ? "at or below" : "above");
+        }
+        out.put("redis_table", Md.table(List.of("mode", "redis PING_INLINE req/s", "redis PING_MBULK req/s",
+                "fastest /ping server (wrk)", "fastest / redis inline"), rows));
+        out.put("servers", String.join(", ", f.servers));
         out.put("rounds", Integer.toString(wrk[0].json.config().rounds()));
-        out.put("design_rounds", (wrk[0].forks() > 1 ? "every server started afresh in each fork" : "all servers up at once") + "; per mode and load generator one `echo-bench compare` of every server ("
-                + base + " first, the baseline of the ratios): " + wrk[0].design() + ", after " + Md.f2(wrk[0].json.config().warmupS())
-                + " s of load on each server first (not counted). Within a round every server gets the same slice, so the"
-                + " machine's drift reaches them alike, and a ratio is " + wrk[0].ratioMethod() + "; a direction is named only where the interval lies wholly beyond the report's threshold (" + THRESHOLD.declared() + "), \"the same\" where it lies wholly within it. Tables show each"
-                + " server's median slice");
-        out.put("steps", "`make exp-http` (runs `experiments/scripts/exp-http.sh`, the compares with their results in"
-                + " `experiments/results/http/`, then redis; `ROUNDS=`, `SLICE=`, `WARMUP=` and `SERVERS=` change the runs)");
+        out.put("forked", wrk[0].forks() > 1);
+        out.put("base", f.base);
+        out.put("compare_design", wrk[0].design());
+        out.put("warmup_s", Md.f2(wrk[0].json.config().warmupS()));
+        out.put("ratio_method", wrk[0].ratioMethod());
+        out.put("threshold", THRESHOLD.declared());
     }
 
     /** A claim on the ratio of {@code pair[0]} to {@code pair[1]} in one compare run, when both ran and enough rounds pair. */
@@ -148,57 +231,9 @@ public final class HttpExperiment implements Experiment {
         return v == null ? Double.NaN : v;
     }
 
-    /** The ranges over servers of the medians of wrk's rate and server CPU per request, per mode ([mode][server]). */
-    private static void putRanges(String[] servers, double[][] cpu, double[][] rate, Report out) {
-        double[] closeOverKa = new double[servers.length];
-        for (int i = 0; i < servers.length; i++) closeOverKa[i] = cpu[1][i] / cpu[0][i];
-        for (int m = 0; m < MODES.length; m++) {
-            out.put(MODES[m] + "_cpu_range", range(cpu[m], 2) + " µs");
-            out.put(MODES[m] + "_rate_range", range(rate[m], 0) + " req/s");
-        }
-        out.put("close_cpu_multiple", range(closeOverKa, 1) + "×");
-    }
-
     /** "0.84 to 1.05" (min to max, with {@code decimals} decimals). */
     private static String range(double[] v, int decimals) {
         double lo = v[Stats.best(v, false)], hi = v[Stats.best(v, true)];
         return decimals == 0 ? Md.f0(lo) + " to " + Md.f0(hi) : decimals == 1 ? Md.f1(lo) + " to " + Md.f1(hi) : Md.f2(lo) + " to " + Md.f2(hi);
-    }
-
-    /**
-     * {@code rate}: wrk's median rate per mode (MODES' order) and server; {@code runs}: the
-     * keep-alive and pipelined wrk compares, whose intervals say whether the highest median is
-     * ahead of every other server.
-     */
-    private static void redis(Results r, String[] servers, double[][] rate, CompareRun[] runs, Report out) {
-        Csv redis = r.csv("redis.csv");
-        out.put("redis_version", r.text("redis-version.txt").trim());
-        List<List<String>> rows = new ArrayList<>();
-        String[][] modes = {{"keepalive", "keep-alive"}, {"pipeline", "pipelined depth 16"}};
-        for (String[] m : modes) {
-            double ceiling = Stats.median(redis.numbers("requests_per_s", "mode", m[0], "test", "PING_INLINE"));
-            double best = 0;
-            String bestName = "";
-            int mode = m[0].equals("keepalive") ? 0 : 2;
-            for (int i = 0; i < servers.length; i++) {
-                if (rate[mode][i] > best) {
-                    best = rate[mode][i];
-                    bestName = servers[i];
-                }
-            }
-            rows.add(List.of(m[1], Md.f0(ceiling), Md.f0(Stats.median(redis.numbers("requests_per_s", "mode", m[0], "test", "PING_MBULK"))),
-                    bestName + " " + Md.f0(best), Md.f2(best / ceiling)));
-            out.put("redis_" + m[0], Md.f0(ceiling));
-            out.put("best_" + m[0], bestName + " (" + Md.f0(best) + " req/s, " + Md.f2(best / ceiling) + "× redis's; medians of separate runs, no interval)"
-                    + resolved(runs[mode == 0 ? 0 : 1], bestName, servers));
-            out.put("redis_vs_best_" + m[0], best >= ceiling ? "at or below" : "above");
-        }
-        out.put("redis_table", Md.table(List.of("mode", "redis PING_INLINE req/s", "redis PING_MBULK req/s",
-                "fastest /ping server (wrk)", "fastest / redis inline"), rows));
-    }
-
-    /** Whether {@code best}'s rate is ahead of every other server's beyond the paired interval, in words. */
-    private static String resolved(CompareRun run, String best, String[] servers) {
-        return Verdicts.highestMedian(Verdicts.ties(best, List.of(servers), s -> run.ratio(best, s, CompareRun.RATE), run.threshold));
     }
 }

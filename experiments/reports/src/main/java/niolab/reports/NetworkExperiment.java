@@ -21,6 +21,7 @@ import niolab.common.stats.MedianInterval;
  * request of every server, each against lt paired by round; what the relay itself costs, paired
  * with the routed path; the client's window by round-trip time; two generators merged. One
  * {@code echo-bench compare} per protocol and path (compare-*.json).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class NetworkExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
@@ -187,13 +188,52 @@ public final class NetworkExperiment implements Experiment {
         }
     }
 
+    /** The run's files: the compares' rounds, the relays' CPU seconds per "PROTOCOL-PATH", the two generators merged, the kernel. */
+    record Data(Run run, Map<String, Double> relayCpuS, BenchMerge merge, String kernel) {
+    }
+
+    /** The closed loop's window on one relayed path (echo), and the lowest and highest server medians against it. */
+    record Window(String path, double window, double lo, double hi) {
+    }
+
+    /**
+     * What the run found: the relays' share of a core per relayed compare (in %), the windows,
+     * the claims, and {resolved, measured} comparisons against the baseline, routed and at the
+     * longest round trip, by rate and by CPU per request.
+     */
+    record Findings(Data data, List<Double> relayShares, List<Window> windows, List<Claim> claims, int[] rate, int[] rateFar, int[] cpu,
+            int[] cpuFar) {
+    }
+
+    static Data load(Results r) {
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        for (Map<String, String> row : r.csv("relay.csv").rows()) cpu.merge(row.get("protocol") + "-" + row.get("path"), Double.parseDouble(row.get("relay_cpu_s")), Double::sum);
+        return new Data(new Run(r), cpu, r.json("merge.json", BenchMerge.class), r.text("kernel.txt").trim());
+    }
+
+    static Findings analyse(Data d) {
+        Run run = d.run;
+        List<Double> shares = new ArrayList<>();
+        for (Map.Entry<String, Double> e : d.relayCpuS.entrySet()) {
+            Double loaded = run.relayedSeconds.get(e.getKey());
+            if (loaded != null && loaded > 0) shares.add(e.getValue() / loaded * 100);
+        }
+        String far = run.longest();
+        return new Findings(d, shares, windows(run), claims(run), resolved(run, "direct", RATE), resolved(run, far, RATE),
+                resolved(run, "direct", CPU), resolved(run, far, CPU));
+    }
+
     @Override
     public void generate(Results r, Report out) {
-        Run run = new Run(r);
+        render(analyse(load(r)), out);
+    }
+
+    static void render(Findings f, Report out) {
+        Run run = f.data.run;
         out.put("archs", String.join(", ", run.archs));
         out.put("baseline", run.baseline());
         out.put("rounds", Integer.toString(run.rounds));
-        out.put("design", design(run));
+        design(run, out);
         long errors = 0;
         for (int i = 0; i < PROTOCOLS.length; i++) {
             String protocol = PROTOCOLS[i];
@@ -203,28 +243,41 @@ public final class NetworkExperiment implements Experiment {
         }
         out.put("errors", Long.toString(errors));
         out.put("relay_table", relayTable(run));
-        out.put("relay_cpu", relayCpu(r, run));
-        window(run, out);
-        claims(claims(run), out, run);
-        conclusions(run, out);
-        merge(r, out);
-        out.put("kernel", r.text("kernel.txt").trim());
+        out.put("relay_sampled", !f.relayShares.isEmpty());
+        if (!f.relayShares.isEmpty()) {
+            double[] v = f.relayShares.stream().mapToDouble(Double::doubleValue).toArray();
+            out.put("relay_median", Md.f0(Stats.median(v)));
+            out.put("relay_max", Md.f0(Arrays.stream(v).max().orElseThrow()));
+        }
+        List<String> windows = new ArrayList<>();
+        for (Window w : f.windows) {
+            windows.add(Md.f0(w.window) + "/s at " + rtt(run, w.path) + " (the servers' medians reached " + Md.f0(w.lo / w.window * 100) + "% to "
+                    + Md.f0(w.hi / w.window * 100) + "% of it)");
+        }
+        out.put("echo_windows", windows.isEmpty() ? "(no relayed path with a delay on this run)" : String.join("; ", windows));
+        out.put("claims_checked", !f.claims.isEmpty());
+        out.put("min_rounds", Integer.toString(MedianInterval.MIN_ROUNDS));
+        if (!f.claims.isEmpty()) {
+            Claim.report(f.claims, "ratio", out);
+            CompareRun.forkPrecision(out, run.forks, run.rounds);
+        }
+        conclusions(f, out);
+        merge(f.data.merge, out);
+        out.put("kernel", f.data.kernel);
     }
 
-    private static String design(Run run) {
+    /** The design's figures: the forks, the slices (those longer than the routed path's, by path), the compares that wrote nothing. */
+    private static void design(Run run, Report out) {
         List<String> slices = new ArrayList<>();
         double first = run.sliceOf.values().iterator().next();
         for (Map.Entry<String, Double> e : run.sliceOf.entrySet()) {
             if (e.getValue() != first) slices.add(Md.f2(e.getValue()) + " s at " + rtt(run, e.getKey()));
         }
-        return "Per protocol the servers ran side by side in `srv`, and per path one `echo-bench compare` drove them: "
-                + (run.forks > 1 ? "in each of " + run.forks + " forks (the whole series again, with fresh servers), " : "") + run.rounds
-                + " rounds, each visiting every server once in a fresh random order, slices of " + Md.f2(first) + " s"
-                + (slices.isEmpty() ? "" : " (" + String.join(", ", slices) + ": 400 round trips, so that opening a slice's"
-                        + " connections and filling its window, about two round trips, stays under 0.5% of it)")
-                + ". `relay0` ran in the routed path's compare as targets of its own (the same servers through the relay),"
-                + " so that relayed and routed slices pair by round."
-                + (run.missing.isEmpty() ? "" : " Missing, as their compare failed (its printout, .txt, says why): " + String.join(", ", run.missing) + ".");
+        out.put("forked", run.forks > 1);
+        out.put("forks", Integer.toString(run.forks));
+        out.put("slice", Md.f2(first));
+        out.put("other_slices", String.join(", ", slices));
+        out.put("missing", String.join(", ", run.missing));
     }
 
     /** The protocol's table (median over the rounds, with the rate's interval); returns its errors. */
@@ -286,26 +339,9 @@ public final class NetworkExperiment implements Experiment {
         return Md.table(List.of("protocol", "server", "req/s relay0 / routed", "server CPU per request relay0 / routed", "paired rounds"), rows);
     }
 
-    /** The relays' share of a core while they relayed: per relayed compare. */
-    private static String relayCpu(Results r, Run run) {
-        Csv relay = r.csv("relay.csv");
-        List<Double> shares = new ArrayList<>();
-        Map<String, Double> cpu = new LinkedHashMap<>();
-        for (Map<String, String> row : relay.rows()) cpu.merge(row.get("protocol") + "-" + row.get("path"), Double.parseDouble(row.get("relay_cpu_s")), Double::sum);
-        for (Map.Entry<String, Double> e : cpu.entrySet()) {
-            Double loaded = run.relayedSeconds.get(e.getKey());
-            if (loaded != null && loaded > 0) shares.add(e.getValue() / loaded * 100);
-        }
-        if (shares.isEmpty()) return "The relay's CPU was not sampled on this run.";
-        double[] v = shares.stream().mapToDouble(Double::doubleValue).toArray();
-        return "The relays used a median of " + Md.f0(Stats.median(v)) + "% of a core while they relayed (at most "
-                + Md.f0(Arrays.stream(v).max().orElseThrow()) + "%), their CPU seconds over each compare divided by the seconds its"
-                + " relayed targets were loaded (slices and warm-ups).";
-    }
-
     /** The closed loop's window at each relayed RTT: one request per connection per round trip (echo). */
-    private static void window(Run run, Report out) {
-        List<String> windows = new ArrayList<>();
+    private static List<Window> windows(Run run) {
+        List<Window> windows = new ArrayList<>();
         for (String path : run.paths) {
             double rtt = run.rttOf.get(path);
             if (path.equals("direct") || rtt <= 0 || run.point("echo", path, run.baseline()) == null) continue;
@@ -317,10 +353,9 @@ public final class NetworkExperiment implements Experiment {
                 lo = Math.min(lo, p.median(RATE));
                 hi = Math.max(hi, p.median(RATE));
             }
-            windows.add(Md.f0(window) + "/s at " + rtt(run, path) + " (the servers' medians reached " + Md.f0(lo / window * 100) + "% to "
-                    + Md.f0(hi / window * 100) + "% of it)");
+            windows.add(new Window(path, window, lo, hi));
         }
-        out.put("echo_windows", windows.isEmpty() ? "(no relayed path with a delay on this run)" : String.join("; ", windows));
+        return windows;
     }
 
     /**
@@ -352,27 +387,15 @@ public final class NetworkExperiment implements Experiment {
         return claims;
     }
 
-    /** The claims' paragraph and table ({@code claims}), or why this run has none. */
-    private static void claims(List<Claim> claims, Report out, Run run) {
-        if (claims.isEmpty()) {
-            out.put("claims", "None is checked on this run: no ratio behind them has the " + MedianInterval.MIN_ROUNDS
-                    + " paired rounds an interval needs.");
-            return;
-        }
-        Claim.report(claims, "ratio", out);
-        CompareRun.forkPrecision(out, run.forks, run.rounds);
-        out.put("claims", out.values.get("claims_summary") + ". " + out.values.get("claims_precision") + "\n\n" + out.values.get("claims_table"));
-    }
-
     /**
      * The conclusions, each a choice between phrasings made by the intervals: how many of the
      * comparisons against the baseline resolved a direction routed and at the longest round
      * trip, by rate and by CPU per request.
      */
-    static void conclusions(Run run, Report out) {
+    static void conclusions(Findings f, Report out) {
+        Run run = f.data.run;
         String far = run.longest();
-        int[] rate = resolved(run, "direct", RATE), rateFar = resolved(run, far, RATE);
-        int[] cpu = resolved(run, "direct", CPU), cpuFar = resolved(run, far, CPU);
+        int[] rate = f.rate, rateFar = f.rateFar, cpu = f.cpu, cpuFar = f.cpuFar;
         String where = "at " + rtt(run, far);
         out.put("longest_rtt", rtt(run, far));
         if (rate[1] + rateFar[1] == 0) {
@@ -442,8 +465,7 @@ public final class NetworkExperiment implements Experiment {
         return chart.render();
     }
 
-    private static void merge(Results r, Report out) {
-        BenchMerge merge = r.json("merge.json", BenchMerge.class);
+    private static void merge(BenchMerge merge, Report out) {
         List<List<String>> rows = new ArrayList<>();
         for (BenchMerge.Row row : merge.rows()) {
             BenchReport.Latency l = row.latencyUs();

@@ -9,9 +9,15 @@ import java.util.regex.Pattern;
 /**
  * What an experiment's generator produces from its results: values for the {@code {{key}}}
  * placeholders of the report's template (tables, numbers, winner lines) and charts by file name.
+ * A template chooses among computed cases with sections: {@code {{#key}}...{{/key}}} is kept when
+ * the key's value is neither empty nor "false", {@code {{^key}}...{{/key}}} when it is, and
+ * {@code {{#key=case}}...{{/key=case}}} when the value is that case; so the sentences stay in the
+ * template and the generator only says which case the run found.
  */
 public final class Report {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z0-9_.:-]+)}}");
+    private static final Pattern SECTION = Pattern.compile("\\{\\{([#^])([a-zA-Z0-9_.:-]+)(?:=([a-zA-Z0-9_.-]+))?}}(.*?)\\{\\{/\\2(?:=\\3)?}}",
+            Pattern.DOTALL);
 
     final Map<String, String> values = new LinkedHashMap<>();
     final Map<String, String> charts = new LinkedHashMap<>();
@@ -19,6 +25,11 @@ public final class Report {
     public Report put(String key, String value) {
         values.put(key, value);
         return this;
+    }
+
+    /** A case for the template's sections: "true" or "false". */
+    public Report put(String key, boolean value) {
+        return put(key, Boolean.toString(value));
     }
 
     /** The values put so far, by key (the course's notes quote them). */
@@ -34,7 +45,7 @@ public final class Report {
 
     /** Fills every placeholder; an unknown one is an error, so a typo cannot hide a number. */
     public String fill(String template, String templateName) {
-        Matcher m = PLACEHOLDER.matcher(template);
+        Matcher m = PLACEHOLDER.matcher(sections(template, templateName));
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
             String v = values.get(m.group(1));
@@ -42,6 +53,22 @@ public final class Report {
                 throw new IllegalArgumentException(templateName + ": no value for {{" + m.group(1) + "}} (known: " + values.keySet() + ")");
             }
             m.appendReplacement(sb, Matcher.quoteReplacement(v));
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+
+    /** Keeps or drops each section by its key's case, innermost sections being plain text to the outer ones. */
+    private String sections(String template, String templateName) {
+        Matcher m = SECTION.matcher(template);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String v = values.get(m.group(2));
+            if (v == null) {
+                throw new IllegalArgumentException(templateName + ": no case for {{" + m.group(1) + m.group(2) + "}} (known: " + values.keySet() + ")");
+            }
+            boolean on = m.group(3) != null ? v.equals(m.group(3)) : !v.isEmpty() && !v.equals("false");
+            m.appendReplacement(sb, Matcher.quoteReplacement(on == m.group(1).equals("#") ? sections(m.group(4), templateName) : ""));
         }
         m.appendTail(sb);
         return sb.toString();

@@ -10,6 +10,7 @@ import niolab.common.ServerCatalog;
 /**
  * exp-syscalls: syscalls per request by kind, per architecture and workload, from strace
  * (experiments/scripts/exp-syscalls.sh) beside the servers' own counters.
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class SyscallsExperiment implements Experiment {
     static final String[] ARCHS = ServerCatalog.selection("syscalls").toArray(new String[0]);
@@ -22,36 +23,95 @@ public final class SyscallsExperiment implements Experiment {
         return "syscalls";
     }
 
+    /** The run: the counts per "ARCH-WORKLOAD", the short connections' traces by the same key, and mp's worker count. */
+    record Data(Map<String, SyscallCounts> runs, Map<String, String> traces, int mpWorkers) {
+    }
+
+    /** One call of a short connection in LT and ET: the kinds it makes in the traced connection and its syscalls per request. */
+    record Call(String call, List<String> ltKinds, double lt, List<String> etKinds, double et) {
+    }
+
+    /**
+     * What the run found: per workload (WORKLOADS' order) ET's and LT's loop syscalls per request
+     * and the kinds whose LT − ET is at least 0.5 (largest first); the serial connection's calls
+     * (null when untraced) and those that make half a syscall per request more in LT; the partial
+     * writes over all runs.
+     */
+    record Findings(Data data, double[] etLoop, double[] ltLoop, List<Map.Entry<String, Double>>[] kindDiffs, List<Call> calls,
+            List<Call> extra, long partialWrites) {
+    }
+
+    static Data load(Results results) {
+        Map<String, SyscallCounts> runs = new TreeMap<>();
+        Map<String, String> traces = new TreeMap<>();
+        for (String w : WORKLOADS) {
+            for (String a : ARCHS) {
+                runs.put(a + "-" + w, new SyscallCounts(results, a, w));
+                if (results.has("trace-" + a + "-" + w + ".txt")) traces.put(a + "-" + w, results.text("trace-" + a + "-" + w + ".txt").trim());
+            }
+        }
+        return new Data(runs, traces, workers(results.text("counters-mp-serial.txt")));
+    }
+
+    @SuppressWarnings("unchecked")
+    static Findings analyse(Data d) {
+        Map<String, SyscallCounts> runs = d.runs;
+        double[] et = new double[WORKLOADS.length], lt = new double[WORKLOADS.length];
+        List<Map.Entry<String, Double>>[] diffs = new List[WORKLOADS.length];
+        for (int i = 0; i < WORKLOADS.length; i++) {
+            et[i] = runs.get("et-" + WORKLOADS[i]).total("loop", 0);
+            lt[i] = runs.get("lt-" + WORKLOADS[i]).total("loop", 0);
+            diffs[i] = kindDiff(runs.get("lt-" + WORKLOADS[i]), runs.get("et-" + WORKLOADS[i]));
+        }
+        List<Call> calls = null, extra = new ArrayList<>();
+        if (d.traces.containsKey("lt-serial") && d.traces.containsKey("et-serial")) {
+            calls = jdkCalls(runs.get("lt-serial"), d.traces.get("lt-serial"), runs.get("et-serial"), d.traces.get("et-serial"));
+            for (Call c : calls) {
+                if (c.lt - c.et >= 0.5) extra.add(c);
+            }
+        }
+        long partial = 0;
+        for (SyscallCounts r : runs.values()) partial += r.counters.get("partial_writes");
+        return new Findings(d, et, lt, diffs, calls, extra, partial);
+    }
+
     @Override
     public void generate(Results results, Report report) {
-        Map<String, SyscallCounts> runs = new TreeMap<>();
-        for (String w : WORKLOADS) {
-            for (String a : ARCHS) runs.put(a + "-" + w, new SyscallCounts(results, a, w));
-        }
-        for (String w : WORKLOADS) {
+        render(analyse(load(results)), report);
+    }
+
+    static void render(Findings f, Report report) {
+        Map<String, SyscallCounts> runs = f.data.runs;
+        for (int i = 0; i < WORKLOADS.length; i++) {
+            String w = WORKLOADS[i];
             report.put(w + "_overview", overview(runs, w));
             report.put(w + "_by_kind", byKind(runs, w, "loop"));
-            report.put(w + "_et_vs_lt", CountComparison.fewerOrMore("ET", runs.get("et-" + w).total("loop", 0),
-                    "LT", runs.get("lt-" + w).total("loop", 0), "syscalls per request on its event loop thread"));
-            report.put(w + "_lt_minus_et", kindDiff(runs.get("lt-" + w), runs.get("et-" + w)));
+            report.put(w + "_et_vs_lt", CountComparison.fewerOrMore("ET", f.etLoop[i], "LT", f.ltLoop[i], "syscalls per request on its event loop thread"));
+            List<String> parts = new ArrayList<>();
+            for (Map.Entry<String, Double> e : f.kindDiffs[i]) parts.add("`" + e.getKey() + "` " + (e.getValue() > 0 ? "+" : "") + Md.f2(e.getValue()));
+            report.put(w + "_lt_minus_et", parts.isEmpty() ? "no kind differs by 0.5 calls per request or more" : String.join(", ", parts));
             report.put(w + "_waits", waits(runs, w));
             for (String a : ARCHS) {
-                if (results.has("trace-" + a + "-" + w + ".txt")) report.put("trace_" + a + "_" + w, results.text("trace-" + a + "-" + w + ".txt").trim());
+                if (f.data.traces.containsKey(a + "-" + w)) report.put("trace_" + a + "_" + w, f.data.traces.get(a + "-" + w));
             }
         }
         report.put("jvm_by_kind", jvmTable(runs));
-        report.put("mp_workers", Integer.toString(workers(results.text("counters-mp-serial.txt"))));
+        report.put("mp_workers", Integer.toString(f.data.mpWorkers));
         report.put("mp_vs_lt", mpVsLt(runs));
         report.put("loop_futex", loopFutex(runs));
-        SyscallCounts large = runs.get("et-large");
-        report.put("et_large_eagain", Md.f2(large.perRequest("loop", "read", 2)));
-        report.put("partial_writes", partialWrites(runs));
-        if (results.has("trace-lt-serial.txt") && results.has("trace-et-serial.txt")) {
-            jdkCalls(runs.get("lt-serial"), results.text("trace-lt-serial.txt"), runs.get("et-serial"), results.text("trace-et-serial.txt"), report);
-        } else {
-            report.put("serial_jdk_calls", "No trace of a short connection in this run.");
-            report.put("serial_jdk_extra", "not traced in this run");
+        report.put("et_large_eagain", Md.f2(runs.get("et-large").perRequest("loop", "read", 2)));
+        report.put("partial_writes", Long.toString(f.partialWrites));
+        report.put("serial_traced", f.calls != null);
+        List<String> extra = new ArrayList<>();
+        for (Call c : f.extra) extra.add(c.call + " " + "+" + Md.f2(c.lt - c.et) + " (" + String.join(", ", c.ltKinds) + " in the traced connection)");
+        report.put("serial_jdk_extra", String.join("; ", extra));
+        if (f.calls == null) return;
+        List<List<String>> rows = new ArrayList<>();
+        for (Call c : f.calls) {
+            rows.add(List.of(c.call, kinds(c.ltKinds), Md.f2(c.lt), kinds(c.etKinds), Md.f2(c.et), (c.lt - c.et >= 0 ? "+" : "") + Md.f2(c.lt - c.et)));
         }
+        report.put("serial_jdk_calls", Md.table(List.of("call", "LT: its syscalls in the traced connection", "LT per request",
+                "ET: its syscalls in the traced connection", "ET per request", "LT − ET"), rows));
     }
 
     /**
@@ -104,28 +164,23 @@ public final class SyscallsExperiment implements Experiment {
         return out;
     }
 
-    private static String kinds(Map<String, List<String>> byCall, String call) {
-        List<String> k = byCall.get(call);
+    private static String kinds(List<String> k) {
         return k == null ? "–" : "`" + String.join(" ", k) + "`";
     }
 
-    private static void jdkCalls(SyscallCounts lt, String ltTrace, SyscallCounts et, String etTrace, Report report) {
+    /** Per call of a short connection, in the order of its life, the syscalls LT and ET make for it (calls neither makes left out). */
+    private static List<Call> jdkCalls(SyscallCounts lt, String ltTrace, SyscallCounts et, String etTrace) {
         Map<String, Double> l = perCall(lt, ltTrace), e = perCall(et, etTrace);
         Map<String, List<String>> ltKinds = new TreeMap<>(), etKinds = new TreeMap<>();
         for (String[] x : families(ltTrace)) ltKinds.computeIfAbsent(x[1], k -> new ArrayList<>()).add(x[0]);
         for (String[] x : families(etTrace)) etKinds.computeIfAbsent(x[1], k -> new ArrayList<>()).add(x[0]);
-        List<List<String>> rows = new ArrayList<>();
-        List<String> extra = new ArrayList<>();
+        List<Call> calls = new ArrayList<>();
         for (String call : CALLS) {
             double a = l.getOrDefault(call, 0.0), b = e.getOrDefault(call, 0.0);
             if (a == 0 && b == 0) continue;
-            rows.add(List.of(call, kinds(ltKinds, call), Md.f2(a), kinds(etKinds, call), Md.f2(b), (a - b >= 0 ? "+" : "") + Md.f2(a - b)));
-            if (a - b >= 0.5) extra.add(call + " " + "+" + Md.f2(a - b) + " (" + String.join(", ", ltKinds.get(call)) + " in the traced connection)");
+            calls.add(new Call(call, ltKinds.get(call), a, etKinds.get(call), b));
         }
-        report.put("serial_jdk_calls", Md.table(List.of("call", "LT: its syscalls in the traced connection", "LT per request",
-                "ET: its syscalls in the traced connection", "ET per request", "LT − ET"), rows));
-        report.put("serial_jdk_extra", extra.isEmpty() ? "no call makes half a syscall per request more in LT than in ET"
-                : "the calls that make LT's extra syscalls, in the order of a connection's life: " + String.join("; ", extra));
+        return calls;
     }
 
     private static String overview(Map<String, SyscallCounts> runs, String w) {
@@ -198,16 +253,17 @@ public final class SyscallsExperiment implements Experiment {
         return Md.table(header, rows);
     }
 
-    /** Kinds whose calls per request differ by at least 0.5 between LT and ET, as LT minus ET. */
-    private static String kindDiff(SyscallCounts lt, SyscallCounts et) {
+    /** Kinds whose calls per request differ by at least 0.5 between LT and ET, as LT minus ET, largest first. */
+    static List<Map.Entry<String, Double>> kindDiff(SyscallCounts lt, SyscallCounts et) {
         TreeMap<String, Double> diff = new TreeMap<>();
         for (String k : lt.thread("loop").keySet()) diff.put(k, lt.perRequest("loop", k, 0) - et.perRequest("loop", k, 0));
         for (String k : et.thread("loop").keySet()) diff.put(k, lt.perRequest("loop", k, 0) - et.perRequest("loop", k, 0));
-        List<String> parts = new ArrayList<>();
-        diff.entrySet().stream().filter(e -> Math.abs(e.getValue()) >= 0.5)
-                .sorted((x, y) -> Double.compare(Math.abs(y.getValue()), Math.abs(x.getValue())))
-                .forEach(e -> parts.add("`" + e.getKey() + "` " + (e.getValue() > 0 ? "+" : "") + Md.f2(e.getValue())));
-        return parts.isEmpty() ? "no kind differs by 0.5 calls per request or more" : String.join(", ", parts);
+        List<Map.Entry<String, Double>> out = new ArrayList<>();
+        for (Map.Entry<String, Double> e : diff.entrySet()) {
+            if (Math.abs(e.getValue()) >= 0.5) out.add(e);
+        }
+        out.sort((x, y) -> Double.compare(Math.abs(y.getValue()), Math.abs(x.getValue())));
+        return out;
     }
 
     private static String waits(Map<String, SyscallCounts> runs, String w) {
@@ -236,12 +292,6 @@ public final class SyscallsExperiment implements Experiment {
             parts.add(w + " " + Md.f3(runs.get("lt-" + w).perRequest("loop", "futex", 0)));
         }
         return "LT event loop futex calls per request: " + String.join(", ", parts);
-    }
-
-    private static String partialWrites(Map<String, SyscallCounts> runs) {
-        long n = 0;
-        for (SyscallCounts r : runs.values()) n += r.counters.get("partial_writes");
-        return Long.toString(n);
     }
 
     static int workers(String serverOutput) {

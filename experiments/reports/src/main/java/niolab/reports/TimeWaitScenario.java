@@ -82,18 +82,6 @@ final class TimeWaitScenario {
                 + Md.f0(warmupConnections) + " warm-up connections";
     }
 
-    /**
-     * The TIME-WAIT sockets the timed connections left, at most: the peak less the warm-up's,
-     * which all outlive the run (a TIME-WAIT socket lasts 60 s; the warm-up closes normally).
-     */
-    double timedTw() {
-        return Math.max(0, peakTw() - warmupConnections);
-    }
-
-    String twReading() {
-        return TimeWaitExperiment.twReading(peakTw(), warmupConnections, ok);
-    }
-
     /** Where the first error shows in the interval series, or that none did. */
     String exhaustion() {
         for (int i = 0; i < t.length; i++) {
@@ -104,17 +92,5 @@ final class TimeWaitScenario {
             }
         }
         return "no errors";
-    }
-
-    /** Whether requests succeeded in the intervals after the one with the first errors, in words. */
-    String resumed() {
-        for (int i = 0; i < t.length; i++) {
-            if (errorsSoFar[i] > 0) {
-                double later = ok - okSoFar[i];
-                return later > 0 ? Md.f0(later) + " requests succeeded in the intervals after the first errors: successes resumed"
-                        : "no request succeeded after the interval of the first errors: successes did not resume within the run";
-            }
-        }
-        return "no errors, so nothing to resume";
     }
 }

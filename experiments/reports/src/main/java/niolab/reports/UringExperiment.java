@@ -1,13 +1,13 @@
 package niolab.reports;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import niolab.common.stats.ClaimVerdict;
-import niolab.common.stats.Comparison;
 import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
 
@@ -17,6 +17,7 @@ import niolab.common.stats.Interval;
  * {@code samples.csv}; the lab's claim (io_uring at least matches et at 50 and 1000
  * connections) checked for each mode on its own, with intervals from the rounds' paired ratios:
  * no mode is picked on the data it is then judged by.
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class UringExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
@@ -35,72 +36,111 @@ public final class UringExperiment implements Experiment {
         return "uring";
     }
 
+    /** The run: the rounds of every server and workload, its settings, the kernel's io_uring, and the compares by workload (none in older results). */
+    record Data(Csv samples, Map<String, String> settings, String kernel, String uringSupport, String notes, Map<String, CompareRun> compares) {
+    }
+
+    /**
+     * What the run found: the claims (from the compares, or from the rounds where there are
+     * none), the modes that matched et in all of them and those that fell short in one, bufring's
+     * syscalls, system time and (one connection) loop CPU over et's, and bufring's CPU per request
+     * over basic's with its interval ({@code modesPaired}: from the compare, the whole process).
+     */
+    record Findings(Data data, List<String> servers, List<Claim> claims, List<String> matching, List<String> failing, double syscalls,
+            double kernel, Interval modes, boolean modesPaired, double single) {
+    }
+
+    static Data load(Results r) {
+        Map<String, CompareRun> compares = new LinkedHashMap<>();
+        if (r.has("compare-echo-50.json")) {
+            for (String w : WORKLOADS) {
+                if (r.has("compare-" + w + ".json")) compares.put(w, CompareRun.of(r, "compare-" + w + ".json", THRESHOLD));
+            }
+        }
+        return new Data(r.csv("samples.csv"), r.csv("settings.csv").rows().get(0), r.text("kernel.txt").trim(),
+                r.text("uring-support.txt").trim().replaceFirst("^io_uring on Linux \\S+: ", ""), r.text("notes.txt").trim(), compares);
+    }
+
+    static Findings analyse(Data d) {
+        Csv samples = d.samples;
+        boolean compared = !d.compares.isEmpty();
+        List<Claim> claims = new ArrayList<>();
+        for (String w : new String[] {"echo-50", "echo-1000"}) {
+            for (String mode : MODES) claims.addAll(compared ? claims(d.compares.get(w), mode, w) : claims(samples, mode, w));
+        }
+        List<String> matching = new ArrayList<>(), failing = new ArrayList<>();
+        for (String mode : MODES) {
+            List<Claim> ofMode = new ArrayList<>();
+            for (Claim c : claims) {
+                if (c.statement().contains(", " + mode.substring("uring-".length()) + ": ")) ofMode.add(c);
+            }
+            ClaimVerdict v = Verdicts.all(ofMode);
+            if (v == ClaimVerdict.HOLDS) matching.add(mode.substring("uring-".length()));
+            if (v == ClaimVerdict.FAILS) failing.add(mode.substring("uring-".length()));
+        }
+        double syscalls = median(samples, "uring-bufring", "echo-50", "syscalls_per_req") / median(samples, "et", "echo-50", "syscalls_per_req");
+        double kernel = median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req") / median(samples, "et", "echo-50", "loop_sys_us_per_req");
+        // between the modes: from the paired comparison where there is one (the whole process), else the loop thread's rounds
+        Interval paired = compared ? d.compares.get("echo-50").ratio("uring-bufring", "uring-basic", CompareRun.CPU) : null;
+        Interval modes = paired != null ? paired
+                : Claim.ratio(loopCpuByRound(samples, "uring-bufring", "echo-50"), loopCpuByRound(samples, "uring-basic", "echo-50"));
+        double single = loopCpu(samples, "uring-bufring", "echo-1") / loopCpu(samples, "et", "echo-1");
+        return new Findings(d, servers(samples), claims, matching, failing, syscalls, kernel, modes, paired != null, single);
+    }
+
     @Override
     public void generate(Results r, Report out) {
-        Csv samples = r.csv("samples.csv");
-        Map<String, String> settings = r.csv("settings.csv").rows().get(0);
-        List<String> servers = servers(samples);
-        for (String w : WORKLOADS) out.put(w.replace('-', '_') + "_table", table(samples, servers, w));
+        render(analyse(load(r)), out);
+    }
+
+    static void render(Findings f, Report out) {
+        Csv samples = f.data.samples;
+        Map<String, String> settings = f.data.settings;
+        for (String w : WORKLOADS) out.put(w.replace('-', '_') + "_table", table(samples, f.servers, w));
         out.put("warmup", settings.get("warmup"));
         out.put("duration", settings.get("duration"));
         out.put("rounds", settings.get("rounds"));
-        out.put("kernel", r.text("kernel.txt").trim());
-        out.put("uring_support", r.text("uring-support.txt").trim().replaceFirst("^io_uring on Linux \\S+: ", ""));
-        String notes = r.text("notes.txt").trim();
-        out.put("notes", notes.isEmpty() ? "" : " (" + notes + ".)");
-
-        out.put("et_syscalls_1", Md.f2(median(samples, "et", "echo-1", "syscalls_per_req")));
-        out.put("bufring_syscalls_1", Md.f2(median(samples, "uring-bufring", "echo-1", "syscalls_per_req")));
-        out.put("et_syscalls_50", Md.f2(median(samples, "et", "echo-50", "syscalls_per_req")));
-        out.put("bufring_syscalls_50", Md.f2(median(samples, "uring-bufring", "echo-50", "syscalls_per_req")));
+        out.put("kernel", f.data.kernel);
+        out.put("uring_support", f.data.uringSupport);
+        out.put("notes", f.data.notes.isEmpty() ? "" : " (" + f.data.notes + ".)");
+        for (String s : new String[] {"et", "uring-basic", "uring-multishot", "uring-bufring"}) {
+            String k = s.replace("uring-", "");
+            for (String c : new String[] {"1", "50"}) {
+                out.put(k + "_syscalls_" + c, Md.f2(median(samples, s, "echo-" + c, "syscalls_per_req")));
+                out.put(k + "_loop_cpu_" + c, Md.f2(loopCpu(samples, s, "echo-" + c)));
+                out.put(k + "_user_" + c, Md.f2(median(samples, s, "echo-" + c, "loop_user_us_per_req")));
+                out.put(k + "_sqes_" + c, Md.f2(median(samples, s, "echo-" + c, "sqes_per_req")));
+            }
+        }
         out.put("bufring_per_enter_50", Md.f0(median(samples, "uring-bufring", "echo-50", "completions_per_enter")));
         out.put("bufring_per_enter_1000", Md.f0(median(samples, "uring-bufring", "echo-1000", "completions_per_enter")));
-        double[] sys50 = new double[servers.size()];
-        for (int i = 0; i < sys50.length; i++) sys50[i] = median(samples, servers.get(i), "echo-50", "loop_sys_us_per_req");
+        double[] sys50 = new double[f.servers.size()];
+        for (int i = 0; i < sys50.length; i++) sys50[i] = median(samples, f.servers.get(i), "echo-50", "loop_sys_us_per_req");
         out.put("loop_sys_range_50", Md.f1(min(sys50)) + " to " + Md.f1(max(sys50)));
         out.put("sys_comparison", comparison("bufring's", "et's", "system time",
                 median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req"), median(samples, "et", "echo-50", "loop_sys_us_per_req")));
         out.put("user_comparison", comparison("bufring's loop", "et's", "user time",
                 median(samples, "uring-bufring", "echo-50", "loop_user_us_per_req"), median(samples, "et", "echo-50", "loop_user_us_per_req")));
-        out.put("submissions_note", String.format(Locale.ROOT, "%s SQEs per request at 50 connections, against %s for multishot and %s for basic",
-                Md.f2(median(samples, "uring-bufring", "echo-50", "sqes_per_req")),
-                Md.f2(median(samples, "uring-multishot", "echo-50", "sqes_per_req")),
-                Md.f2(median(samples, "uring-basic", "echo-50", "sqes_per_req"))));
-
-        List<Claim> claims = new ArrayList<>();
-        boolean compared = r.has("compare-echo-50.json");
-        for (String w : new String[] {"echo-50", "echo-1000"}) {
-            for (String mode : MODES) {
-                claims.addAll(compared ? claims(CompareRun.of(r, "compare-" + w + ".json", THRESHOLD), mode, w) : claims(samples, mode, w));
-            }
-        }
-        comparisons(r, settings, out);
-        Claim.report(claims, "uring / et", out);
-        if (compared) {
-            CompareRun echo50 = CompareRun.of(r, "compare-echo-50.json", THRESHOLD);
-            CompareRun.forkPrecision(out, echo50.forks(), echo50.roundsPerFork());
-        }
-        out.put("conclusions", conclusions(samples, out.values.get("claims_summary")));
-        out.put("answer", answer(samples, compared ? CompareRun.of(r, "compare-echo-50.json", THRESHOLD) : null, claims, THRESHOLD.value()));
-    }
-
-    /** Part 1's tables, one compare per workload, or a line saying the results predate it. */
-    private static void comparisons(Results r, Map<String, String> settings, Report out) {
-        if (!r.has("compare-echo-50.json")) {
-            out.put("compare_tables", "These results predate the paired comparison (`echo-bench compare`): the claims below come"
-                    + " from the sequential rounds of the tables that follow, paired by round index.");
-            return;
-        }
+        out.put("compared", !f.data.compares.isEmpty());
+        out.put("cmp_warmup", String.valueOf(settings.get("cmp_warmup")));
+        out.put("threshold", THRESHOLD.declared());
         StringBuilder sb = new StringBuilder();
-        for (String w : WORKLOADS) {
-            if (!r.has("compare-" + w + ".json")) continue;
-            sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, "compare-" + w + ".json", THRESHOLD).section(w));
-        }
-        out.put("compare_tables", "Every server of a workload ran in one `echo-bench compare` (" + settings.get("cmp_warmup")
-                + " of load per server first), and each ratio is the median of the per-round ratios to `et`, with its"
-                + " 95% interval: a verdict says a difference only when the whole interval lies beyond the report's threshold (" + THRESHOLD.declared() + ").\n\n" + sb
-                + "\n\nThe tables 3.1 to 3.4 count the mechanism (syscalls, SQEs, completions, context switches), one server at a"
-                + " time; their rates are not the comparison.");
+        for (Map.Entry<String, CompareRun> c : f.data.compares.entrySet()) sb.append(sb.length() == 0 ? "" : "\n\n").append(c.getValue().section(c.getKey()));
+        out.put("compare_sections", sb.toString());
+        Claim.report(f.claims, "uring / et", out);
+        CompareRun echo50 = f.data.compares.get("echo-50");
+        if (echo50 != null) CompareRun.forkPrecision(out, echo50.forks(), echo50.roundsPerFork());
+        out.put("uring_matching", String.join(" and ", f.matching));
+        out.put("uring_failing", String.join(" and ", f.failing));
+        out.put("syscalls_share", Md.f0(f.syscalls * 100));
+        out.put("kernel_less", Math.abs(f.kernel - 1) < Math.abs(f.syscalls - 1));
+        out.put("kernel_ratio", Md.f2(f.kernel));
+        out.put("modes_paired", f.modesPaired);
+        out.put("modes_ratio", Md.f2(f.modes.estimate()));
+        out.put("modes_low", Md.edge(f.modes, f.modes.low(), 1 - THRESHOLD.value(), 1 + THRESHOLD.value()));
+        out.put("modes_high", Md.edge(f.modes, f.modes.high(), 1 - THRESHOLD.value(), 1 + THRESHOLD.value()));
+        out.put("modes_verdict", modesVerdict(f.modes, THRESHOLD.value()));
+        out.put("single_ratio", Md.f2(f.single));
     }
 
     /** At {@code w}: one uring mode against et from the compare run, rate and CPU per request (the whole process). */
@@ -167,27 +207,6 @@ public final class UringExperiment implements Experiment {
         return median(samples, server, w, "loop_user_us_per_req") + median(samples, server, w, "loop_sys_us_per_req");
     }
 
-    private static String conclusions(Csv samples, String claimsSummary) {
-        List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "- **Syscalls.** At 50 connections `et` makes %s syscalls per request, `uring` %s (basic), "
-                        + "%s (multishot), %s (bufring): one `io_uring_enter` per batch, %s completions each (bufring, 1000 connections).",
-                Md.f2(median(samples, "et", "echo-50", "syscalls_per_req")),
-                Md.f2(median(samples, "uring-basic", "echo-50", "syscalls_per_req")),
-                Md.f2(median(samples, "uring-multishot", "echo-50", "syscalls_per_req")),
-                Md.f2(median(samples, "uring-bufring", "echo-50", "syscalls_per_req")),
-                Md.f0(median(samples, "uring-bufring", "echo-1000", "completions_per_enter"))));
-        lines.add(String.format(Locale.ROOT, "- **CPU.** The loop thread's CPU per request at 50 connections: `et` %s µs "
-                        + "(%s of it in user space), bufring %s µs (%s in user space).",
-                Md.f2(loopCpu(samples, "et", "echo-50")), Md.f2(median(samples, "et", "echo-50", "loop_user_us_per_req")),
-                Md.f2(loopCpu(samples, "uring-bufring", "echo-50")), Md.f2(median(samples, "uring-bufring", "echo-50", "loop_user_us_per_req"))));
-        lines.add(String.format(Locale.ROOT, "- **One connection.** No batch to share: `uring` makes %s enters per request against `et`'s %s "
-                        + "syscalls, and its loop spends %s µs per request against %s.",
-                Md.f2(median(samples, "uring-bufring", "echo-1", "syscalls_per_req")), Md.f2(median(samples, "et", "echo-1", "syscalls_per_req")),
-                Md.f2(loopCpu(samples, "uring-bufring", "echo-1")), Md.f2(loopCpu(samples, "et", "echo-1"))));
-        lines.add("- **The claim** (table 3.5): " + claimsSummary + ".");
-        return String.join("\n", lines);
-    }
-
     /** bufring's CPU per request over basic's against the report's threshold, in words. */
     static String modesVerdict(Interval modes, double threshold) {
         return Verdicts.moreOrLess(modes, threshold, "CPU");
@@ -196,41 +215,6 @@ public final class UringExperiment implements Experiment {
     /** {@code bufring's system time is 1.01× et's (6.51 against 6.43 µs per request)}. */
     private static String comparison(String who, String whom, String what, double a, double b) {
         return String.format(Locale.ROOT, "%s %s is %s× %s (%s against %s µs per request)", who, what, Md.f2(a / b), whom, Md.f2(a), Md.f2(b));
-    }
-
-    private static String answer(Csv samples, CompareRun compare50, List<Claim> claims, double threshold) {
-        List<String> matching = new ArrayList<>(), failing = new ArrayList<>();
-        for (String mode : MODES) {
-            List<Claim> ofMode = new ArrayList<>();
-            for (Claim c : claims) {
-                if (c.statement().contains(", " + mode.substring("uring-".length()) + ": ")) ofMode.add(c);
-            }
-            ClaimVerdict v = Verdicts.all(ofMode);
-            if (v == ClaimVerdict.HOLDS) matching.add(mode.substring("uring-".length()));
-            if (v == ClaimVerdict.FAILS) failing.add(mode.substring("uring-".length()));
-        }
-        String verdict = (matching.isEmpty()
-                ? "On this kernel no io_uring mode was shown to match `et` in every comparison at 50 and 1000 connections"
-                : "On this kernel " + String.join(" and ", matching) + " matched `et` in every comparison at 50 and 1000 connections")
-                + (failing.isEmpty() ? "; no mode was shown to fall short in any of them."
-                        : "; " + String.join(" and ", failing) + " fell short in at least one (table 3.5 names them).")
-                + " The other comparisons are undecided at this run's precision.";
-        double syscalls = median(samples, "uring-bufring", "echo-50", "syscalls_per_req") / median(samples, "et", "echo-50", "syscalls_per_req");
-        double kernel = median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req") / median(samples, "et", "echo-50", "loop_sys_us_per_req");
-        // between the modes: from the paired comparison where there is one (the whole process), else the loop thread's rounds
-        Interval paired = compare50 == null ? null : compare50.ratio("uring-bufring", "uring-basic", CompareRun.CPU);
-        Interval modes = paired != null ? paired
-                : Claim.ratio(loopCpuByRound(samples, "uring-bufring", "echo-50"), loopCpuByRound(samples, "uring-basic", "echo-50"));
-        String spender = paired != null ? "bufring spends " : "bufring's loop spends ";
-        double single = loopCpu(samples, "uring-bufring", "echo-1") / loopCpu(samples, "et", "echo-1");
-        return verdict + " What io_uring changes is batching: one `io_uring_enter` carries a batch of sends and brings back a"
-                + " batch of completions, which takes the syscalls per request at 50 connections to " + Md.f0(syscalls * 100)
-                + "% of `et`'s. The kernel's time per request moves " + (Math.abs(kernel - 1) < Math.abs(syscalls - 1) ? "less" : "no less")
-                + " (bufring's loop spends " + Md.f2(kernel) + "× `et`'s system time): the TCP work is the same, and the ring does its"
-                + " own bookkeeping where the syscall entries were. Between the modes, " + spender + Md.f2(modes.estimate())
-                + "× basic's CPU per request at 50 connections, 95% interval [" + Md.edge(modes, modes.low(), 1 - threshold, 1 + threshold)
-                + ", " + Md.edge(modes, modes.high(), 1 - threshold, 1 + threshold) + "]: " + modesVerdict(modes, threshold)
-                + ". With one connection there is no batch, and the ring's loop spends " + Md.f2(single) + "× `et`'s CPU per request.";
     }
 
     private static double median(Csv samples, String server, String w, String column) {

@@ -8,16 +8,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import niolab.common.stats.Comparison;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * exp-concurrency in the compare design: each point's figures are its compare's medians, each
- * ratio to LT is paired by round, and a sentence names a direction only where the interval
- * excludes 1. The fixture is a smoke run (levels 1 and 16, 8 rounds of 0.25 s slices, on a
+ * exp-concurrency's analysis in the compare design: each point's figures are its compare's
+ * medians, each ratio to LT is paired by round, and a direction is decided only where the
+ * interval excludes 1. The fixture is a smoke run (levels 1 and 16, 8 rounds of 0.25 s slices, on a
  * loaded machine), kept as it came; the tests that need a known answer rewrite its slices.
  */
 class ConcurrencyExperimentTest {
@@ -27,41 +30,37 @@ class ConcurrencyExperimentTest {
     Path dir;
 
     @Test
-    void eachPointShowsItsComparesMediansAndPairedRatios() {
-        Results r = new Results(COMPARE_RUN);
-        Report out = generate(r);
-        CompareRun run = CompareRun.of(r, "compare-keepalive-16.json", ConcurrencyExperiment.THRESHOLD);
-        String table = out.values.get("keepalive_table");
-        String row = table.lines().filter(l -> l.startsWith("| 16 |")).findFirst().orElseThrow();
-        for (String arch : new String[] {"lt", "et", "mp"}) {
-            assertThat(row).contains("| " + Md.f0(run.summary(arch).medianRate()) + " |");
+    void eachPointHoldsItsComparesMediansAndPairedRatios() {
+        ConcurrencyExperiment.Data d = ConcurrencyExperiment.load(new Results(COMPARE_RUN));
+        ConcurrencyExperiment.Findings f = ConcurrencyExperiment.analyse(d);
+        CompareRun run = d.runs()[0][1];
+        ConcurrencyExperiment.Mode keepalive = f.modes().get(0);
+        String[] archs = {"lt", "et", "mp"};
+        for (int a = 0; a < archs.length; a++) {
+            assertThat(keepalive.qps()[a][1]).isEqualTo(Stats.median(run.rates(archs[a])));
         }
-        var et = run.ratio("et", "lt", CompareRun.RATE);
-        assertThat(row).contains(Md.f2(et.estimate()) + " [" + Md.f2(et.low()) + ", " + Md.f2(et.high()) + "]");
-        assertThat(out.values.get("trust")).contains("fresh random order").doesNotContain("first run");
-        assertThat(out.values.get("design_point")).contains("8 rounds of 0.25 s slices").contains("warm-up");
-        assertThat(out.values.get("mid_level")).isEqualTo("16");
+        assertThat(keepalive.points()[1].overLt()[1]).isEqualTo(run.ratio("et", "lt", CompareRun.RATE));
+        assertThat(f.design().design()).contains("8 rounds of 0.25 s slices");
+        assertThat(f.levels()).containsExactly("1", "16");
     }
 
     @Test
-    void aServerAtHalfTheRateInEveryRoundIsCalledSlowerAndAnEqualOneUnresolved() throws IOException {
+    void aServerAtHalfTheRateInEveryRoundIsSlowerAndAnEqualOneUnresolved() throws IOException {
         copyFixture();
         // every round: et serves exactly lt's rate, mp half of it, at every point
         for (String file : new String[] {"compare-keepalive-1.json", "compare-keepalive-16.json", "compare-short-1.json", "compare-short-16.json"}) {
             rewriteRates(dir.resolve(file));
         }
-        Report out = generate(new Results(dir));
-        assertThat(out.values.get("mp_throughput")).contains("0.50× [0.50, 0.50], slower by 50.0%");
-        String row = out.values.get("keepalive_table").lines().filter(l -> l.startsWith("| 16 |")).findFirst().orElseThrow();
-        assertThat(row).contains("1.00 [1.00, 1.00]: the same within ±5.0%").contains("0.50 [0.50, 0.50]: slower by 50.0%");
+        ConcurrencyExperiment.Findings f = ConcurrencyExperiment.analyse(ConcurrencyExperiment.load(new Results(dir)));
+        assertThat(f.mpOverLoop().estimate()).isEqualTo(0.5);
+        assertThat(Comparison.verdict(f.mpOverLoop(), ConcurrencyExperiment.THRESHOLD.value())).isEqualTo(Comparison.Verdict.BELOW);
+        ConcurrencyExperiment.Point p = f.modes().get(0).points()[1];
+        assertThat(Comparison.verdict(p.overLt()[1], ConcurrencyExperiment.THRESHOLD.value())).isEqualTo(Comparison.Verdict.SAME);
+        assertThat(Comparison.verdict(p.overLt()[2], ConcurrencyExperiment.THRESHOLD.value())).isEqualTo(Comparison.Verdict.BELOW);
         // lt and et tie: no single winner is named
-        assertThat(row).endsWith("| unresolved: LT, ET |");
-    }
-
-    private static Report generate(Results r) {
-        Report out = new Report();
-        new ConcurrencyExperiment().generate(r, out);
-        return out;
+        List<String> named = new ArrayList<>(p.ties());
+        named.add(List.of("lt", "et", "mp").get(p.best()));
+        assertThat(named).containsExactlyInAnyOrder("lt", "et");
     }
 
     private void copyFixture() throws IOException {
@@ -72,14 +71,9 @@ class ConcurrencyExperimentTest {
 
     @Test
     void moreConnectionsOnlyQueueWhereAPeakLiesBelowTheHighestLevel() {
-        String[] levels = {"1", "16", "256"};
-        assertThat(ConcurrencyExperiment.pastPeak(new int[] {2, 2, 2}, levels))
-                .isEqualTo("Every server peaked at the highest level tried, so this run shows no point past which more connections only"
-                        + " queue: each peak lies at or beyond 256 connections");
-        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 1, 1}, levels)).startsWith("LT and ET and MP peaked below the highest level tried")
-                .endsWith("those can only queue");
-        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 2, 2}, levels)).startsWith("LT peaked below")
-                .endsWith("; ET and MP peaked at the highest level tried, so their peaks lie at or beyond 256 connections");
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {2, 2, 2}, 3)).containsExactly(List.of(), List.of("LT", "ET", "MP"));
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 1, 1}, 3)).containsExactly(List.of("LT", "ET", "MP"), List.of());
+        assertThat(ConcurrencyExperiment.pastPeak(new int[] {1, 2, 2}, 3)).containsExactly(List.of("LT"), List.of("ET", "MP"));
     }
 
     /** Sets et's slice rate to lt's and mp's to half of lt's, round by round. */

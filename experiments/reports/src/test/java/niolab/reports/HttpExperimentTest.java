@@ -11,11 +11,12 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
+import niolab.common.stats.ClaimVerdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * exp-http in the compare design: the tables are the compares' medians with ratios paired by
+ * exp-http's analysis in the compare design: the rows are the compares' medians with ratios paired by
  * round, the claims against Netty come from the pairs' own rounds, and the ruler's "within 10%
  * of wrk" checks both sides of its bound. The fixture is a smoke run (lt, et, netty-nio,
  * netty-epoll; 8 rounds of 1 s slices, no warm-up, one redis round, on a loaded machine), kept
@@ -28,35 +29,50 @@ class HttpExperimentTest {
     Path dir;
 
     @Test
-    void tablesShowTheComparesMediansAndClaimsComeFromThePairsRounds() {
-        Results r = new Results(COMPARE_RUN);
-        Report out = generate(r);
-        CompareRun pipeline = CompareRun.of(r, "compare-wrk-pipeline.json", HttpExperiment.THRESHOLD);
-        String row = out.values.get("pipeline_table").lines().filter(l -> l.startsWith("| et |")).findFirst().orElseThrow();
-        assertThat(row).startsWith("| et | " + Md.f0(pipeline.summary("et").medianRate()) + " |");
-        var etOverLt = pipeline.ratio("et", "lt", CompareRun.RATE);
-        assertThat(row).contains(Md.interval(etOverLt));
+    void rowsAreTheComparesMediansAndClaimsComeFromThePairsRounds() {
+        HttpExperiment.Data d = HttpExperiment.load(new Results(COMPARE_RUN));
+        HttpExperiment.Findings f = HttpExperiment.analyse(d);
+        CompareRun pipeline = d.wrk()[2];
+        assertThat(f.servers()).containsExactly("lt", "et", "netty-nio", "netty-epoll");
+        HttpExperiment.Row et = f.rows().get(2).get(1);
+        assertThat(et.server()).isEqualTo("et");
+        assertThat(et.rate()).isEqualTo(pipeline.summary("et").medianRate());
+        assertThat(et.overBase()).isEqualTo(pipeline.ratio("et", "lt", CompareRun.RATE));
         var ltOverNio = pipeline.ratio("lt", "netty-nio", CompareRun.RATE);
-        Claim expected = Claim.atLeast("x", ltOverNio, 8, 1.0);
-        assertThat(out.values.get("claims_table")).contains("| pipelined depth 16: lt serves at least netty-nio's req/s | "
-                + Md.fit(ltOverNio, ltOverNio.estimate()) + " | " + expected.interval() + " | 8 | " + expected.bound() + " |");
-        assertThat(out.values.get("design_rounds")).contains("8 rounds of 1.00 s slices").contains("fresh random order");
-        assertThat(out.values.get("servers")).isEqualTo("lt, et, netty-nio, netty-epoll");
+        Claim lt = claim(f, "pipelined depth 16: lt serves at least netty-nio's req/s");
+        assertThat(lt.measured().estimate()).isEqualTo(ltOverNio.estimate());
+        assertThat(lt.rounds()).isEqualTo(8);
         // the Netty peers' first keep-alive wrk slice served nothing: 7 paired rounds, enough for an interval (6 are)
-        assertThat(out.values.get("claims_left_out")).isEmpty();
-        assertThat(out.values.get("claims_table")).contains("| keep-alive: lt spends at most netty-nio's server CPU per request | ")
-                .containsPattern("against netty-nio \\| [0-9.]+ \\| \\[[0-9., ]+\\] \\| 7 \\|");
+        assertThat(f.leftOut()).isEmpty();
+        assertThat(claim(f, "keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against netty-nio").rounds()).isEqualTo(7);
+    }
+
+    @Test
+    void redisIsComparedWithTheHighestMedianAndItsTies() {
+        HttpExperiment.Data run = HttpExperiment.load(new Results(COMPARE_RUN));
+        double[][] ceiling = {{1}, {1}};
+        HttpExperiment.Findings f = HttpExperiment.analyse(new HttpExperiment.Data(run.wrk(), run.eb(), ceiling, ceiling, "redis 7"));
+        HttpExperiment.Redis keepalive = f.redis().get(0);
+        int best = Stats.best(f.rate()[0], true);
+        assertThat(keepalive.best()).isEqualTo(f.servers().get(best));
+        assertThat(keepalive.bestRate()).isEqualTo(f.rate()[0][best]);
+        assertThat(keepalive.ceiling()).isEqualTo(1.0);
+        assertThat(keepalive.ties()).doesNotContain(keepalive.best()).isSubsetOf(f.servers());
+    }
+
+    private static Claim claim(HttpExperiment.Findings f, String statement) {
+        return f.claims().stream().filter(c -> c.statement().equals(statement)).findFirst().orElseThrow();
     }
 
     @Test
     void theRulerFailsAboveTheBoundAsWellAsBelowAndHoldsWithin() throws IOException {
-        assertThat(rulerVerdict(1.2)).isEqualTo("fails");
-        assertThat(rulerVerdict(0.8)).isEqualTo("fails");
-        assertThat(rulerVerdict(1.0)).isEqualTo("holds");
+        assertThat(rulerVerdict(1.2)).isEqualTo(ClaimVerdict.FAILS);
+        assertThat(rulerVerdict(0.8)).isEqualTo(ClaimVerdict.FAILS);
+        assertThat(rulerVerdict(1.0)).isEqualTo(ClaimVerdict.HOLDS);
     }
 
     /** The ruler claim against lt when echo-bench's keep-alive rate is {@code factor} × wrk's in every round. */
-    private String rulerVerdict(double factor) throws IOException {
+    private ClaimVerdict rulerVerdict(double factor) throws IOException {
         Path run = Files.createTempDirectory(dir, "run");
         try (Stream<Path> files = Files.list(COMPARE_RUN)) {
             for (Path f : (Iterable<Path>) files::iterator) Files.copy(f, run.resolve(f.getFileName()));
@@ -72,16 +88,12 @@ class HttpExperimentTest {
             ((ObjectNode) s).put("rate", factor * wrk.get(s.get("server").asText() + "/" + s.get("round").asInt()));
         }
         json.writeValue(file.toFile(), root);
-        String claim = "| keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against lt | ";
-        String row = generate(new Results(run)).values.get("claims_table").lines().filter(l -> l.startsWith(claim)).findFirst().orElseThrow();
+        HttpExperiment.Findings f = HttpExperiment.analyse(HttpExperiment.load(new Results(run)));
+        Claim c = claim(f, "keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against lt");
         // the bound is the declared one, with no margin read from the run's noise
-        assertThat(row).contains("| 0.90 – 1.10 |");
-        return row.substring(row.lastIndexOf('|', row.length() - 2) + 1, row.length() - 1).trim();
-    }
-
-    private static Report generate(Results r) {
-        Report out = new Report();
-        new HttpExperiment().generate(r, out);
-        return out;
+        assertThat(c.low()).isEqualTo(0.9);
+        assertThat(c.high()).isEqualTo(1.1);
+        assertThat(f.rulerHeld()).isEqualTo(c.verdict() == ClaimVerdict.HOLDS ? f.servers().size() : 0);
+        return c.verdict();
     }
 }

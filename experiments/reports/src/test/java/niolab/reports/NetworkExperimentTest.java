@@ -116,9 +116,8 @@ class NetworkExperimentTest {
                 if (v == Comparison.Verdict.ABOVE || v == Comparison.Verdict.BELOW) resolved++;
             }
         }
-        Report out = new Report();
-        NetworkExperiment.conclusions(run, out);
-        assertThat(out.values.get("conclusion_qps")).contains("in " + resolved + " of 4 comparisons routed");
+        // both protocols, et and mp against lt: 4 comparisons routed, as analyse() counts them
+        assertThat(NetworkExperiment.analyse(NetworkExperiment.load(r)).rate()).containsExactly(resolved, 4);
     }
 
     @Test
@@ -143,9 +142,11 @@ class NetworkExperimentTest {
                 if (!f.getFileName().toString().equals("compare-http-rtt5.json")) Files.copy(f, dir.resolve(f.getFileName()));
             }
         }
+        NetworkExperiment.Findings f = NetworkExperiment.analyse(NetworkExperiment.load(new Results(dir)));
+        assertThat(f.data().run().missing).containsExactly("compare-http-rtt5.json");
         Report out = new Report();
-        new NetworkExperiment().generate(new Results(dir), out);
-        assertThat(out.values.get("design")).endsWith("Missing, as their compare failed (its printout, .txt, says why): compare-http-rtt5.json.");
+        NetworkExperiment.render(f, out);
+        assertThat(out.values.get("missing")).isEqualTo("compare-http-rtt5.json");
         assertThat(out.values.get("http_ratios")).contains("| rtt5 | 5 ms | – | – | – | – |");
         assertThat(out.values.get("http_table")).doesNotContain("| rtt5 |");
     }

@@ -1,21 +1,23 @@
 package niolab.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
+import niolab.common.stats.ClaimVerdict;
+import niolab.reports.ProfileCategories.Category;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * exp-profile on fixtures: the shares come from the collapsed stacks, the µs per request from the
+ * exp-profile's analysis on fixtures: the shares come from the collapsed stacks, the µs per request from the
  * profiled run's server CPU, vt's extra cost is named by category, and a server without a
  * profile is left out rather than shown as zero.
  */
@@ -53,23 +55,41 @@ class ProfileExperimentTest {
         }
     }
 
+    private ProfileExperiment.Findings analyse() {
+        return ProfileExperiment.analyse(ProfileExperiment.load(new Results(results)));
+    }
+
     @Test
-    void sharesAndVtsExtraCostComeFromTheStacks() throws IOException {
-        Map<Path, String> files = ExperimentReports.render(dir, new ProfileExperiment());
-        String md = files.get(Paths.get("exp-profile.md"));
+    void sharesAndVtsExtraCostComeFromTheStacks() {
+        ProfileExperiment.Findings f = analyse();
         // lt fixture: 33 of 100 samples in the TCP send, its largest category
-        assertThat(md).contains("lt: kernel TCP send (33.0%)");
+        assertThat(f.largest().get(0).get(0)).isEqualTo(Category.TCP_SEND);
+        assertThat(f.data().modes().get(0).get(0).profile().share(Category.TCP_SEND)).isEqualTo(0.33);
         // parser: 20% of lt's 6.2 µs = 1.24 µs, the 2nd largest category
-        assertThat(md).contains("lt 20.0% (1.24 µs/request, 2nd of its categories)");
+        assertThat(f.parser()).hasSize(1);
+        ProfileExperiment.Parser parser = f.parser().get(0);
+        assertThat(parser.server()).isEqualTo("lt");
+        assertThat(parser.share()).isEqualTo(0.2);
+        assertThat(parser.us()).isCloseTo(1.24, within(1e-9));
+        assertThat(parser.rank()).isEqualTo(2);
         // vt 12.4 µs against lt's 6.2; the scheduler is 24/42 of vt's, none of lt's: +7.09 µs
-        assertThat(md).contains("vt used 12.40 µs of server CPU per request against lt's 6.20 (2.00×, +6.20 µs)");
-        assertThat(md).contains("vt scheduler, poller, park +7.09 µs");
+        ProfileExperiment.VtOverLt keepalive = f.vt().get(0);
+        assertThat(keepalive.vtCpu()).isEqualTo(12.4);
+        assertThat(keepalive.ltCpu()).isEqualTo(6.2);
+        assertThat(keepalive.top().get(0)).isEqualTo(Category.VT_SCHEDULER);
+        assertThat(keepalive.extra().get(0)).isCloseTo(7.09, within(0.005));
         // one profiled run per server gives no interval: the claim waits for bench-vt's rounds
-        assertThat(md).contains("| vt's server CPU per keep-alive /ping within 1.25× lt's (one profiled run each) | 2.00 | none (1 round) | 1 | ≤ 1.25 | undecided");
-        // no vt pipelined profile: the row is absent, not zero
-        assertThat(md).contains("pipelined /ping\n  lt;");
+        assertThat(f.claims().get(0).verdict()).isEqualTo(ClaimVerdict.UNDECIDED);
+        assertThat(f.claims().get(0).measured().estimate()).isEqualTo(2.0);
+        // no vt pipelined profile: the server is absent, not zero
+        assertThat(f.data().modes().get(1)).extracting(ProfileExperiment.Profiled::server).containsExactly("lt");
+    }
+
+    @Test
+    void theChartsAreAFlameGraphPerProfileAndABarChartPerProfiledMode() throws IOException {
+        Map<Path, String> files = ExperimentReports.render(dir, new ProfileExperiment());
         assertThat(files).containsKeys(Paths.get("charts/profile-keepalive.svg"), Paths.get("charts/profile-flame-vt-keepalive.svg"))
-                .doesNotContainKey(Paths.get("charts/profile-flame-vt-pipelined.svg"));
+                .doesNotContainKey(Paths.get("charts/profile-flame-vt-pipelined.svg")).doesNotContainKey(Paths.get("charts/profile-short.svg"));
         assertThat(files.get(Paths.get("charts/profile-flame-lt-keepalive.svg"))).contains("HttpRequestParser.parse (20.0%)");
     }
 
@@ -85,20 +105,19 @@ class ProfileExperimentTest {
         gzip(results.resolve("lt-short.collapsed.gz"), results.resolve("lt-short.collapsed"));
         Files.delete(results.resolve("lt-short.collapsed"));
         Files.writeString(results.resolve("lt-short.json"), Files.readString(results.resolve("lt-keepalive.json")));
-        String md = ExperimentReports.render(dir, new ProfileExperiment()).get(Paths.get("exp-profile.md"));
-        // 100 samples, lt's median CPU 6.2 µs per request (the sample run)
-        assertThat(md).contains("lt used 6.20 µs of server CPU per connection; the JDK calls of its accept-to-close path took, of its 100 samples: "
-                + "`accept` 20.0% (1.24 µs), `configureBlocking` 10.0% (0.62 µs), `setOption` 5.0% (0.31 µs), `register` 5.0% (0.31 µs), "
-                + "`close` 10.0% (0.62 µs): together 50.0% (3.10 µs per connection)");
-        assertThat(md).contains("- Short connections: lt: ");
+        ProfileExperiment.LtShort lt = analyse().ltShort();
+        // 100 samples, lt's median CPU 6.2 µs per request (the sample run): accept, configureBlocking, setOption, register, close
+        assertThat(lt.samples()).isEqualTo(100);
+        assertThat(lt.cpu()).isEqualTo(6.2);
+        assertThat(lt.shares()).containsExactly(0.2, 0.1, 0.05, 0.05, 0.1);
+        assertThat(lt.sum()).isCloseTo(0.5, within(1e-9));
     }
 
     @Test
-    void aModeNotProfiledSaysSo() throws IOException {
-        Map<Path, String> files = ExperimentReports.render(dir, new ProfileExperiment());
-        String md = files.get(Paths.get("exp-profile.md"));
-        assertThat(md).contains("### 3.4 Short connections (echo, a fresh connection per request)\n\nNot profiled in this run.");
-        assertThat(md).contains("- Short connections: not profiled in this run.");
-        assertThat(files).doesNotContainKey(Paths.get("charts/profile-short.svg"));
+    void aModeNotProfiledHasNoServers() {
+        ProfileExperiment.Findings f = analyse();
+        assertThat(f.data().modes().get(3)).isEmpty();
+        assertThat(f.largest().get(3)).isEmpty();
+        assertThat(f.ltShort()).isNull();
     }
 }

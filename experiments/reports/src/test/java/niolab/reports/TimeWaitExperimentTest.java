@@ -11,19 +11,17 @@ import org.junit.jupiter.api.Test;
 class TimeWaitExperimentTest {
     @Test
     void aPeakNoLargerThanTheWarmUpIsTheWarmUps() {
-        String r = TimeWaitExperiment.twReading(999, 999, 3000);
-        assertThat(r).startsWith("the peak of 999 TIME-WAIT sockets comes with the client's own warm-up")
-                .contains("ran without `--cold-client`").endsWith("the 3000 timed connections left at most 0: none beyond the warm-up's");
+        assertThat(TimeWaitExperiment.reading(999, 999)).isEqualTo(new TimeWaitExperiment.PeakReading(TimeWaitExperiment.Peak.WARMUP, 0));
     }
 
     @Test
     void whatTheWarmUpDoesNotExplainIsTheTimedConnections() {
-        assertThat(TimeWaitExperiment.twReading(1000, 400, 3000)).endsWith("left at most 600 beyond them");
+        assertThat(TimeWaitExperiment.reading(1000, 400)).isEqualTo(new TimeWaitExperiment.PeakReading(TimeWaitExperiment.Peak.WARMUP, 600));
     }
 
     @Test
     void aColdClientsPeakIsItsOwn() {
-        assertThat(TimeWaitExperiment.twReading(0, 0, 3000)).isEqualTo("no socket entered TIME-WAIT during the run (peak 0)");
-        assertThat(TimeWaitExperiment.twReading(1000, 0, 1000)).isEqualTo("1000 sockets were in TIME-WAIT at the peak, left by its 1000 timed connections");
+        assertThat(TimeWaitExperiment.reading(0, 0)).isEqualTo(new TimeWaitExperiment.PeakReading(TimeWaitExperiment.Peak.NONE, 0));
+        assertThat(TimeWaitExperiment.reading(1000, 0)).isEqualTo(new TimeWaitExperiment.PeakReading(TimeWaitExperiment.Peak.OWN, 1000));
     }
 }
