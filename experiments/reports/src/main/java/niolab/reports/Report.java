@@ -12,6 +12,10 @@ import java.util.regex.Pattern;
  */
 public final class Report {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z0-9_.:-]+)}}");
+    /** {@code {{?key=case}}text{{/?}}}: the text where the value of key is case, else nothing. */
+    private static final Pattern CASE = Pattern.compile("\\{\\{\\?([a-zA-Z0-9_.:-]+)=([a-zA-Z0-9_-]+)}}(.*?)\\{\\{/\\?}}", Pattern.DOTALL);
+    /** {@code {{=key}}text{{/=}}} and its line's end: text said once, then quoted as {@code {{key}}} wherever it is needed. */
+    private static final Pattern DEFINITION = Pattern.compile("\\{\\{=([a-zA-Z0-9_.:-]+)}}(.*?)\\{\\{/=}}\\n?", Pattern.DOTALL);
 
     final Map<String, String> values = new LinkedHashMap<>();
     final Map<String, String> charts = new LinkedHashMap<>();
@@ -32,15 +36,42 @@ public final class Report {
         return this;
     }
 
-    /** Fills every placeholder; an unknown one is an error, so a typo cannot hide a number. */
+    /**
+     * Fills every placeholder, after keeping the cases that hold and taking out the definitions;
+     * an unknown key is an error, so a typo cannot hide a number.
+     */
     public String fill(String template, String templateName) {
+        Map<String, String> known = new LinkedHashMap<>(values);
+        String cased = cases(template, known, templateName);
+        Matcher d = DEFINITION.matcher(cased);
+        StringBuilder rest = new StringBuilder();
+        while (d.find()) {
+            known.put(d.group(1), fill(d.group(2), known, templateName));
+            d.appendReplacement(rest, "");
+        }
+        d.appendTail(rest);
+        return fill(rest.toString(), known, templateName);
+    }
+
+    private static String cases(String template, Map<String, String> known, String templateName) {
+        Matcher c = CASE.matcher(template);
+        StringBuilder sb = new StringBuilder();
+        while (c.find()) c.appendReplacement(sb, Matcher.quoteReplacement(c.group(2).equals(value(known, c.group(1), templateName)) ? c.group(3) : ""));
+        c.appendTail(sb);
+        return sb.toString();
+    }
+
+    private static String value(Map<String, String> known, String key, String templateName) {
+        String v = known.get(key);
+        if (v == null) throw new IllegalArgumentException(templateName + ": no value for {{" + key + "}} (known: " + known.keySet() + ")");
+        return v;
+    }
+
+    private static String fill(String template, Map<String, String> known, String templateName) {
         Matcher m = PLACEHOLDER.matcher(template);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
-            String v = values.get(m.group(1));
-            if (v == null) {
-                throw new IllegalArgumentException(templateName + ": no value for {{" + m.group(1) + "}} (known: " + values.keySet() + ")");
-            }
+            String v = value(known, m.group(1), templateName);
             m.appendReplacement(sb, Matcher.quoteReplacement(v));
         }
         m.appendTail(sb);
