@@ -166,31 +166,26 @@ public final class BackendExperiment implements Experiment {
             CompareRun.forkPrecision(out, healthz.forks(), healthz.roundsPerFork(), "The claims on part 2's rounds (against"
                     + " redis-benchmark, and the core's CPU time) pair those rounds by number, outside the forks:");
         }
-        out.put("aa_reading", aaReading(d.aa));
+        aaReading(d.aa, out);
     }
 
     /**
      * What the run's own A/A pair (lt against lt) says: a check against the declared threshold,
-     * which it does not set.
+     * which it does not set; the template says it.
      */
-    static String aaReading(Interval aa) {
-        if (aa == null) return "This run measured no A/A pair to check its noise against the threshold of " + THRESHOLD.percent() + ".";
-        return "The A/A pair, two identical `lt` servers, read against each other: " + THRESHOLD.aaCheck(aa) + ". The pair checks"
-                + " the run; the threshold, " + THRESHOLD.percent() + ", was fixed before it, so a noisier run makes no verdict easier.";
+    static void aaReading(Interval aa, Report out) {
+        out.put("aa", aa == null ? "no" : "yes");
+        out.put("threshold_percent", THRESHOLD.percent());
+        if (aa != null) out.put("aa_check", THRESHOLD.aaCheck(aa));
     }
 
-    /** Part 1's tables, one compare per path, or a line saying the results predate it. */
+    /** Part 1's tables, one compare per path, where the results have them (the template says when they predate them). */
     private static void comparisons(Data d, Report out) {
-        if (d.compared.isEmpty()) {
-            out.put("compare_tables", "These results predate the paired comparison (`echo-bench compare`): the rate claims below"
-                    + " come from the sequential rounds of 3.1 and 3.2, paired by round index.");
-            return;
-        }
-        StringBuilder sb = new StringBuilder("Every server ran in one `echo-bench compare` per path (" + d.settings.get("cmp_warmup")
-                + " of load per server first); each ratio is the median of the per-round ratios to the first server, with its"
-                + " 95% interval.");
-        for (String path : PATHS) sb.append("\n\n").append(d.compared.get(path).section(path));
-        out.put("compare_tables", sb.toString());
+        out.put("compared", d.compared.isEmpty() ? "no" : "yes");
+        out.put("cmp_warmup", d.settings.get("cmp_warmup"));
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, CompareRun> c : d.compared.entrySet()) sb.append("\n\n").append(c.getValue().section(c.getKey()));
+        out.put("compare_sections", sb.toString());
     }
 
     private static String key(String path) {

@@ -17,16 +17,20 @@ class BackendExperimentTest {
     @Test
     void anAaPairReachingBeyondTheThresholdIsAWarningNotANewThreshold() {
         // the committed run's A/A: 0.978 [0.949, 0.991], reaching 5.1% from 1
-        String s = BackendExperiment.aaReading(new Interval(0.978, 0.949, 0.991));
-        assertThat(s).contains("A/A check: 0.978 [0.949, 0.991], warning: reaches 5.1% from 1, beyond ±5%")
-                .contains("the threshold, ±5%, was fixed before it");
+        Report out = new Report();
+        BackendExperiment.aaReading(new Interval(0.978, 0.949, 0.991), out);
+        assertThat(out.values()).containsEntry("aa", "yes").containsEntry("threshold_percent", "±5%");
+        assertThat(out.values().get("aa_check")).contains("A/A check: 0.978 [0.949, 0.991], warning: reaches 5.1% from 1, beyond ±5%");
     }
 
     @Test
     void aQuietAaPairIsInsideTheThreshold() {
-        String s = BackendExperiment.aaReading(new Interval(1.001, 0.995, 1.008));
-        assertThat(s).contains("A/A check: 1.001 [0.995, 1.008], inside ±5%").doesNotContain("warning");
-        assertThat(BackendExperiment.aaReading(null)).contains("no A/A pair").contains("±5%");
+        Report out = new Report();
+        BackendExperiment.aaReading(new Interval(1.001, 0.995, 1.008), out);
+        assertThat(out.values().get("aa_check")).contains("A/A check: 1.001 [0.995, 1.008], inside ±5%").doesNotContain("warning");
+        Report none = new Report();
+        BackendExperiment.aaReading(null, none);
+        assertThat(none.values()).containsEntry("aa", "no").containsEntry("threshold_percent", "±5%").doesNotContainKey("aa_check");
     }
 
     @Test
