@@ -33,10 +33,6 @@ class TreeTextTest {
     private static final Map<String, String> EXCEPTIONS = Map.of(
             "LICENSE", "the Apache License's own text, which names its version's date",
             "docs/suite-times.tsv", "a log of measured suite times: each row's note says when and on what it ran",
-            "experiments/templates/exp-vt.md", "the by-hand vt/lt ratio quoted with its date (VtExperiment's QUOTED_1DEC), being replaced by a measured one",
-            "experiments/exp-vt.md", "generated from templates/exp-vt.md (above)",
-            "experiments/reports/src/main/java/niolab/reports/VtExperiment.java", "QUOTED_1DEC, the by-hand ratio of templates/exp-vt.md (above)",
-            "experiments/reports/src/test/java/niolab/reports/VtExperimentTest.java", "checks VtExperiment's wording of QUOTED_1DEC (above)",
             "test-kit/src/test/java/niolab/testkit/TreeTextTest.java", "this test's own examples");
 
     @Test

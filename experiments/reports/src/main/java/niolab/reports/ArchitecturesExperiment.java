@@ -34,29 +34,84 @@ public final class ArchitecturesExperiment implements Experiment {
 
     public static final String SHORT = "echo-short", PING = "ping-keepalive", PIPELINE = "ping-pipeline";
     /** exp-syscalls' architectures and workloads this report quotes. */
-    private static final String[] SYSCALL_ARCHS = ServerCatalog.selection("syscalls").toArray(new String[0]);
+    private static final String[] SYSCALL_ARCHS = ServerCatalog.selection("syscalls").toArray(new String[0]), SYSCALL_WORKLOADS = {"keepalive", "serial"};
 
     @Override
     public String name() {
         return "architectures";
     }
 
+    /** The run as read: its compare runs and tables, and exp-syscalls' loop-thread syscalls per request by "arch-workload". */
+    record Data(ArchitecturesRun run, Map<String, Double> syscalls) {
+    }
+
+    /** Whether a comparison of two servers in one measure could be made on this run. */
+    enum Presence { MEASURED, NOT_MEASURED, SERVED_NONE }
+
+    /** Server {@code a} against {@code b} in one measure, paired by round: the rate's and CPU's ratios (null under 2 paired rounds). */
+    record Versus(String a, String b, String measure, Presence presence, Interval rate, Interval cpu) {
+    }
+
+    /** RSS at the idle connections of {@code a} against {@code b}: KB more (negative: less) per connection. */
+    record Memory(String a, String b, boolean measured, double kbMore) {
+    }
+
+    /** The highest median rate in a measure and the next ({@code null} where none), with their paired ratio. */
+    record Fastest(String first, String second, Interval ratio) {
+    }
+
+    /**
+     * What the run found: the server's share of the cores ({@code scales}: a core per loop), the
+     * comparisons the analysis rests on, the fastest pipelined server, and the lab's claims.
+     */
+    record Findings(Data data, int serverCores, boolean scales, Versus vtAt, Versus vtShort, Versus vtTop, Memory vtMemory,
+            List<Versus> loops, List<Versus> ffm, List<Versus> codec, List<Versus> c, Fastest pipeline, List<Claim> claims) {
+    }
+
     @Override
     public void generate(Results r, Report out) {
-        ArchitecturesRun run = new ArchitecturesRun(r);
         out.put("env", r.environment(THRESHOLD));
-        settings(run, out);
+        render(analyse(load(r)), out);
+    }
+
+    static Data load(Results r) {
+        Results sys = new Results(r.dir.resolveSibling("syscalls"));
+        Map<String, Double> perRequest = new LinkedHashMap<>();
+        for (String a : SYSCALL_ARCHS) {
+            for (String w : SYSCALL_WORKLOADS) perRequest.put(a + "-" + w, new SyscallCounts(sys, a, w).total("loop", 0));
+        }
+        return new Data(new ArchitecturesRun(r), perRequest);
+    }
+
+    static Findings analyse(Data d) {
+        ArchitecturesRun run = d.run;
+        String at = "echo-ka-" + run.setting("connections");
+        int serverCores = run.cores / 2;
+        return new Findings(d, serverCores, serverCores >= 2, versus(run, "vt", "lt", at), versus(run, "vt", "lt", SHORT),
+                versus(run, "vt", "lt", run.top()), memory(run, "vt", "lt"),
+                List.of(versus(run, "lt-loops", "lt", at), versus(run, "et-loops", "et", at), versus(run, "mp", "lt", at)),
+                List.of(versus(run, "et-ffm", "et", at), versus(run, "et-ffm", "et", PING)),
+                List.of(versus(run, "netty-http", "netty-epoll", PIPELINE), versus(run, "netty-http", "netty-epoll", PING)),
+                List.of(versus(run, "lt", "c", PING), versus(run, "et", "c", PING), versus(run, "lt", "c", SHORT), versus(run, "et", "c", SHORT)),
+                fastest(run, PIPELINE), claims(run));
+    }
+
+    static void render(Findings f, Report out) {
+        ArchitecturesRun run = f.data.run;
+        settings(f, out);
         echoTables(run, out);
         pingTable(run, out);
         ratioTables(run, out);
         perRequestTables(run, out);
         memoryTable(run, out);
-        syscalls(r, out);
-        evidence(run, out);
-        claims(run, out);
+        syscalls(f.data.syscalls, out);
+        evidence(f, out);
+        Claim.report(f.claims, "measured", out);
+        CompareRun.forkPrecision(out, run.forks(run.top()), Integer.parseInt(run.setting("rounds")));
     }
 
-    private static void settings(ArchitecturesRun run, Report out) {
+    private static void settings(Findings f, Report out) {
+        ArchitecturesRun run = f.data.run;
         for (String k : List.of("rounds", "warmup", "idle_connections", "connections", "depth", "loops", "client_threads", "backlog", "nofile",
                 "load_at_start", "load_at_end")) {
             out.put(k, run.setting(k));
@@ -64,16 +119,9 @@ public final class ArchitecturesExperiment implements Experiment {
         out.put("design", design(run));
         out.put("levels", String.join(", ", run.levels));
         out.put("servers", String.join(", ", run.servers));
-        int serverCores = run.cores / 2;
         out.put("cores", Integer.toString(run.cores));
-        out.put("scaling", serverCores >= 2
-                ? "The server had " + serverCores + " of the " + run.cores + " cores, so `--loops " + run.setting("loops")
-                        + "` and mp's " + run.setting("loops") + " workers each had a core per loop: their rows against"
-                        + " one-loop `lt` and `et` show what the cores add."
-                : "This machine has " + run.cores + " cores: the server gets one and the client the other, so `--loops "
-                        + run.setting("loops") + "` and mp's " + run.setting("loops") + " workers share a single core. Their"
-                        + " rows show what a second loop or process costs on one core, not what it gains: scaling cannot be"
-                        + " shown here. On 4 or more cores the script gives the server half of them and a loop per server core.");
+        out.put("server_cores", Integer.toString(f.serverCores));
+        out.put("cores_per_loop", f.scales ? "yes" : "no");
     }
 
     /** Keep-alive echo by connections, the short-connection rate, errors; and the two charts. */
@@ -238,47 +286,45 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     /** Syscalls per request on the event loop thread, as exp-syscalls measured them under strace. */
-    private static void syscalls(Results r, Report out) {
-        Results sys = new Results(r.dir.resolveSibling("syscalls"));
+    private static void syscalls(Map<String, Double> perRequest, Report out) {
         List<List<String>> rows = new ArrayList<>();
-        Map<String, Double> perRequest = new LinkedHashMap<>();
         for (String a : SYSCALL_ARCHS) {
             List<String> row = new ArrayList<>(List.of(a));
-            for (String w : new String[] {"keepalive", "serial"}) {
-                double calls = new SyscallCounts(sys, a, w).total("loop", 0);
-                perRequest.put(a + "-" + w, calls);
-                row.add(Md.f2(calls));
-            }
+            for (String w : SYSCALL_WORKLOADS) row.add(Md.f2(perRequest.get(a + "-" + w)));
             rows.add(row);
         }
         out.put("syscalls_table", Md.table(List.of("server", "keep-alive echo", "serial short connections"), rows));
-        for (String w : new String[] {"keepalive", "serial"}) {
+        for (String w : SYSCALL_WORKLOADS) {
             out.put("syscalls_" + w, CountComparison.fewerOrMore("et", perRequest.get("et-" + w), "lt", perRequest.get("lt-" + w), "syscalls per request"));
         }
     }
 
     /** The comparisons the analysis rests on, as sentences that follow the figures. */
-    private static void evidence(ArchitecturesRun run, Report out) {
-        String at = "echo-ka-" + run.setting("connections"), atWords = "Keep-alive echo at " + run.setting("connections") + " connections";
-        out.put("vt_evidence", versus(run, "vt", "lt", at, atWords));
-        out.put("vt_short", versus(run, "vt", "lt", SHORT, "Short connections"));
-        out.put("vt_top", versus(run, "vt", "lt", run.top(), "Keep-alive echo at " + run.topLevel() + " connections"));
-        out.put("vt_memory", memory(run, "vt", "lt"));
-        out.put("loops_evidence", versus(run, "lt-loops", "lt", at, atWords) + " " + versus(run, "et-loops", "et", at, atWords)
-                + " " + versus(run, "mp", "lt", at, atWords));
-        out.put("ffm_evidence", versus(run, "et-ffm", "et", at, atWords) + " " + versus(run, "et-ffm", "et", PING, "Keep-alive /ping"));
-        out.put("codec_evidence", versus(run, "netty-http", "netty-epoll", PIPELINE, "Pipelined /ping")
-                + " " + versus(run, "netty-http", "netty-epoll", PING, "Keep-alive /ping"));
-        out.put("c_evidence", versus(run, "lt", "c", PING, "Keep-alive /ping") + " " + versus(run, "et", "c", PING, "Keep-alive /ping")
-                + " " + versus(run, "lt", "c", SHORT, "Short connections") + " " + versus(run, "et", "c", SHORT, "Short connections"));
-        out.put("fastest_pipeline", fastest(run, PIPELINE));
+    private static void evidence(Findings f, Report out) {
+        ArchitecturesRun run = f.data.run;
+        out.put("vt_evidence", versus(run, f.vtAt));
+        out.put("vt_short", versus(run, f.vtShort));
+        out.put("vt_top", versus(run, f.vtTop));
+        out.put("vt_memory", memory(run, f.vtMemory));
+        out.put("loops_evidence", versus(run, f.loops));
+        out.put("ffm_evidence", versus(run, f.ffm));
+        out.put("codec_evidence", versus(run, f.codec));
+        out.put("c_evidence", versus(run, f.c));
+        out.put("fastest_pipeline", fastest(run, f.pipeline));
     }
 
-    /**
-     * The server with the highest median rate in measure {@code m}, and whether this run can tell
-     * it from the next: their paired per-round ratio, in words.
-     */
-    static String fastest(ArchitecturesRun run, String m) {
+    /** The measure in words: "Keep-alive echo at 50 connections", "Short connections", "Keep-alive /ping", "Pipelined /ping". */
+    static String measureWords(String m) {
+        return switch (m) {
+            case SHORT -> "Short connections";
+            case PING -> "Keep-alive /ping";
+            case PIPELINE -> "Pipelined /ping";
+            default -> "Keep-alive echo at " + m.substring("echo-ka-".length()) + " connections";
+        };
+    }
+
+    /** The server with the highest median rate in measure {@code m}, and the next. */
+    static Fastest fastest(ArchitecturesRun run, String m) {
         String first = null, second = null;
         for (String s : run.servers) {
             if (!run.has(s, m)) continue;
@@ -289,34 +335,58 @@ public final class ArchitecturesExperiment implements Experiment {
                 second = s;
             }
         }
-        if (first == null) return "none measured";
-        String top = run.label(first) + " (" + Md.f0(run.rate(first, m)) + " req/s, the highest median)";
-        if (second == null) return top;
-        Interval ratio = run.rateRatio(first, second, m);
-        return top + "; against the next, " + run.label(second) + " (" + Md.f0(run.rate(second, m)) + " req/s): "
-                + (ratio == null ? "too few paired rounds to tell them apart" : Comparison.describe(ratio, Comparison.Quantity.RATE, run.threshold));
+        return new Fastest(first, second, first == null || second == null ? null : run.rateRatio(first, second, m));
+    }
+
+    /** The fastest server and whether this run can tell it from the next: their paired per-round ratio, in words. */
+    static String fastest(ArchitecturesRun run, Fastest f) {
+        if (f.first == null) return "none measured";
+        String m = PIPELINE;
+        String top = run.label(f.first) + " (" + Md.f0(run.rate(f.first, m)) + " req/s, the highest median)";
+        if (f.second == null) return top;
+        return top + "; against the next, " + run.label(f.second) + " (" + Md.f0(run.rate(f.second, m)) + " req/s): "
+                + (f.ratio == null ? "too few paired rounds to tell them apart" : Comparison.describe(f.ratio, Comparison.Quantity.RATE, run.threshold));
+    }
+
+    private static Memory memory(ArchitecturesRun run, String a, String b) {
+        if (!run.hasIdle(a) || !run.hasIdle(b)) return new Memory(a, b, false, Double.NaN);
+        return new Memory(a, b, true, (run.rssMb(a) - run.rssMb(b)) * 1024 / Double.parseDouble(run.setting("idle_connections")));
     }
 
     /** "vt holds ... in 752.9 MB, lt in 71.9 MB: 69.7 KB more per connection." */
-    private static String memory(ArchitecturesRun run, String a, String b) {
-        if (!run.hasIdle(a) || !run.hasIdle(b)) return "(" + a + " or " + b + " not measured idle on this run.)";
-        double kbMore = (run.rssMb(a) - run.rssMb(b)) * 1024 / Double.parseDouble(run.setting("idle_connections"));
-        return run.label(a) + " holds " + run.setting("idle_connections") + " idle connections in " + Md.f1(run.rssMb(a)) + " MB of RSS, "
-                + run.label(b) + " in " + Md.f1(run.rssMb(b)) + " MB: " + Md.f1(Math.abs(kbMore)) + " KB " + (kbMore >= 0 ? "more" : "less")
+    private static String memory(ArchitecturesRun run, Memory m) {
+        if (!m.measured) return "(" + m.a + " or " + m.b + " not measured idle on this run.)";
+        return run.label(m.a) + " holds " + run.setting("idle_connections") + " idle connections in " + Md.f1(run.rssMb(m.a)) + " MB of RSS, "
+                + run.label(m.b) + " in " + Md.f1(run.rssMb(m.b)) + " MB: " + Md.f1(Math.abs(m.kbMore)) + " KB " + (m.kbMore >= 0 ? "more" : "less")
                 + " per connection.";
+    }
+
+    static Versus versus(ArchitecturesRun run, String a, String b, String measure) {
+        if (!run.has(a, measure) || !run.has(b, measure)) return new Versus(a, b, measure, Presence.NOT_MEASURED, null, null);
+        if (!(run.rate(a, measure) > 0) || !(run.rate(b, measure) > 0)) return new Versus(a, b, measure, Presence.SERVED_NONE, null, null);
+        return new Versus(a, b, measure, Presence.MEASURED, run.rateRatio(a, b, measure), run.cpuRatio(a, b, measure));
+    }
+
+    private static String versus(ArchitecturesRun run, List<Versus> all) {
+        List<String> said = new ArrayList<>();
+        for (Versus v : all) said.add(versus(run, v));
+        return String.join(" ", said);
     }
 
     /**
      * "Short connections: vt 3516 req/s, ...; lt ...; vt against lt, paired by round: rate slower
      * by 8% [5%, 11%], CPU per request costlier by ...": each direction from its own interval.
      */
-    static String versus(ArchitecturesRun run, String a, String b, String measure, String what) {
-        if (!run.has(a, measure) || !run.has(b, measure)) return "(" + what + ": " + a + " or " + b + " not measured on this run.)";
-        if (!(run.rate(a, measure) > 0) || !(run.rate(b, measure) > 0)) return "(" + what + ": " + a + " or " + b + " served no request on this run.)";
-        Interval rate = run.rateRatio(a, b, measure), cpu = run.cpuRatio(a, b, measure);
-        return what + ": " + run.label(a) + " " + point(run, a, measure) + "; " + run.label(b) + " " + point(run, b, measure)
-                + "; " + run.label(a) + " against " + run.label(b) + ", paired by round: rate " + ratioWords(rate, Comparison.Quantity.RATE, run.threshold)
-                + ", CPU per request " + ratioWords(cpu, Comparison.Quantity.COST, run.threshold) + ".";
+    static String versus(ArchitecturesRun run, Versus v) {
+        String what = measureWords(v.measure);
+        return switch (v.presence) {
+            case NOT_MEASURED -> "(" + what + ": " + v.a + " or " + v.b + " not measured on this run.)";
+            case SERVED_NONE -> "(" + what + ": " + v.a + " or " + v.b + " served no request on this run.)";
+            case MEASURED -> what + ": " + run.label(v.a) + " " + point(run, v.a, v.measure) + "; " + run.label(v.b) + " " + point(run, v.b, v.measure)
+                    + "; " + run.label(v.a) + " against " + run.label(v.b) + ", paired by round: rate "
+                    + ratioWords(v.rate, Comparison.Quantity.RATE, run.threshold) + ", CPU per request "
+                    + ratioWords(v.cpu, Comparison.Quantity.COST, run.threshold) + ".";
+        };
     }
 
     /** A paired ratio in words with its figure, or why there is none. */
@@ -331,25 +401,37 @@ public final class ArchitecturesExperiment implements Experiment {
     }
 
     /**
+     * The lab's event loops of this run, the architectures that run one loop or several
+     * ({@code --loops}), each by its own catalog name: the claims about the cost of its hand-written loops.
+     */
+    static List<String> eventLoops(ArchitecturesRun run) {
+        List<String> loops = new ArrayList<>();
+        for (String arch : ServerCatalog.actsIn("--loops")) {
+            if (run.servers.contains(arch)) loops.add(arch);
+        }
+        return loops;
+    }
+
+    /**
      * The lab's claims about its servers, each checked against this run's figures: a ratio's
      * interval from the rounds' ratios, paired by round (rounds interleave the servers, so round
      * i of two servers saw the same machine).
      */
-    static void claims(ArchitecturesRun run, Report out) {
+    static List<Claim> claims(ArchitecturesRun run) {
         List<Claim> claims = new ArrayList<>();
         String at = "echo-ka-" + run.setting("connections");
         if (!run.echoServers().isEmpty()) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.topLevel() + " connections: the share of servers serving it with 0 errors",
                     Interval.exactly((double) run.clean(run.top()) / run.echoServers().size()), 0, 1.0));
         }
-        String echoAt = "echo-ka-" + run.setting("connections");
-        ForkInterval vtOverLt = run.has("vt", echoAt) && run.has("lt", echoAt) ? run.rateDesign("vt", "lt", echoAt) : null;
+        ForkInterval vtOverLt = run.has("vt", at) && run.has("lt", at) ? run.rateDesign("vt", "lt", at) : null;
         if (vtOverLt != null) {
             claims.add(Claim.atLeast("keep-alive echo at " + run.setting("connections") + " connections: vt serves at least 0.7× lt's req/s",
                     vtOverLt, ArchitecturesRun.pairedRounds(run.rates("vt", at), run.rates("lt", at)), 0.7));
         }
         String[][] cpuClaims = {{PING, "keep-alive /ping", "1.1"}, {at, "keep-alive echo", "1.1"}, {SHORT, "short connections", "1.2"}};
-        for (String s : new String[] {"lt", "et"}) {
+        List<String> loops = eventLoops(run);
+        for (String s : loops) {
             for (String[] c : cpuClaims) {
                 ForkInterval ratio = run.has(s, c[0]) && run.has("c", c[0]) ? run.cpuDesign(s, "c", c[0]) : null;
                 if (ratio != null) {
@@ -358,13 +440,12 @@ public final class ArchitecturesExperiment implements Experiment {
                 }
             }
         }
-        for (String s : new String[] {"lt", "et"}) {
+        for (String s : loops) {
             if (run.hasIdle(s)) {
                 claims.add(Claim.atMost(s + " holds " + run.setting("idle_connections") + " idle connections in under 100 MB of RSS (MB)",
                         Interval.exactly(run.rssMb(s)), 1, 100));
             }
         }
-        Claim.report(claims, "measured", out);
-        CompareRun.forkPrecision(out, run.forks(run.top()), Integer.parseInt(run.setting("rounds")));
+        return claims;
     }
 }

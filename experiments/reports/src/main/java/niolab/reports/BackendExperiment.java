@@ -1,8 +1,10 @@
 package niolab.reports;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import niolab.common.ServerCatalog;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.ForkInterval;
@@ -49,88 +51,167 @@ public final class BackendExperiment implements Experiment {
         return "backend";
     }
 
+    /** One server's round on one path (samples.csv). */
+    record Sample(String arch, String mode, String path, double rate, double p99Us, double serverCpu, double redisCpu, double errors) {
+    }
+
+    /** One redis-benchmark GET round: its pipeline depth, rate and Redis CPU per GET. */
+    record Get(String pipeline, double rate, double redisCpu) {
+    }
+
+    /**
+     * The run: its settings, Redis's version, the servers' rounds in file order, each server's
+     * counters, redis-benchmark's rounds, the compare runs by path (none where the results
+     * predate them) and the A/A pair (null where none).
+     */
+    record Data(Map<String, String> settings, String redisVersion, List<Sample> samples, Map<Server, ServerCounters> counters,
+            List<Get> redisBenchmark, Map<String, CompareRun> compared, Interval aa) {
+        /** {@code f} of every round of a server on a path, in file order. */
+        double[] of(ToDoubleFunction<Sample> f, String arch, String mode, String path) {
+            List<Sample> match = new ArrayList<>();
+            for (Sample x : samples) {
+                if (x.arch.equals(arch) && x.mode.equals(mode) && x.path.equals(path)) match.add(x);
+            }
+            double[] v = new double[match.size()];
+            for (int i = 0; i < v.length; i++) v[i] = f.applyAsDouble(match.get(i));
+            return v;
+        }
+
+        double median(ToDoubleFunction<Sample> f, String arch, String mode, String path) {
+            return Stats.median(of(f, arch, mode, path));
+        }
+
+        double[] gets(ToDoubleFunction<Get> f, String pipeline) {
+            return redisBenchmark.stream().filter(g -> g.pipeline.equals(pipeline)).mapToDouble(f).toArray();
+        }
+    }
+
+    /** One architecture's /healthz median rate in each posture of {@link #MODES}, and the highest. */
+    record Postures(String arch, double[] rates, int best) {
+    }
+
+    /**
+     * What the run found: how much the rate and the core time per /healthz moved between rounds
+     * (medians over the servers), each architecture's postures, the best GET rate of a loop
+     * posture against redis-benchmark's ceilings (pipeline 1 and the run's depth), and the claims.
+     */
+    record Findings(Data data, double rateSpread, double coreSpread, List<Postures> postures, double[] ceilings, double bestGets,
+            List<Claim> claims) {
+    }
+
     @Override
     public void generate(Results r, Report out) {
-        Csv samples = r.csv("samples.csv");
-        Csv settings = r.csv("settings.csv");
-        Map<String, String> s = settings.rows().get(0);
+        render(analyse(load(r)), out);
+    }
+
+    static Data load(Results r) {
+        List<Sample> samples = new ArrayList<>();
+        for (Map<String, String> x : r.csv("samples.csv").rows()) {
+            samples.add(new Sample(x.get("arch"), x.get("mode"), x.get("path"), Csv.number(x.get("requests_per_s")), Csv.number(x.get("p99_us")),
+                    Csv.number(x.get("server_cpu_us_per_req")), Csv.number(x.get("redis_cpu_us_per_req")), Csv.number(x.get("errors"))));
+        }
+        Map<Server, ServerCounters> counters = new LinkedHashMap<>();
+        for (Server s : SERVERS) counters.put(s, r.counters("counters-" + s.arch() + "-" + s.mode() + ".txt"));
+        List<Get> gets = new ArrayList<>();
+        for (Map<String, String> x : r.csv("redis-benchmark.csv").rows()) {
+            gets.add(new Get(x.get("pipeline"), Csv.number(x.get("requests_per_s")), Csv.number(x.get("redis_cpu_us_per_req"))));
+        }
+        Map<String, CompareRun> compared = new LinkedHashMap<>();
+        if (r.has("compare-healthz.json")) {
+            for (String path : PATHS) compared.put(path, CompareRun.of(r, "compare-" + key(path) + ".json", THRESHOLD));
+        }
+        return new Data(r.csv("settings.csv").rows().get(0), r.text("redis-version.txt").trim(), samples, counters, gets, compared, r.aa());
+    }
+
+    static Findings analyse(Data d) {
+        double[] rates = new double[SERVERS.size()], cores = new double[SERVERS.size()];
+        for (int i = 0; i < rates.length; i++) {
+            Server s = SERVERS.get(i);
+            rates[i] = Stats.relativeSpread(d.of(Sample::rate, s.arch(), s.mode(), "/healthz"));
+            cores[i] = Stats.relativeSpread(coreMicrosByRound(d, s.arch(), s.mode()));
+        }
+        List<Postures> postures = new ArrayList<>();
+        for (String a : ARCHS) {
+            double[] v = new double[MODES.length];
+            for (int i = 0; i < MODES.length; i++) v[i] = d.median(Sample::rate, a, MODES[i], "/healthz");
+            postures.add(new Postures(a, v, Stats.best(v, true)));
+        }
+        double[] ceilings = {Stats.median(d.gets(Get::rate, "1")), Stats.median(d.gets(Get::rate, d.settings.get("depth")))};
+        double bestGets = 0;
+        for (String a : ARCHS) bestGets = Math.max(bestGets, GETS * d.median(Sample::rate, a, "loop", "/healthz"));
+        return new Findings(d, Stats.median(rates), Stats.median(cores), postures, ceilings, bestGets, claims(d));
+    }
+
+    static void render(Findings f, Report out) {
+        Data d = f.data;
+        Map<String, String> s = d.settings;
         out.put("duration", s.get("duration")).put("warmup", s.get("warmup")).put("rounds", s.get("rounds"))
                 .put("connections", s.get("connections")).put("depth", s.get("depth"))
                 .put("load_before", s.get("load_before")).put("load_after", s.get("load_after"));
-        out.put("redis_version", r.text("redis-version.txt").trim());
-        for (String path : PATHS) out.put(key(path) + "_table", pathTable(samples, path));
-        out.put("counters_table", countersTable(r));
-        out.put("steadier", steadier(samples));
-        out.put("postures_table", posturesTable(samples, out));
-        out.put("vt_table", vtTable(samples, out));
-        out.put("core_table", coreTable(samples, out));
-        out.put("dilution_table", dilutionTable(samples, out));
-        ceiling(r, samples, s.get("depth"), out);
-        CompareRun healthz = r.has("compare-healthz.json") ? CompareRun.of(r, "compare-healthz.json", THRESHOLD) : null;
-        comparisons(r, s, out);
-        claims(samples, healthz, r.csv("redis-benchmark.csv"), out);
-        out.put("aa_reading", aaReading(r.aa()));
+        out.put("redis_version", d.redisVersion);
+        for (String path : PATHS) out.put(key(path) + "_table", pathTable(d, path));
+        out.put("counters_table", countersTable(d));
+        out.put("rate_spread", Md.f0(f.rateSpread * 100) + "%");
+        out.put("core_spread", Md.f0(f.coreSpread * 100) + "%");
+        out.put("core_steadier", f.coreSpread < f.rateSpread ? "yes" : "no");
+        out.put("postures_table", posturesTable(f, out));
+        out.put("vt_table", vtTable(d, out));
+        out.put("core_table", coreTable(d, out));
+        out.put("dilution_table", dilutionTable(d, out));
+        ceiling(f, out);
+        comparisons(d, out);
+        Claim.report(f.claims, "measured ratio", out);
+        CompareRun healthz = d.compared.get("/healthz");
+        if (healthz != null) {
+            CompareRun.forkPrecision(out, healthz.forks(), healthz.roundsPerFork(), "The claims on part 2's rounds (against"
+                    + " redis-benchmark, and the core's CPU time) pair those rounds by number, outside the forks:");
+        }
+        aaReading(d.aa, out);
     }
 
     /**
      * What the run's own A/A pair (lt against lt) says: a check against the declared threshold,
-     * which it does not set.
+     * which it does not set; the template says it.
      */
-    static String aaReading(Interval aa) {
-        if (aa == null) return "This run measured no A/A pair to check its noise against the threshold of " + THRESHOLD.percent() + ".";
-        return "The A/A pair, two identical `lt` servers, read against each other: " + THRESHOLD.aaCheck(aa) + ". The pair checks"
-                + " the run; the threshold, " + THRESHOLD.percent() + ", was fixed before it, so a noisier run makes no verdict easier.";
+    static void aaReading(Interval aa, Report out) {
+        out.put("aa", aa == null ? "no" : "yes");
+        out.put("threshold_percent", THRESHOLD.percent());
+        if (aa != null) out.put("aa_check", THRESHOLD.aaCheck(aa));
     }
 
-    /** Part 1's tables, one compare per path, or a line saying the results predate it. */
-    private static void comparisons(Results r, Map<String, String> settings, Report out) {
-        if (!r.has("compare-healthz.json")) {
-            out.put("compare_tables", "These results predate the paired comparison (`echo-bench compare`): the rate claims below"
-                    + " come from the sequential rounds of 3.1 and 3.2, paired by round index.");
-            return;
-        }
-        StringBuilder sb = new StringBuilder("Every server ran in one `echo-bench compare` per path (" + settings.get("cmp_warmup")
-                + " of load per server first); each ratio is the median of the per-round ratios to the first server, with its"
-                + " 95% interval.");
-        for (String path : PATHS) {
-            sb.append("\n\n").append(CompareRun.of(r, "compare-" + key(path) + ".json", THRESHOLD).section(path));
-        }
-        out.put("compare_tables", sb.toString());
+    /** Part 1's tables, one compare per path, where the results have them (the template says when they predate them). */
+    private static void comparisons(Data d, Report out) {
+        out.put("compared", d.compared.isEmpty() ? "no" : "yes");
+        out.put("cmp_warmup", d.settings.get("cmp_warmup"));
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, CompareRun> c : d.compared.entrySet()) sb.append("\n\n").append(c.getValue().section(c.getKey()));
+        out.put("compare_sections", sb.toString());
     }
 
     private static String key(String path) {
         return path.substring(1);
     }
 
-    private static double[] rate(Csv samples, String arch, String mode, String path) {
-        return samples.numbers("requests_per_s", "arch", arch, "mode", mode, "path", path);
-    }
-
-    private static double median(Csv samples, String column, String arch, String mode, String path) {
-        return Stats.median(samples.numbers(column, "arch", arch, "mode", mode, "path", path));
-    }
-
     /** One row per architecture and posture: medians over the rounds, and the range of the rate. */
-    private static String pathTable(Csv samples, String path) {
+    private static String pathTable(Data d, String path) {
         List<List<String>> rows = new ArrayList<>();
         for (Server s : SERVERS) {
             String a = s.arch();
             String m = s.mode();
-            double[] v = rate(samples, a, m, path);
+            double[] v = d.of(Sample::rate, a, m, path);
             rows.add(List.of(a, m, Md.f0(Stats.median(v)), Md.f0(v[Stats.best(v, false)]) + " – " + Md.f0(v[Stats.best(v, true)]),
-                    Md.f0(median(samples, "p99_us", a, m, path)), Md.f1(median(samples, "server_cpu_us_per_req", a, m, path)),
-                    Md.f1(median(samples, "redis_cpu_us_per_req", a, m, path)),
-                    Md.f0(Stats.sum(samples.numbers("errors", "arch", a, "mode", m, "path", path)))));
+                    Md.f0(d.median(Sample::p99Us, a, m, path)), Md.f1(d.median(Sample::serverCpu, a, m, path)),
+                    Md.f1(d.median(Sample::redisCpu, a, m, path)), Md.f0(Stats.sum(d.of(Sample::errors, a, m, path)))));
         }
         return Md.table(List.of("arch", "posture", "req/s (median)", "range over rounds", "p99 µs", "server CPU µs/req",
                 "Redis CPU µs/req", "errors"), rows);
     }
 
     /** What each server counted over the whole run (warm-ups included): the ratios are what matter. */
-    private static String countersTable(Results r) {
+    private static String countersTable(Data d) {
         List<List<String>> rows = new ArrayList<>();
         for (Server s : SERVERS) {
-            ServerCounters c = r.counters("counters-" + s.arch() + "-" + s.mode() + ".txt");
+            ServerCounters c = d.counters.get(s);
             double calls = c.get("backend_calls");
             double trips = c.get("backend_round_trips");
             rows.add(List.of(s.arch(), s.mode(), Md.f0(calls), Md.f2(trips / calls), Md.f2(GETS * calls / trips),
@@ -140,36 +221,15 @@ public final class BackendExperiment implements Experiment {
                 "wake-ups per hand-off", "503/504 answers"), rows);
     }
 
-    /**
-     * Which measure moved less from round to round, rate or core time per /healthz: the median
-     * over every server of each one's (max − min) / median across rounds, and a sentence that
-     * follows it.
-     */
-    private static String steadier(Csv samples) {
-        double[] rates = new double[SERVERS.size()], cores = new double[SERVERS.size()];
-        for (int i = 0; i < rates.length; i++) {
-            Server s = SERVERS.get(i);
-            rates[i] = Stats.relativeSpread(rate(samples, s.arch(), s.mode(), "/healthz"));
-            cores[i] = Stats.relativeSpread(coreMicrosByRound(samples, s.arch(), s.mode()));
-        }
-        double rate = Stats.median(rates), core = Stats.median(cores);
-        return "On this run a server's /healthz rate moved by " + Md.f0(rate * 100) + "% between its rounds and its core time per"
-                + " request by " + Md.f0(core * 100) + "% (medians over the servers of (max − min) / median): "
-                + (core < rate ? "the CPU time a request costs was the steadier measure of what each posture asks of the core."
-                        : "here the CPU time a request costs was no steadier than the rate.");
-    }
-
     /** /healthz: the loop posture against the two blocking ones, per architecture; the winner line. */
-    private static String posturesTable(Csv samples, Report out) {
+    private static String posturesTable(Findings f, Report out) {
         List<List<String>> rows = new ArrayList<>();
         StringBuilder winners = new StringBuilder();
-        for (String a : ARCHS) {
-            double[] v = new double[MODES.length];
-            for (int i = 0; i < MODES.length; i++) v[i] = Stats.median(rate(samples, a, MODES[i], "/healthz"));
-            rows.add(List.of(a, Md.f0(v[0]), Md.f0(v[1]), Md.f0(v[2]), Md.f2(v[0] / v[1]), Md.f2(v[0] / v[2])));
-            int best = Stats.best(v, true);
+        for (Postures p : f.postures) {
+            double[] v = p.rates;
+            rows.add(List.of(p.arch, Md.f0(v[0]), Md.f0(v[1]), Md.f0(v[2]), Md.f2(v[0] / v[1]), Md.f2(v[0] / v[2])));
             if (winners.length() > 0) winners.append("; ");
-            winners.append(a).append(": ").append(MODES[best]).append(" (").append(Md.versus(v, best, MODES)).append(')');
+            winners.append(p.arch).append(": ").append(MODES[p.best]).append(" (").append(Md.versus(v, p.best, MODES)).append(')');
         }
         out.put("winners", winners.toString());
         return Md.table(List.of("arch", "loop req/s", "pool req/s", "blocking req/s", "loop / pool", "loop / blocking"), rows);
@@ -180,15 +240,15 @@ public final class BackendExperiment implements Experiment {
      * blocking client on a virtual thread, beside the same client on the loop or in a pool, and
      * beside the loop's own pipelining client.
      */
-    private static String vtTable(Csv samples, Report out) {
-        double vt = Stats.median(rate(samples, "vt", "thread", "/healthz"));
-        double vtCore = coreMicros(samples, "vt", "thread");
+    private static String vtTable(Data d, Report out) {
+        double vt = d.median(Sample::rate, "vt", "thread", "/healthz");
+        double vtCore = coreMicros(d, "vt", "thread");
         List<List<String>> rows = new ArrayList<>();
         StringBuilder summary = new StringBuilder();
         for (String a : ARCHS) {
             for (String m : MODES) {
-                double v = Stats.median(rate(samples, a, m, "/healthz"));
-                double core = coreMicros(samples, a, m);
+                double v = d.median(Sample::rate, a, m, "/healthz");
+                double core = coreMicros(d, a, m);
                 rows.add(List.of(a, m, Md.f0(v), Md.f2(vt / v), Md.f1(core), Md.f2(vtCore / core)));
                 if (a.equals("lt")) summary.append(summary.length() == 0 ? "" : ", ").append(Md.f2(vt / v)).append("× lt ").append(m);
             }
@@ -203,7 +263,7 @@ public final class BackendExperiment implements Experiment {
      * requests one core could serve if nothing else ran on it. Unlike a rate, this holds on a
      * busy machine: the work per request does not depend on who else runs.
      */
-    private static String coreTable(Csv samples, Report out) {
+    private static String coreTable(Data d, Report out) {
         List<List<String>> rows = new ArrayList<>();
         StringBuilder summary = new StringBuilder();
         String arch = null;
@@ -213,89 +273,83 @@ public final class BackendExperiment implements Experiment {
             boolean first = !a.equals(arch);
             if (first) summary.append(arch == null ? "" : "; ").append(a).append(':');
             arch = a;
-            double core = coreMicros(samples, a, m);
+            double core = coreMicros(d, a, m);
             summary.append(first ? " " : ", ").append(m).append(' ').append(Md.f1(core)).append(" µs");
             // vt has no loop posture: its comparison is the table of its own.
-            String vsLoop = a.equals("vt") ? "–" : Md.f2(core / coreMicros(samples, a, "loop"));
-            rows.add(List.of(a, m, Md.f1(median(samples, "server_cpu_us_per_req", a, m, "/healthz")),
-                    Md.f1(median(samples, "redis_cpu_us_per_req", a, m, "/healthz")), Md.f1(core), Md.f0(1e6 / core), vsLoop));
+            String vsLoop = a.equals("vt") ? "–" : Md.f2(core / coreMicros(d, a, "loop"));
+            rows.add(List.of(a, m, Md.f1(d.median(Sample::serverCpu, a, m, "/healthz")),
+                    Md.f1(d.median(Sample::redisCpu, a, m, "/healthz")), Md.f1(core), Md.f0(1e6 / core), vsLoop));
         }
         out.put("core_summary", summary.toString());
         return Md.table(List.of("arch", "posture", "server CPU µs", "Redis CPU µs", "core µs per /healthz",
                 "one core's /healthz per s", "core time / loop's"), rows);
     }
 
-    /** Median server plus median Redis CPU per /healthz. */
     /** Server and Redis CPU µs per /healthz, one per round. */
-    private static double[] coreMicrosByRound(Csv samples, String arch, String mode) {
-        double[] server = samples.numbers("server_cpu_us_per_req", "arch", arch, "mode", mode, "path", "/healthz");
-        double[] redis = samples.numbers("redis_cpu_us_per_req", "arch", arch, "mode", mode, "path", "/healthz");
+    private static double[] coreMicrosByRound(Data d, String arch, String mode) {
+        double[] server = d.of(Sample::serverCpu, arch, mode, "/healthz");
+        double[] redis = d.of(Sample::redisCpu, arch, mode, "/healthz");
         double[] v = new double[server.length];
         for (int i = 0; i < v.length; i++) v[i] = server[i] + redis[i];
         return v;
     }
 
-    private static double coreMicros(Csv samples, String arch, String mode) {
-        return median(samples, "server_cpu_us_per_req", arch, mode, "/healthz") + median(samples, "redis_cpu_us_per_req", arch, mode, "/healthz");
+    /** Median server plus median Redis CPU per /healthz. */
+    private static double coreMicros(Data d, String arch, String mode) {
+        return d.median(Sample::serverCpu, arch, mode, "/healthz") + d.median(Sample::redisCpu, arch, mode, "/healthz");
     }
 
     /** The gap between the architectures on /ping and on /healthz, per posture: how much the backend dilutes it. */
-    private static String dilutionTable(Csv samples, Report out) {
+    private static String dilutionTable(Data d, Report out) {
         List<List<String>> rows = new ArrayList<>();
-        for (String m : MODES) rows.add(gapRow("et / lt, " + m, samples, "et", m, "lt", m));
-        rows.add(gapRow("vt thread / lt pool", samples, "vt", "thread", "lt", "pool"));
-        rows.add(gapRow("vt thread / lt loop", samples, "vt", "thread", "lt", "loop"));
-        double share = Stats.median(rate(samples, "lt", "loop", "/healthz")) / Stats.median(rate(samples, "lt", "loop", "/ping"));
+        for (String m : MODES) rows.add(gapRow("et / lt, " + m, d, "et", m, "lt", m));
+        rows.add(gapRow("vt thread / lt pool", d, "vt", "thread", "lt", "pool"));
+        rows.add(gapRow("vt thread / lt loop", d, "vt", "thread", "lt", "loop"));
+        double share = d.median(Sample::rate, "lt", "loop", "/healthz") / d.median(Sample::rate, "lt", "loop", "/ping");
         out.put("loop_healthz_share", Md.f2(share));
         double[] busy = new double[SERVERS.size()];
         int k = 0;
         for (Server s : SERVERS) {
-            busy[k++] = Stats.median(rate(samples, s.arch(), s.mode(), "/ping"))
-                    * median(samples, "server_cpu_us_per_req", s.arch(), s.mode(), "/ping") / 1e6;
+            busy[k++] = d.median(Sample::rate, s.arch(), s.mode(), "/ping") * d.median(Sample::serverCpu, s.arch(), s.mode(), "/ping") / 1e6;
         }
         out.put("ping_server_busy", Md.f0(Stats.median(busy) * 100) + "%");
-        out.put("dilution_summary", "et / lt " + Md.f2(ratio(samples, "loop", "/ping")) + " on /ping, "
-                + Md.f2(ratio(samples, "loop", "/healthz")) + " on /healthz");
+        out.put("dilution_summary", "et / lt " + Md.f2(ratio(d, "loop", "/ping")) + " on /ping, "
+                + Md.f2(ratio(d, "loop", "/healthz")) + " on /healthz");
         return Md.table(List.of("servers", "rate ratio on /ping", "rate ratio on /healthz", "gap on /ping", "gap on /healthz"), rows);
     }
 
     /** One server's median rate over another's, on /ping and on /healthz, and the gaps they make. */
-    private static List<String> gapRow(String label, Csv samples, String arch, String mode, String otherArch, String otherMode) {
-        double ping = ratio(samples, arch, mode, otherArch, otherMode, "/ping");
-        double healthz = ratio(samples, arch, mode, otherArch, otherMode, "/healthz");
+    private static List<String> gapRow(String label, Data d, String arch, String mode, String otherArch, String otherMode) {
+        double ping = ratio(d, arch, mode, otherArch, otherMode, "/ping");
+        double healthz = ratio(d, arch, mode, otherArch, otherMode, "/healthz");
         return List.of(label, Md.f2(ping), Md.f2(healthz), Md.pct(Math.abs(ping - 1) * 100), Md.pct(Math.abs(healthz - 1) * 100));
     }
 
     /** et's median rate over lt's. */
-    private static double ratio(Csv samples, String mode, String path) {
-        return ratio(samples, "et", mode, "lt", mode, path);
+    private static double ratio(Data d, String mode, String path) {
+        return ratio(d, "et", mode, "lt", mode, path);
     }
 
-    private static double ratio(Csv samples, String arch, String mode, String otherArch, String otherMode, String path) {
-        return Stats.median(rate(samples, arch, mode, path)) / Stats.median(rate(samples, otherArch, otherMode, path));
+    private static double ratio(Data d, String arch, String mode, String otherArch, String otherMode, String path) {
+        return d.median(Sample::rate, arch, mode, path) / d.median(Sample::rate, otherArch, otherMode, path);
     }
 
     /** redis-benchmark GET on the same Redis, alone on its core, and how close the loop posture comes. */
-    private static void ceiling(Results r, Csv samples, String depth, Report out) {
-        Csv bench = r.csv("redis-benchmark.csv");
+    private static void ceiling(Findings f, Report out) {
+        Data d = f.data;
         List<List<String>> rows = new ArrayList<>();
-        double[] ceilings = new double[2];
-        String[] pipes = {"1", depth};
+        String[] pipes = {"1", d.settings.get("depth")};
         for (int i = 0; i < pipes.length; i++) {
-            ceilings[i] = Stats.median(bench.numbers("requests_per_s", "pipeline", pipes[i]));
-            double cpu = Stats.median(bench.numbers("redis_cpu_us_per_req", "pipeline", pipes[i]));
-            rows.add(List.of("redis-benchmark GET -P " + pipes[i], Md.f0(ceilings[i]), Md.f0(ceilings[i]), Md.f1(cpu)));
+            double cpu = Stats.median(d.gets(Get::redisCpu, pipes[i]));
+            rows.add(List.of("redis-benchmark GET -P " + pipes[i], Md.f0(f.ceilings[i]), Md.f0(f.ceilings[i]), Md.f1(cpu)));
         }
-        double bestGets = 0;
         for (String a : ARCHS) {
-            double healthz = Stats.median(rate(samples, a, "loop", "/healthz"));
-            bestGets = Math.max(bestGets, GETS * healthz);
-            rows.add(List.of(a + " loop /healthz", Md.f0(healthz), Md.f0(GETS * healthz),
-                    Md.f1(median(samples, "redis_cpu_us_per_req", a, "loop", "/healthz") / GETS)));
+            double healthz = d.median(Sample::rate, a, "loop", "/healthz");
+            rows.add(List.of(a + " loop /healthz", Md.f0(healthz), Md.f0(GETS * healthz), Md.f1(d.median(Sample::redisCpu, a, "loop", "/healthz") / GETS)));
         }
-        out.put("redis_get_p1", Md.f0(ceilings[0])).put("redis_get_pn", Md.f0(ceilings[1]));
-        out.put("loop_gets_best", Md.f0(bestGets) + " GETs/s");
-        out.put("loop_gets_vs_p1", Md.f2(bestGets / ceilings[0])).put("loop_gets_vs_pn", Md.f2(bestGets / ceilings[1]));
+        out.put("redis_get_p1", Md.f0(f.ceilings[0])).put("redis_get_pn", Md.f0(f.ceilings[1]));
+        out.put("loop_gets_best", Md.f0(f.bestGets) + " GETs/s");
+        out.put("loop_gets_vs_p1", Md.f2(f.bestGets / f.ceilings[0])).put("loop_gets_vs_pn", Md.f2(f.bestGets / f.ceilings[1]));
         out.put("ceiling_table", Md.table(List.of("what", "requests/s", "Redis GETs/s", "Redis CPU µs per GET"), rows));
     }
 
@@ -309,16 +363,17 @@ public final class BackendExperiment implements Experiment {
      * others from part 2's rounds, paired by round number (redis-benchmark's rounds with the
      * servers' rounds of the same number).
      */
-    private static void claims(Csv samples, CompareRun healthz, Csv bench, Report out) {
-        double[] getRates = bench.numbers("requests_per_s", "pipeline", "1");
+    static List<Claim> claims(Data d) {
+        CompareRun healthz = d.compared.get("/healthz");
+        double[] getRates = d.gets(Get::rate, "1");
         List<Claim> claims = new ArrayList<>();
         for (String a : ARCHS) {
-            double[] loop = rate(samples, a, "loop", "/healthz");
+            double[] loop = d.of(Sample::rate, a, "loop", "/healthz");
             for (String m : new String[] {"pool", "blocking"}) {
                 String statement = a + ": loop serves at least twice " + m + "'s /healthz req/s";
                 ForkInterval paired = healthz == null ? null : healthz.forkRatio(a + "-loop", a + "-" + m, CompareRun.RATE);
                 if (healthz == null) {
-                    claims.add(Claim.atLeast(statement, Claim.paired(loop, rate(samples, a, m, "/healthz")), loop.length, 2.0));
+                    claims.add(Claim.atLeast(statement, Claim.paired(loop, d.of(Sample::rate, a, m, "/healthz")), loop.length, 2.0));
                 } else if (paired != null) {
                     claims.add(Claim.atLeast(statement, paired, healthz.rounds(a + "-loop", a + "-" + m), 2.0));
                 }
@@ -327,13 +382,9 @@ public final class BackendExperiment implements Experiment {
                     Claim.paired(loop, getRates), loop.length, 0.5));
             for (String m : new String[] {"pool", "blocking"}) {
                 claims.add(Claim.atLeast(a + ": " + m + " costs the core at least twice loop's CPU time per /healthz",
-                        Claim.paired(coreMicrosByRound(samples, a, m), coreMicrosByRound(samples, a, "loop")), loop.length, 2.0));
+                        Claim.paired(coreMicrosByRound(d, a, m), coreMicrosByRound(d, a, "loop")), loop.length, 2.0));
             }
         }
-        Claim.report(claims, "measured ratio", out);
-        if (healthz != null) {
-            CompareRun.forkPrecision(out, healthz.forks(), healthz.roundsPerFork(), "The claims on part 2's rounds (against"
-                    + " redis-benchmark, and the core's CPU time) pair those rounds by number, outside the forks:");
-        }
+        return claims;
     }
 }

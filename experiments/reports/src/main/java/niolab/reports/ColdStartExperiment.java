@@ -3,6 +3,7 @@ package niolab.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import niolab.common.ServerCatalog;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
@@ -30,7 +31,6 @@ public final class ColdStartExperiment implements Experiment {
     static final String[] LABELS = {"JDK 17", "JDK 25", "JDK 25 + AOT cache", "JDK 25, server warmed", "JDK 25, both warmed",
         "JDK 25 + AOT cache, client only"};
     static final String[] READY_CONFIGS = {"jdk17", "jdk25", "aot"};
-    static final String[] SERVERS = {"lt", "mp", "mp-all-cpus"};
     /** The speed targets the report checks its figures against. */
     static final double AOT_TARGET = 1.5;
     static final double MP_READY_TARGET_MS = 800;
@@ -246,7 +246,7 @@ public final class ColdStartExperiment implements Experiment {
         out.put("worker_cpu", workerCpu(csv));
         double ltCpu = Stats.median(readyValues(csv, "cpu_ms", "lt", "1", "aot"));
         out.put("lt_cpu_aot", Double.isNaN(ltCpu) ? "(not measured)" : Md.f0(ltCpu) + " ms");
-        for (String s : new String[] {"mp", "mp-all-cpus"}) {
+        for (String s : pools(csv)) {
             double aot = Stats.median(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot"));
             out.put("ready_" + s.replace('-', '_') + "_aot", Double.isNaN(aot) ? "(not measured)" : Md.f0(aot) + " ms");
             out.put("mp_target_" + s.replace('-', '_'), Double.isNaN(aot) ? "was not measured"
@@ -264,7 +264,7 @@ public final class ColdStartExperiment implements Experiment {
                 : ltAot < lt25 ? "The cache shortens a server's start (lt's ready times with and without it do not overlap)"
                 : "The cache lengthened lt's start here (the ready times do not overlap)");
         double[] pinnedMs = readyValues(csv, "ready_ms", "mp", TARGET_WORKERS, "aot");
-        double[] spreadMs = readyValues(csv, "ready_ms", "mp-all-cpus", TARGET_WORKERS, "aot");
+        double[] spreadMs = readyValues(csv, "ready_ms", unpinned(csv), TARGET_WORKERS, "aot");
         double pinned = Stats.median(pinnedMs), spread = Stats.median(spreadMs);
         double sooner = (1 - spread / pinned) * 100;
         boolean apart = pinnedMs.length > 0 && spreadMs.length > 0 && disjoint(pinnedMs, spreadMs);
@@ -293,6 +293,23 @@ public final class ColdStartExperiment implements Experiment {
         Claim c = Claim.atMost("mp", Claim.medianDesign(readyMs), readyMs.length, MP_READY_TARGET_MS);
         return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + is(c) + c.words() + " (median " + Md.f0(c.measured().estimate())
                 + " ms, 95% interval " + c.interval() + " over " + readyMs.length + " starts)";
+    }
+
+    /** The pools ready.csv measured, in file order: {@code mp} pinned, and the script's variant of it on every CPU. */
+    private static List<String> pools(Csv csv) {
+        List<String> pools = new ArrayList<>();
+        for (String[] start : starts(csv)) {
+            if (!start[0].equals("lt") && !pools.contains(start[0])) pools.add(start[0]);
+        }
+        return pools;
+    }
+
+    /** The pool on every CPU: the one ready.csv names that is no server of the catalog (the script's unpinned mp), or "" for none. */
+    private static String unpinned(Csv csv) {
+        for (String s : pools(csv)) {
+            if (!ServerCatalog.has(s)) return s;
+        }
+        return "";
     }
 
     /** The starts ready.csv measured, {server, workers}, in file order, each once. */

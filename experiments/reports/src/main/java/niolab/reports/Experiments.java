@@ -13,7 +13,10 @@ import java.util.List;
  *       {@code common.sh} (a fresh {@code results/NAME/} with {@code env.json}), writes its raw
  *       files there (echo-bench {@code --json}, CSV, server logs) and ends with {@code report};</li>
  *   <li>{@code experiments/templates/exp-NAME.md} is the report's text, with a {@code {{key}}}
- *       wherever a number, table or winner goes ({@code {{env}}} is always there);</li>
+ *       wherever a number, table or winner goes ({@code {{env}}} is always there); a sentence that
+ *       depends on the run is there once per case, {@code {{#key=case}}...{{/key=case}}}, kept where the
+ *       generator put that case, and one said in several places is defined once,
+ *       {@code {{=key}}...{{/=}}}, and quoted as {@code {{key}}} ({@link Report#fill});</li>
  *   <li>{@code UringExperiment implements Experiment}, one class, reads the raw files through
  *       {@link Results} ({@link Results#bench}, {@link Results#csv}, {@link Results#counters}),
  *       summarises them with {@link Stats}, formats with {@link Md}, draws with {@link SvgChart},

@@ -12,12 +12,15 @@ import java.util.regex.Pattern;
  * A template chooses among computed cases with sections: {@code {{#key}}...{{/key}}} is kept when
  * the key's value is neither empty nor "false", {@code {{^key}}...{{/key}}} when it is, and
  * {@code {{#key=case}}...{{/key=case}}} when the value is that case; so the sentences stay in the
- * template and the generator only says which case the run found.
+ * template and the generator only says which case the run found. A sentence needed in several
+ * places is defined once, {@code {{=key}}...{{/=}}}, and quoted as {@code {{key}}}.
  */
 public final class Report {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z0-9_.:-]+)}}");
     private static final Pattern SECTION = Pattern.compile("\\{\\{([#^])([a-zA-Z0-9_.:-]+)(?:=([a-zA-Z0-9_.-]+))?}}(.*?)\\{\\{/\\2(?:=\\3)?}}",
             Pattern.DOTALL);
+    /** {@code {{=key}}text{{/=}}} and its line's end: text said once, then quoted as {@code {{key}}} wherever it is needed. */
+    private static final Pattern DEFINITION = Pattern.compile("\\{\\{=([a-zA-Z0-9_.:-]+)}}(.*?)\\{\\{/=}}\\n?", Pattern.DOTALL);
 
     final Map<String, String> values = new LinkedHashMap<>();
     final Map<String, String> charts = new LinkedHashMap<>();
@@ -43,15 +46,34 @@ public final class Report {
         return this;
     }
 
-    /** Fills every placeholder; an unknown one is an error, so a typo cannot hide a number. */
+    /**
+     * Fills every placeholder, after keeping the cases that hold and taking out the definitions;
+     * an unknown key is an error, so a typo cannot hide a number.
+     */
     public String fill(String template, String templateName) {
-        Matcher m = PLACEHOLDER.matcher(sections(template, templateName));
+        Map<String, String> known = new LinkedHashMap<>(values);
+        String cased = sections(template, templateName);
+        Matcher d = DEFINITION.matcher(cased);
+        StringBuilder rest = new StringBuilder();
+        while (d.find()) {
+            known.put(d.group(1), fill(d.group(2), known, templateName));
+            d.appendReplacement(rest, "");
+        }
+        d.appendTail(rest);
+        return fill(rest.toString(), known, templateName);
+    }
+
+    private static String value(Map<String, String> known, String key, String templateName) {
+        String v = known.get(key);
+        if (v == null) throw new IllegalArgumentException(templateName + ": no value for {{" + key + "}} (known: " + known.keySet() + ")");
+        return v;
+    }
+
+    private static String fill(String template, Map<String, String> known, String templateName) {
+        Matcher m = PLACEHOLDER.matcher(template);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
-            String v = values.get(m.group(1));
-            if (v == null) {
-                throw new IllegalArgumentException(templateName + ": no value for {{" + m.group(1) + "}} (known: " + values.keySet() + ")");
-            }
+            String v = value(known, m.group(1), templateName);
             m.appendReplacement(sb, Matcher.quoteReplacement(v));
         }
         m.appendTail(sb);

@@ -16,7 +16,7 @@ import niolab.common.stats.Comparison.Quantity;
 import niolab.common.stats.Interval;
 
 /**
- * exp-vt: issue 28's targets and vt's knobs in paired random-order rounds. {@code echo-bench
+ * exp-vt: the lab's claims on vt and vt's knobs in paired random-order rounds. {@code echo-bench
  * compare} files (ping.json, echo.json, short.json) and the C keepalive-client's rounds
  * (echo-c.csv: round, position, server, rate); every ratio is the median of the per-round ratios,
  * paired by round, with the median interval of {@link Claim}: one statistic for the Java and
@@ -34,71 +34,122 @@ public final class VtExperiment implements Experiment {
         return THRESHOLD;
     }
 
-    /** The keep-alive echo ratio vt/lt as issue 28 quotes it from 1 December (echo-bench and a C client, by hand): quoted, never measured here. */
-    static final double QUOTED_1DEC_LOW = 0.41, QUOTED_1DEC_HIGH = 0.46;
-
     @Override
     public String name() {
         return "vt";
     }
 
+    /** One server of the run, from servers.csv: its name and the JVM and server options it ran with. */
+    record Server(String name, String options) {
+    }
+
+    /** exp-noise's calibration reruns of vt against lt: how many estimates fell below the bound, how many intervals held or failed it. */
+    record Reruns(int n, int belowEstimate, int whollyAbove, int whollyBelow) {
+    }
+
+    /**
+     * The run: servers.csv's servers (null: not recorded), the compare runs (null where not run),
+     * the C client's rates paired by round ([vt's, lt's]; null where not run), exp-architectures'
+     * vt/lt echo interval and exp-noise's reruns (null where not committed).
+     */
+    record Data(List<Server> servers, BenchComparison pingWrk, BenchComparison ping, BenchComparison echo, BenchComparison shortRun,
+            double[][] echoC, Interval architectures, Reruns reruns) {
+    }
+
+    /** Where one client's vt/lt interval lies against exp-architectures': none to compare with, overlapping, or apart. */
+    enum Relation { NO_ARCHITECTURES, OVERLAPS, APART }
+
+    /** One client's vt/lt keep-alive echo interval and where it lies against exp-architectures' (null: none committed). */
+    record Side(String client, Interval ratio, Interval architectures, Relation relation) {
+    }
+
+    /**
+     * What the run found: the claims, the C client's vt/lt interval (null where not run), each
+     * client's side of exp-architectures' interval, the forks and rounds of the forked compare
+     * run (0 forks: not recorded), and exp-noise's reruns.
+     */
+    record Findings(Data data, List<Claim> claims, Interval echoC, List<Side> sides, int forks, int rounds, Reruns reruns) {
+    }
+
     @Override
     public void generate(Results r, Report out) {
+        render(analyse(load(r)), out);
+    }
+
+    static Data load(Results r) {
+        List<Server> servers = null;
+        if (r.has("servers.csv")) {
+            servers = new ArrayList<>();
+            for (Map<String, String> row : r.csv("servers.csv").rows()) {
+                servers.add(new Server(row.get("name"), (row.get("jvm_options") + " " + row.get("server_options")).trim()));
+            }
+        }
+        return new Data(servers, load(r, "ping-wrk.json"), load(r, "ping.json"), load(r, "echo.json"), load(r, "short.json"),
+                r.has("echo-c.csv") ? pairsC(r.csv("echo-c.csv")) : null, architecturesEcho(r), noiseReruns(r));
+    }
+
+    static Findings analyse(Data d) {
         List<Claim> claims = new ArrayList<>();
-        out.put("servers", servers(r));
-        BenchComparison pingWrk = load(r, "ping-wrk.json");
-        double t = THRESHOLD.value();
-        out.put("table_ping_wrk", table(pingWrk, "lt", t));
-        BenchComparison ping = load(r, "ping.json"), echo = load(r, "echo.json"), shortRun = load(r, "short.json");
-        out.put("table_ping", table(ping, "lt", t));
-        out.put("table_echo", table(echo, "lt", t));
-        out.put("table_short", table(shortRun, "c", t));
-        if (ping != null) {
+        if (d.ping != null) {
             claims.add(claim("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
-                    ping, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
+                    d.ping, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
         }
-        if (pingWrk != null) {
+        if (d.pingWrk != null) {
             claims.add(claim("vt's server CPU per keep-alive /ping within 1.25× lt's (wrk)",
-                    pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
+                    d.pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
         }
-        Interval echoEb = null, echoC = null;
-        if (echo != null) {
-            echoEb = ratio(echo, "vt", "lt", Slice::rate);
+        List<Side> sides = new ArrayList<>();
+        if (d.echo != null) {
+            sides.add(side("with echo-bench", ratio(d.echo, "vt", "lt", Slice::rate), d.architectures));
             claims.add(claim("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare)",
-                    echo, "vt", "lt", Slice::rate, VT_RATE_BOUND, true));
+                    d.echo, "vt", "lt", Slice::rate, VT_RATE_BOUND, true));
         }
-        if (r.has("echo-c.csv")) {
-            double[][] pairs = pairsC(r.csv("echo-c.csv"));
-            ForkInterval c = Claim.paired(pairs[0], pairs[1]);
+        Interval echoC = null;
+        if (d.echoC != null) {
+            ForkInterval c = Claim.paired(d.echoC[0], d.echoC[1]);
             echoC = c.ratio();
-            out.put("echo_c", "Over " + pairs[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(pairs[0])) + " requests/s, lt's "
-                    + Md.f0(Stats.median(pairs[1])) + "; vt/lt " + CompareRun.words(echoC, Quantity.RATE, THRESHOLD.value()));
+            sides.add(side("with the C client", echoC, d.architectures));
             claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)",
-                    c, pairs[0].length, VT_RATE_BOUND));
-        } else {
-            out.put("echo_c", "Not measured in this run");
+                    c, d.echoC[0].length, VT_RATE_BOUND));
         }
-        if (shortRun != null) {
-            for (BenchComparison.Server s : shortRun.servers()) {
+        if (d.shortRun != null) {
+            for (BenchComparison.Server s : d.shortRun.servers()) {
                 if (!s.name().startsWith("lt")) continue;
                 claims.add(claim(s.name() + "'s server CPU per short connection within 1.2× c's (echo-bench compare, serial)",
-                        shortRun, s.name(), "c", Slice::serverCpuUsPerRequest, 1.2, false));
+                        d.shortRun, s.name(), "c", Slice::serverCpuUsPerRequest, 1.2, false));
             }
         }
-        out.put("knobs_ping", knobs(ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
-        out.put("knobs_echo", knobs(echo, Slice::rate, Quantity.RATE, "rate", t));
-        out.put("architectures_gap", gap(echoEb, echoC, architecturesEcho(r)));
-        Claim.report(claims, "ratio", out);
-        BenchComparison forked = echo != null ? echo : ping;
-        if (forked != null && forked.config() != null && forked.config().forks() != null) {
-            CompareRun.forkPrecision(out, forked.config().forks(), forked.config().rounds());
-            if (forked.config().forks() > 1 && r.has("echo-c.csv")) {
-                out.put("claims_precision", out.values.get("claims_precision") + " The C client's rounds ran against one lt and one vt"
-                        + " that stayed up: its claim's interval is of those rounds alone, within one fork.");
-            }
+        sides.removeIf(x -> Double.isNaN(x.ratio.estimate()));
+        BenchComparison forked = d.echo != null ? d.echo : d.ping;
+        boolean recorded = forked != null && forked.config() != null && forked.config().forks() != null;
+        return new Findings(d, claims, echoC, sides, recorded ? forked.config().forks() : 0, recorded ? forked.config().rounds() : 0, d.reruns);
+    }
+
+    static void render(Findings f, Report out) {
+        Data d = f.data;
+        double t = THRESHOLD.value();
+        out.put("servers", servers(d.servers));
+        out.put("table_ping_wrk", table(d.pingWrk, "lt", t));
+        out.put("table_ping", table(d.ping, "lt", t));
+        out.put("table_echo", table(d.echo, "lt", t));
+        out.put("table_short", table(d.shortRun, "c", t));
+        out.put("echo_c", f.echoC == null ? "Not measured in this run"
+                : "Over " + d.echoC[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(d.echoC[0])) + " requests/s, lt's "
+                        + Md.f0(Stats.median(d.echoC[1])) + "; vt/lt " + CompareRun.words(f.echoC, Quantity.RATE, t));
+        out.put("knobs_ping", knobs(d.ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
+        out.put("knobs_echo", knobs(d.echo, Slice::rate, Quantity.RATE, "rate", t));
+        out.put("architectures_gap", gap(f.sides));
+        Claim.report(f.claims, "ratio", out);
+        if (f.forks > 0) CompareRun.forkPrecision(out, f.forks, f.rounds);
+        out.put("c_client_one_fork", f.forks > 1 && d.echoC != null ? "yes" : "no");
+        out.put("noise_reruns", f.reruns == null ? "no" : "yes");
+        if (f.reruns != null) {
+            out.put("reruns", Integer.toString(f.reruns.n));
+            out.put("reruns_below_estimate", Integer.toString(f.reruns.belowEstimate));
+            out.put("reruns_held", Integer.toString(f.reruns.whollyAbove));
+            out.put("reruns_failed", Integer.toString(f.reruns.whollyBelow));
+            out.put("rate_bound", Md.f2(VT_RATE_BOUND));
         }
-        String reruns = noiseReruns(r);
-        if (reruns != null) out.put("claims_precision", out.values.get("claims_precision") + " " + reruns);
     }
 
     /**
@@ -106,7 +157,7 @@ public final class VtExperiment implements Experiment {
      * 50 connections, in forks) say of the 0.7× claim: one run's "holds" is that run's, and the
      * reruns show how far another run lands. Null where exp-noise kept no such reruns.
      */
-    static String noiseReruns(Results vt) {
+    static Reruns noiseReruns(Results vt) {
         Path dir = vt.dir.resolveSibling("noise").resolve("forks");
         if (!Files.isRegularFile(dir.resolve("env.json"))) return null;
         Results forks = new Results(dir);
@@ -120,11 +171,7 @@ public final class VtExperiment implements Experiment {
             if (f.ratio().high() < VT_RATE_BOUND) whollyBelow++;
             if (f.ratio().low() >= VT_RATE_BOUND) whollyAbove++;
         }
-        if (n == 0) return null;
-        return "exp-noise reran this comparison (vt against lt, keep-alive echo at 50 connections, in forks) " + n + " times (its table"
-                + " 3.7): " + belowEstimate + " of " + n + " estimates fell below " + Md.f2(VT_RATE_BOUND) + "×, " + whollyAbove + " of " + n
-                + " intervals held the claim and " + whollyBelow + " failed it. A verdict here is this run's: the drift between runs on a"
-                + " shared machine moves vt/lt further than one run's interval holds, so the 0.7× claim is not settled by one run.";
+        return n == 0 ? null : new Reruns(n, belowEstimate, whollyAbove, whollyBelow);
     }
 
     private static BenchComparison load(Results r, String file) {
@@ -132,13 +179,10 @@ public final class VtExperiment implements Experiment {
     }
 
     /** "vt-poller1 (-Djdk.pollerMode=1), ...": the knobs this run measured, from servers.csv. */
-    private static String servers(Results r) {
-        if (!r.has("servers.csv")) return "not recorded";
+    private static String servers(List<Server> servers) {
+        if (servers == null) return "not recorded";
         Set<String> parts = new LinkedHashSet<>();
-        for (Map<String, String> row : r.csv("servers.csv").rows()) {
-            String opts = (row.get("jvm_options") + " " + row.get("server_options")).trim();
-            parts.add("`" + row.get("name") + "`" + (opts.isEmpty() ? "" : " (`" + opts + "`)"));
-        }
+        for (Server s : servers) parts.add("`" + s.name + "`" + (s.options.isEmpty() ? "" : " (`" + s.options + "`)"));
         return String.join(", ", parts);
     }
 
@@ -246,29 +290,27 @@ public final class VtExperiment implements Experiment {
         return new ArchitecturesRun(new Results(dir)).vtOverLtEcho();
     }
 
-    /** Where this run's paired vt/lt echo intervals lie against 1 December's quoted range and exp-architectures' interval. */
-    private static String gap(Interval eb, Interval cClient, Interval architectures) {
+    /** Where this run's paired vt/lt echo intervals lie against exp-architectures' interval. */
+    private static String gap(List<Side> sides) {
         List<String> parts = new ArrayList<>();
-        if (eb != null && !Double.isNaN(eb.estimate())) parts.add(side("with echo-bench", eb, architectures));
-        if (cClient != null && !Double.isNaN(cClient.estimate())) parts.add(side("with the C client", cClient, architectures));
+        for (Side x : sides) parts.add(side(x));
         return parts.isEmpty() ? "No keep-alive echo run in this data: nothing decides it yet" : String.join("; ", parts);
     }
 
-    /** One client's vt/lt interval against the two figures: an interval that overlaps a figure's cannot tell it apart. */
-    static String side(String client, Interval i, Interval architectures) {
-        boolean december = overlaps(i, QUOTED_1DEC_LOW, QUOTED_1DEC_HIGH);
-        String quoted = "1 December's " + Md.f2(QUOTED_1DEC_LOW) + "–" + Md.f2(QUOTED_1DEC_HIGH), where;
-        if (architectures == null) {
-            where = (december ? "overlapping " : "apart from ") + quoted + "; exp-architectures has no committed result to compare with";
-            return client + " vt/lt is " + Md.interval(i) + ", " + where;
-        }
-        boolean arch = overlaps(i, architectures.low(), architectures.high());
-        String archText = "exp-architectures' committed " + Md.interval(architectures);
-        if (december && arch) where = "overlapping both " + quoted + " and " + archText + ": this run cannot tell them apart";
-        else if (arch) where = "overlapping " + archText + " and not " + quoted + ": this run differs from 1 December's and cannot be told apart from exp-architectures'";
-        else if (december) where = "overlapping " + quoted + " and not " + archText + ": this run differs from exp-architectures' and cannot be told apart from 1 December's";
-        else where = "apart from both " + quoted + " and " + archText + ": this run differs from both";
-        return client + " vt/lt is " + Md.interval(i) + ", " + where;
+    /** One client's vt/lt interval against exp-architectures' (null: none committed): an interval that overlaps it cannot tell them apart. */
+    static Side side(String client, Interval i, Interval architectures) {
+        Relation where = architectures == null ? Relation.NO_ARCHITECTURES
+                : overlaps(i, architectures.low(), architectures.high()) ? Relation.OVERLAPS : Relation.APART;
+        return new Side(client, i, architectures, where);
+    }
+
+    static String side(Side x) {
+        String said = x.client + " vt/lt is " + Md.interval(x.ratio) + ", ";
+        return switch (x.relation) {
+            case NO_ARCHITECTURES -> said + "and exp-architectures has no committed result to compare with";
+            case OVERLAPS -> said + "overlapping exp-architectures' committed " + Md.interval(x.architectures) + ": this run cannot tell them apart";
+            case APART -> said + "apart from exp-architectures' committed " + Md.interval(x.architectures) + ": this run differs from it";
+        };
     }
 
     private static boolean overlaps(Interval i, double low, double high) {

@@ -46,7 +46,7 @@ class ArchitecturesExperimentTest {
     void claimsFollowTheFigures() {
         ArchitecturesRun run = new ArchitecturesRun(new Results(COMPARE_RUN));
         Report out = new Report();
-        ArchitecturesExperiment.claims(run, out);
+        Claim.report(ArchitecturesExperiment.claims(run), "measured", out);
         String table = out.values.get("claims_table");
         Claim cpu = Claim.atMost("x", run.cpuDesign("lt", "c", "ping-keepalive"), 8, 1.1);
         assertThat(table).contains("| keep-alive /ping: lt spends at most 1.1× the C reference's server CPU per request | "
@@ -59,10 +59,14 @@ class ArchitecturesExperimentTest {
     @Test
     void aComparisonWithAServerTheRunDidNotMeasureSaysSo() {
         ArchitecturesRun run = new ArchitecturesRun(new Results(COMPARE_RUN));
-        assertThat(ArchitecturesExperiment.versus(run, "vt", "lt", "ping-keepalive", "keep-alive /ping"))
-                .isEqualTo("(keep-alive /ping: vt or lt not measured on this run.)");
-        assertThat(ArchitecturesExperiment.versus(run, "lt", "c", "ping-keepalive", "keep-alive /ping"))
-                .startsWith("keep-alive /ping: lt " + Md.f0(run.rate("lt", "ping-keepalive")) + " req/s")
+        ArchitecturesExperiment.Versus vt = ArchitecturesExperiment.versus(run, "vt", "lt", "ping-keepalive");
+        assertThat(vt.presence()).isEqualTo(ArchitecturesExperiment.Presence.NOT_MEASURED);
+        assertThat(ArchitecturesExperiment.versus(run, vt)).isEqualTo("(Keep-alive /ping: vt or lt not measured on this run.)");
+        ArchitecturesExperiment.Versus c = ArchitecturesExperiment.versus(run, "lt", "c", "ping-keepalive");
+        assertThat(c.presence()).isEqualTo(ArchitecturesExperiment.Presence.MEASURED);
+        assertThat(c.rate()).isEqualTo(run.rateRatio("lt", "c", "ping-keepalive"));
+        assertThat(ArchitecturesExperiment.versus(run, c))
+                .startsWith("Keep-alive /ping: lt " + Md.f0(run.rate("lt", "ping-keepalive")) + " req/s")
                 .endsWith("lt against C reference, paired by round: rate "
                         + ArchitecturesExperiment.ratioWords(run.rateRatio("lt", "c", "ping-keepalive"), niolab.common.stats.Comparison.Quantity.RATE, run.threshold)
                         + ", CPU per request "
@@ -76,6 +80,25 @@ class ArchitecturesExperimentTest {
         for (String f : new String[] {"ready.csv", "idle.csv", "proc.csv"}) Files.copy(COMPARE_RUN.resolve(f), dir.resolve(f));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ArchitecturesRun(new Results(dir)))
                 .hasMessageContaining("sequential design").hasMessageContaining("rerun make exp-architectures");
+    }
+
+    @Test
+    void analyseFindsTheCoresTheClaimsAndTheFastestFromTheRun() {
+        // the smoke run: lt, et and c on a 2-core machine, so the server had one core and its loops share it
+        ArchitecturesRun run = new ArchitecturesRun(new Results(COMPARE_RUN));
+        ArchitecturesExperiment.Findings f = ArchitecturesExperiment.analyse(new ArchitecturesExperiment.Data(run, java.util.Map.of()));
+        assertThat(f.serverCores()).isEqualTo(run.cores / 2);
+        assertThat(f.scales()).isEqualTo(run.cores >= 4);
+        // the event loops are the catalog's architectures that take --loops and ran: lt and et, not c
+        assertThat(ArchitecturesExperiment.eventLoops(run)).containsExactly("lt", "et");
+        assertThat(f.claims()).extracting(Claim::statement).anyMatch(n -> n.startsWith("keep-alive /ping: et spends at most 1.1×"))
+                .noneMatch(n -> n.contains(": c spends"));
+        assertThat(f.vtAt().presence()).isEqualTo(ArchitecturesExperiment.Presence.NOT_MEASURED);
+        assertThat(f.vtMemory().measured()).isFalse();
+        // the fastest pipelined server has the highest median rate of the three
+        String first = f.pipeline().first();
+        for (String s : run.servers) assertThat(run.rate(first, ArchitecturesExperiment.PIPELINE)).isGreaterThanOrEqualTo(run.rate(s, ArchitecturesExperiment.PIPELINE));
+        assertThat(f.pipeline().ratio()).isEqualTo(run.rateRatio(first, f.pipeline().second(), ArchitecturesExperiment.PIPELINE));
     }
 
     /** A smoke run of the compare design (lt, et, c; 8 rounds of 1 s slices), kept as it came. */
@@ -110,7 +133,7 @@ class ArchitecturesExperimentTest {
         ArchitecturesRun run = new ArchitecturesRun(new Results(COMPARE_RUN));
         Report out = new Report();
         ArchitecturesExperiment.ratioTables(run, out);
-        ArchitecturesExperiment.claims(run, out);
+        Claim.report(ArchitecturesExperiment.claims(run), "measured", out);
         Pattern cell = Pattern.compile("(\\d+\\.\\d{2,4})× \\[(\\d+\\.\\d{2,4}), (\\d+\\.\\d{2,4})\\] (faster|slower|costlier|cheaper|the same|undecided)");
         int cells = 0;
         for (String table : new String[] {out.values.get("rate_ratio_table"), out.values.get("cpu_ratio_table")}) {
@@ -133,6 +156,7 @@ class ArchitecturesExperimentTest {
         // et and c against lt, in 3 echo levels, short connections and 2 /ping measures, for rate and CPU
         assertThat(cells).isEqualTo(2 * 2 * 6);
         assertThat(out.values.get("claims_table")).contains("| 8 |");
-        assertThat(ArchitecturesExperiment.fastest(run, ArchitecturesExperiment.PIPELINE)).contains("against the next");
+        assertThat(ArchitecturesExperiment.fastest(run, ArchitecturesExperiment.fastest(run, ArchitecturesExperiment.PIPELINE)))
+                .contains("against the next");
     }
 }

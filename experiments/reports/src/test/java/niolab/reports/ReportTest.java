@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** A template's sections keep the sentences of the case the run found and drop the others. */
+/** A template's sections keep the sentences of the case the run found and drop the others; a definition is said once and quoted twice. */
 class ReportTest {
     @Test
     void sectionsKeepTheCaseTheValuesSay() {
@@ -22,5 +22,13 @@ class ReportTest {
         Report r = new Report().put("a", true).put("b", false);
         assertThat(r.fill("{{#a}}A{{^b}} not B{{/b}}.{{/a}}", "t")).isEqualTo("A not B.");
         assertThatThrownBy(() -> r.fill("{{#c}}C{{/c}}", "t")).hasMessageContaining("no case for {{#c}}");
+    }
+
+    @Test
+    void aDefinitionIsSaidOnceAndQuotedWhereverNamed() {
+        Report r = new Report().put("cores", "2").put("scales", "no");
+        String t = "A {{s}}\nB {{s}}\n{{=s}}{{#scales=yes}}{{cores}} cores scale.{{/scales=yes}}{{#scales=no}}{{cores}} cores share one.{{/scales=no}}{{/=}}\n";
+        assertThat(r.fill(t, "t")).isEqualTo("A 2 cores share one.\nB 2 cores share one.\n");
+        assertThat(r.values()).doesNotContainKey("s");
     }
 }

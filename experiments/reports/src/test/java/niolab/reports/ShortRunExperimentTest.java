@@ -26,4 +26,35 @@ class ShortRunExperimentTest {
         assertThat(out.values.get("best_p99_line")).endsWith("; 3 runs, no interval)");
         assertThat(out.values.get("warm_reading")).endsWith("(3 runs, no interval)");
     }
+
+    /** Per round 1..8, the same QPS (times a drift shared by the round, which pairing cancels). */
+    private static java.util.Map<Integer, Double> rounds(double qps) {
+        java.util.Map<Integer, Double> m = new java.util.TreeMap<>();
+        for (int r = 1; r <= 8; r++) m.put(r, qps * (1 + 0.1 * (r % 3)));
+        return m;
+    }
+
+    @Test
+    void analyseDecidesTheGainsAndTheComparisonsWithLtOnHandMadeRounds() {
+        ShortRunExperiment.Data run = ShortRunExperiment.load(new Results(EXPERIMENTS.resolve("results/short-run")));
+        // LT's warmed client 3× its cold one (holds the 2× claim), ET's 1.5× (fails it), MP's 2.5×; cold ET as fast as LT, MP 1.2×
+        ShortRunExperiment.Pairs pairs = new ShortRunExperiment.Pairs(8, java.util.List.of(rounds(3000), rounds(1500), rounds(3000)),
+                java.util.List.of(rounds(1000), rounds(1000), rounds(1200)), 48, 0);
+        ShortRunExperiment.Data d = new ShortRunExperiment.Data(run.serial(), run.bench100(), run.sweep(), pairs,
+                new double[] {6000, Double.NaN, 3000}, run.syscalls());
+        ShortRunExperiment.Findings f = ShortRunExperiment.analyse(d);
+        assertThat(f.gains()).extracting(g -> g.claim().verdict()).containsExactly(niolab.common.stats.ClaimVerdict.HOLDS,
+                niolab.common.stats.ClaimVerdict.FAILS, niolab.common.stats.ClaimVerdict.HOLDS);
+        assertThat(f.cold()).extracting(c -> c.ratio().estimate()).containsExactly(1.0, 1.2);
+        assertThat(f.cold()).extracting(ShortRunExperiment.AgainstLt::rounds).containsExactly(8, 8);
+        assertThat(f.warmed()).extracting(c -> c.ratio().estimate()).containsExactly(0.5, 1.0);
+        // the long run's steady state over the warmed short run's median (3300); none where the long run is missing
+        assertThat(f.steadyOverShort()[1]).isNaN();
+        assertThat(f.steadyOverShort()[0]).isCloseTo(6000 / 3300.0, org.assertj.core.api.Assertions.within(1e-9));
+
+        ShortRunExperiment.Findings unpaired = ShortRunExperiment.analyse(new ShortRunExperiment.Data(run.serial(), run.bench100(), run.sweep(),
+                null, run.longSteady(), run.syscalls()));
+        assertThat(unpaired.gains()).isEmpty();
+        assertThat(unpaired.cold()).isEmpty();
+    }
 }

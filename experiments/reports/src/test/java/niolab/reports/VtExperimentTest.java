@@ -28,6 +28,8 @@ class VtExperimentTest {
     Path dir;
 
     private Path results;
+    /** The compare runs the fixture wrote, by file. */
+    private final Map<String, BenchComparison> written = new java.util.HashMap<>();
 
     @BeforeEach
     void writeRun() throws Exception {
@@ -72,6 +74,7 @@ class VtExperimentTest {
         BenchComparison c = new BenchComparison("echo-bench", 2, BenchComparison.COMMAND, null, null, list, slices,
                 new BenchComparison.Summary(sums, List.of()));
         Files.writeString(results.resolve(file), ResultsJson.compact(c));
+        written.put(file, c);
     }
 
     private String render() throws Exception {
@@ -100,12 +103,26 @@ class VtExperimentTest {
     }
 
     @Test
-    void theQuotedFiguresAreDecidedByThePairedIntervals() throws Exception {
+    void analyseDecidesTheClaimsAndTheSidesOnHandMadeData() {
+        // the fixture's compare runs, the C client's 8 rounds at 0.43 and an exp-architectures interval of [0.70, 0.90]
+        double[][] c = {{43, 43, 43, 43, 43, 43, 43, 43}, {100, 100, 100, 100, 100, 100, 100, 100}};
+        VtExperiment.Data d = new VtExperiment.Data(null, null, written.get("ping.json"), written.get("echo.json"), written.get("short.json"), c,
+                new Interval(0.8, 0.7, 0.9), null);
+        VtExperiment.Findings f = VtExperiment.analyse(d);
+        assertThat(f.claims()).extracting(Claim::verdict).containsExactly(niolab.common.stats.ClaimVerdict.FAILS,
+                niolab.common.stats.ClaimVerdict.HOLDS, niolab.common.stats.ClaimVerdict.FAILS, niolab.common.stats.ClaimVerdict.HOLDS);
+        // echo-bench's 0.80 lies within exp-architectures' interval, the C client's 0.43 below it
+        assertThat(f.sides()).extracting(VtExperiment.Side::relation).containsExactly(VtExperiment.Relation.OVERLAPS, VtExperiment.Relation.APART);
+        assertThat(f.echoC().estimate()).isEqualTo(0.43, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(f.forks()).isZero();
+    }
+
+    @Test
+    void withoutExpArchitecturesResultsTheReportSaysSo() throws Exception {
         String md = render();
         // the fixture has no results/architectures beside it: the report says so instead of quoting a figure
-        assertThat(md).contains("with echo-bench vt/lt is 0.80 [0.80, 0.80], apart from 1 December's 0.41–0.46;"
-                + " exp-architectures has no committed result to compare with");
-        assertThat(md).contains("with the C client vt/lt is 0.43 [0.43, 0.43], overlapping 1 December's 0.41–0.46;");
+        assertThat(md).contains("with echo-bench vt/lt is 0.80 [0.80, 0.80], and exp-architectures has no committed result to compare with;"
+                + " with the C client vt/lt is 0.43 [0.43, 0.43], and exp-architectures");
     }
 
     @Test
@@ -133,11 +150,12 @@ class VtExperimentTest {
     @Test
     void intervalsAreComparedWithIntervals() {
         Interval arch = new Interval(0.551, 0.518, 0.561);
-        assertThat(VtExperiment.side("c", new Interval(0.63, 0.61, 1.03), arch))
-                .endsWith("apart from both 1 December's 0.41–0.46 and exp-architectures' committed 0.551 [0.518, 0.561]: this run differs from both");
-        assertThat(VtExperiment.side("c", new Interval(0.56, 0.50, 0.87), arch))
-                .endsWith("overlapping exp-architectures' committed 0.551 [0.518, 0.561] and not 1 December's 0.41–0.46: this run differs from 1 December's and cannot be told apart from exp-architectures'");
-        assertThat(VtExperiment.side("c", new Interval(0.45, 0.40, 0.52), arch)).endsWith("this run cannot tell them apart");
-        assertThat(VtExperiment.side("c", new Interval(0.43, 0.42, 0.44), arch)).endsWith("this run differs from exp-architectures' and cannot be told apart from 1 December's");
+        VtExperiment.Side apart = VtExperiment.side("c", new Interval(0.63, 0.61, 1.03), arch);
+        assertThat(apart.relation()).isEqualTo(VtExperiment.Relation.APART);
+        assertThat(VtExperiment.side(apart)).endsWith("apart from exp-architectures' committed 0.551 [0.518, 0.561]: this run differs from it");
+        VtExperiment.Side overlapping = VtExperiment.side("c", new Interval(0.56, 0.50, 0.87), arch);
+        assertThat(overlapping.relation()).isEqualTo(VtExperiment.Relation.OVERLAPS);
+        assertThat(VtExperiment.side(overlapping)).endsWith("overlapping exp-architectures' committed 0.551 [0.518, 0.561]: this run cannot tell them apart");
+        assertThat(VtExperiment.side("c", new Interval(0.43, 0.42, 0.44), null).relation()).isEqualTo(VtExperiment.Relation.NO_ARCHITECTURES);
     }
 }
