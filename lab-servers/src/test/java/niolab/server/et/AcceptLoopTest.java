@@ -2,11 +2,14 @@ package niolab.server.et;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -25,8 +28,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * What et's accept loop tells apart, which no real burst shows on demand: an edge whose first
  * accept finds the backlog empty (counted, {@code empty_accepts}) from one that drained it (not
- * counted), and an accept that failed for one connection only (EINTR, ECONNABORTED: accept the
- * next at once) from one that failed for all (EMFILE: pause). The server runs in this JVM on
+ * counted), an accept that failed for one connection only (EINTR, ECONNABORTED: accept the
+ * next at once) from one that failed for all (EMFILE: pause), and an episode of failures from
+ * the next (a drained backlog ends one). The server runs in this JVM on
  * the real JNA binding, wrapped so that chosen {@code accept4} calls fail with a chosen errno.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -72,7 +76,30 @@ class AcceptLoopTest {
         }
     }
 
+    /**
+     * An EMFILE pauses accepting and says so once; the retry 100 ms later drains the backlog,
+     * which ends the episode (acceptBackoff.drained()), so the next EMFILE is a new episode with
+     * a line of its own. Without drained() the second episode would pass unsaid.
+     */
+    @Test
+    void anEpisodeEndsWhenTheBacklogIsDrainedAndTheNextIsLoggedAgain() throws Exception {
+        try (Running et = Running.start()) {
+            for (int i = 1; i <= 2; i++) {
+                et.failNextAccepts(Errno.EMFILE);
+                try (Socket s = Echo.connect(et.address())) {
+                    echoes(s, i);
+                }
+            }
+            et.stop();
+            assertThat(et.server.counters().get(Counter.ACCEPT_FAILURES)).as("accept_failures: one EMFILE per episode").isEqualTo(2);
+            assertThat(et.log().split("pausing accepts", -1).length - 1)
+                    .as("'pausing accepts' lines for two episodes, each ended by a drained backlog; the server said:%n%s", et.log()).isEqualTo(2);
+        }
+    }
+
+    /** One echo, in this JVM's loop: 5 s is plenty, where a stranded connection would wait out Echo's 20 s. */
     private static void echoes(Socket s, int seed) throws IOException {
+        s.setSoTimeout(5_000);
         byte[] payload = Echo.random(100, seed);
         s.getOutputStream().write(payload);
         assertThat(Echo.readExactly(s.getInputStream(), payload.length)).as("echo of connection %d", seed).isEqualTo(payload);
@@ -87,6 +114,7 @@ class AcceptLoopTest {
         final EdgeTriggeredEchoServer server;
         private final Thread loop;
         private final InetSocketAddress address;
+        private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
         private Running() throws IOException {
             Syscalls real = Bindings.jna();
@@ -114,7 +142,14 @@ class AcceptLoopTest {
                     throw e.getCause();
                 }
             });
-            server = new EdgeTriggeredEchoServer(LabServer.config("et", "--port", "0"), sys);
+            // The loop logs to System.err as it was when it was made: here, to this test.
+            PrintStream err = System.err;
+            System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+            try {
+                server = new EdgeTriggeredEchoServer(LabServer.config("et", "--port", "0"), sys);
+            } finally {
+                System.setErr(err);
+            }
             address = server.bind();
             loop = new Thread(() -> {
                 try {
@@ -129,6 +164,13 @@ class AcceptLoopTest {
         static Running start() throws IOException {
             org.junit.jupiter.api.Assumptions.assumeTrue(Epoll.isSupported(), "et needs Linux epoll on a 64-bit JVM");
             return new Running();
+        }
+
+        /** What the server logged. */
+        String log() {
+            synchronized (log) {
+                return log.toString(StandardCharsets.UTF_8);
+            }
         }
 
         InetSocketAddress address() {
