@@ -38,18 +38,12 @@ final class GradedHandout {
      * and may not yet have fetched lab-servers' test dependencies on a new machine (offline, the
      * grading failed there). It compiles only the sources newer than their classes: between two
      * gradings only the region files change, and the default would compile lab-servers' main and
-     * test trees again; and with one test JVM per module: a grading runs a few classes, and each
-     * JVM more is a start and a warm-up paid for while the rest of the suite, the other gradings
-     * among it, competes for the cores. Two modules at a time: echo-bench does not depend on lab-servers, so
+     * test trees again; and with a test JVM per core, not two: a grading run has a few classes
+     * per module, and each JVM more is a start and a warm-up paid for (this test runs beside the
+     * rest of the suite). Two modules at a time: echo-bench does not depend on lab-servers, so
      * its build and its checkpoints run while lab-servers' wait out the stubs' stalls.
      */
-    static final String MVN = "MVN=mvn -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false -Dtest.forks=1 -T 2";
-
-    /**
-     * Maven's own JVM for a grading: compiled by C1 only, as the lab's test JVMs are, since a
-     * grading's Maven lives a minute and compiles a few region files, too short for C2 to pay back.
-     */
-    private static final String MAVEN_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    static final String MVN = "MVN=mvn -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false -Dtest.forks=1C -T 2";
 
     /** A checkpoint of each graded module (lab-servers, echo-bench): grading them builds every module a checkpoint needs. */
     private static final String BUILDS_EVERY_MODULE = "bio-silent,rate-interleave";
@@ -178,7 +172,6 @@ final class GradedHandout {
         Path log = Files.createTempFile(dir.getParent(), "cmd", ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.environment().merge("MAVEN_OPTS", MAVEN_JVM, (mine, c1) -> mine + " " + c1);
         Process p = pb.start();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly); // Maven, its forked test JVM
