@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import niolab.course.Handout.MarkerException;
 import niolab.course.Handout.Region;
@@ -24,13 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The handout cuts exactly the marked regions and leaves no marker and no teacher-only file
- * behind; the whole course graded on demand. The gradings that every suite runs, each in a test
- * JVM of its own on one shared build ({@link GradedHandout}): {@link GradedStubsTest} (a fresh
- * handout scores below full marks), {@link GradedReferenceTest} (the reference scores full marks)
- * and {@link GradedBugsTest} (every planted mistake is caught).
+ * The handout cuts exactly the marked regions, leaves no marker and no teacher-only file behind,
+ * and, on the lab's own tree, gives a skeleton the grader scores below full marks, which scores
+ * full marks once the reference regions are put back.
  */
 class HandoutTest {
     /** The lab's root, from the course module's folder (course/). */
@@ -167,7 +171,7 @@ class HandoutTest {
                 String text = Files.readString(p);
                 if (!text.contains("BEGIN SOLUTION")) continue;
                 List<Region> regions = new ArrayList<>();
-                String stubs = String.join("\n", Handout.cut(text.split("\n", -1), false, LAB.relativize(p), regions, Stubs.read(LAB.resolve(Stubs.DIR))));
+                String stubs = String.join("\n", Handout.cut(text.split("\n", -1), false, LAB.relativize(p), regions, labStubs()));
                 Matcher m = TODO_LAB.matcher(stubs);
                 List<String> labs = new ArrayList<>();
                 while (m.find()) labs.add(m.group(1));
@@ -190,6 +194,97 @@ class HandoutTest {
     }
 
     /**
+     * One checkpoint per lab that the lab's own regions decide (lab 5: its three; lab 7: one for
+     * JDK 17, loops-spread, and vt-echo on 21+), the cheapest that a stub fails, each a test of the
+     * lab's suites as the grader runs it. The uring checkpoints are left out to keep the two runs
+     * short (each is a whole contract class); the classic-bug test grades uring-echo once.
+     */
+    private static final String ONE_PER_LAB = String.join(",", "bio-silent", "lt-backpressure", "et-large", "mp-restart",
+            "rate-interleave", "rate-catch-up", "rate-no-drift", "http-parser", "loops-spread", "vt-echo");
+
+    /**
+     * One handout for every grading test here: each test puts the regions in the state it grades.
+     * Its first {@code make grade} builds it (the stubs' state); later ones recompile only the
+     * region files they rewrote ({@link #MVN}).
+     */
+    @TempDir
+    static Path shared;
+    private static Path handout;
+    private static List<Region> regions;
+
+    private static synchronized Path handout() throws Exception {
+        if (handout != null) return handout;
+        Path dest = shared.resolve("handout");
+        regions = Handout.write(LAB, dest, false);
+        seedPicocli(dest);
+        return handout = dest;
+    }
+
+    /**
+     * Puts the lab's own build of picocli-java17 into the handout, when the suite has built it
+     * (course depends on it through test-kit, so Maven built it before these tests): a published
+     * library compiled unchanged, the same in the handout as here, whose unpacking and compiling
+     * were the largest part of the first grading's build. Timestamps are kept, so Maven finds it
+     * up to date; target/jdk-home says which JDK built it, as make writes it, or the first
+     * {@code make grade} would clean every module for a JDK it had not seen.
+     */
+    private static void seedPicocli(Path dest) throws IOException {
+        Path built = LAB.resolve("picocli-java17/target");
+        if (!Files.isDirectory(built.resolve("classes/picocli"))) return;
+        try (Stream<Path> files = Files.walk(built)) {
+            for (Path p : files.toList()) {
+                Path to = dest.resolve("picocli-java17/target").resolve(built.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(to);
+                else Files.copy(p, to, StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        write(dest.resolve("target/jdk-home"), System.getProperty("java.home") + "\n");
+    }
+
+    /**
+     * The grader can fail and can pass, for every lab: in a fresh handout every lab scores below
+     * full marks and every region's stub compiles; with the reference regions put back, every lab
+     * scores full marks. One grading run covers the seven labs (a checkpoint or three each, so
+     * that {@code make test} stays short). The whole of each lab is graded by hand:
+     * {@code make grade LAB=all}.
+     */
+    @Test
+    @Timeout(value = 25, unit = TimeUnit.MINUTES)
+    void aFreshHandoutScoresBelowFullMarksInEveryLabAndFullMarksWithTheReferenceRegionsPutBack() throws Exception {
+        Path dest = handout();
+        assertThat(Handout.markersLeft(dest)).isEmpty();
+        for (String teacherOnly : List.of("labs/instructor-notes.md", "labs/templates", "labs/teacher-only.txt")) {
+            assertThat(dest.resolve(teacherOnly)).doesNotExist();
+        }
+        int labs;
+        try (Stream<Path> sheets = Files.list(LAB.resolve("labs"))) {
+            labs = (int) sheets.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.md")).count();
+        }
+
+        for (Region r : regions) write(dest, r.file(), false, Map.of());
+        Result skeleton = sh(dest, "make", "grade", "LAB=all", "ONLY=" + ONE_PER_LAB, MVN);
+        assertThat(skeleton.code).as(skeleton.output).isNotZero();
+        // Scored from the reports of lab-servers and echo-bench, built from the stubs: none missing means every stub compiles.
+        assertThat(skeleton.output).as("every stub compiles and every checkpoint ran; Maven said:%n%s", log(dest))
+                .doesNotContain("did the build fail").doesNotContain("did not run");
+        for (String id : ONE_PER_LAB.split(",")) {
+            // a checkpoint for a newer JDK (vt-echo: 21) is n/a on an older one, and scores nothing either way
+            if (Runtime.version().feature() < 21 && Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(skeleton.output).find()) continue;
+            assertThat(skeleton.output).as("%s fails on the stubs", id).containsPattern("\\n  " + Pattern.quote(id) + " +0/[1-9]\\d* +FAIL ");
+        }
+        String every = IntStream.rangeClosed(1, labs).mapToObj(Integer::toString).collect(Collectors.joining(", "));
+        assertThat(skeleton.output).as("every lab below full marks").contains("\n0 of " + labs + " labs at full marks (below: lab " + every + ")");
+        if (Runtime.version().feature() >= 21) assertThat(skeleton.output).doesNotContain("n/a");
+        assertThat(skeleton.output).as("make grade prints the tables and the log's name, no Maven output")
+                .doesNotContain("[ERROR]").doesNotContain("[INFO]").doesNotContain("grading: mvn").contains("target/grade.log");
+
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
+        Result reference = sh(dest, "make", "grade", "LAB=all", "ONLY=" + ONE_PER_LAB, MVN);
+        assertThat(reference.code).as(reference.output).isZero();
+        assertThat(reference.output).contains("\n" + labs + " of " + labs + " labs at full marks\n").doesNotContain("FAIL");
+    }
+
+    /**
      * The whole of every lab, on demand ({@code -Dniolab.course.everyCheckpoint=true}: many CPU
      * minutes, too many for every {@code make test}): on the fresh handout every checkpoint fails
      * or is given (0 points, and the stubs pass it, else it would grade the student's work), so
@@ -201,25 +296,23 @@ class HandoutTest {
     @EnabledIfSystemProperty(named = "niolab.course.everyCheckpoint", matches = "true",
             disabledReason = "the whole of every lab is graded on demand: -Dniolab.course.everyCheckpoint=true")
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
-    void everyCheckpointFailsOnTheStubsOrIsGivenAndEachRegionsStubAloneFailsOneOfItsLabs(@TempDir Path tmp) throws Exception {
-        GradedHandout.Copy copy = GradedHandout.copy(tmp);
-        Path dest = copy.dest();
-        List<Region> regions = copy.regions();
+    void everyCheckpointFailsOnTheStubsOrIsGivenAndEachRegionsStubAloneFailsOneOfItsLabs() throws Exception {
+        Path dest = handout();
         Course course = Course.read(LAB);
         List<Course.Checkpoint> table = course.checkpoints();
-        for (Region r : regions) GradedHandout.write(dest, r.file(), false, Map.of());
-        GradedHandout.Result stubs = GradedHandout.sh(dest, "make", "grade", "LAB=all", GradedHandout.MVN);
+        for (Region r : regions) write(dest, r.file(), false, Map.of());
+        Result stubs = sh(dest, "make", "grade", "LAB=all", MVN);
         Map<String, List<String>> needs = course.needs();
         for (Course.Checkpoint c : table) {
-            if (Pattern.compile("\\n  " + Pattern.quote(c.id()) + " +- +n/a ").matcher(stubs.output()).find()) continue;
+            if (Pattern.compile("\\n  " + Pattern.quote(c.id()) + " +- +n/a ").matcher(stubs.output).find()) continue;
             if (c.given() && needs.containsKey(c.id())) {
                 // it runs an earlier lab's server, a stub here too: it may fail, and the grader then names that lab's regions
-                assertThat(stubs.output()).as("%s on the stubs: given, passing or naming the regions it needs", c.id())
+                assertThat(stubs.output).as("%s on the stubs: given, passing or naming the regions it needs", c.id())
                         .containsPattern("\\n  " + Pattern.quote(c.id()) + " +(0/0 +given |given +FAIL [^\\n]*\\n(?:[^\\n]*\\n)*? +hint: lab \\d+'s [^\\n]*: "
                                 + Pattern.quote(c.id()) + " needs (?:it|them) )");
                 continue;
             }
-            assertThat(stubs.output()).as("%s on the stubs: %s", c.id(), c.given() ? "given, and the stubs pass it" : "fails")
+            assertThat(stubs.output).as("%s on the stubs: %s", c.id(), c.given() ? "given, and the stubs pass it" : "fails")
                     .containsPattern("\\n  " + Pattern.quote(c.id()) + (c.given() ? " +0/0 +given " : " +0/" + c.points() + " +FAIL "));
         }
 
@@ -242,19 +335,19 @@ class HandoutTest {
             for (Course.Checkpoint c : table) {
                 if (!c.given() && stubbed.contains(regionOf.get(c.id()))) only.add(c.id());
             }
-            for (Region r : regions) GradedHandout.write(dest, r.file(), !stubbed.contains(r.id()), Map.of());
-            GradedHandout.Result graded = GradedHandout.sh(dest, "make", "grade", "LAB=all", "ONLY=" + String.join(",", only), GradedHandout.MVN);
+            for (Region r : regions) write(dest, r.file(), !stubbed.contains(r.id()), Map.of());
+            Result graded = sh(dest, "make", "grade", "LAB=all", "ONLY=" + String.join(",", only), MVN);
             for (String region : stubbed) {
                 List<String> ofRegion = only.stream().filter(id -> region.equals(regionOf.get(id))).toList();
                 assertThat(ofRegion).as("checkpoints keyed to region %s in the manifests' [hints]", region).isNotEmpty();
                 boolean allNotApplicable = ofRegion.stream()
-                        .allMatch(id -> Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(graded.output()).find());
+                        .allMatch(id -> Pattern.compile("\\n  " + Pattern.quote(id) + " +- +n/a ").matcher(graded.output).find());
                 if (allNotApplicable) continue; // an older JDK, or no io_uring here
-                assertThat(ofRegion).as("with only region %s a stub (round %d), one of its checkpoints fails:%n%s", region, k, graded.output())
-                        .anySatisfy(id -> assertThat(graded.output()).containsPattern("\\n  " + Pattern.quote(id) + " +0/\\d+ +FAIL "));
+                assertThat(ofRegion).as("with only region %s a stub (round %d), one of its checkpoints fails:%n%s", region, k, graded.output)
+                        .anySatisfy(id -> assertThat(graded.output).containsPattern("\\n  " + Pattern.quote(id) + " +0/\\d+ +FAIL "));
             }
         }
-        for (Region r : regions) GradedHandout.write(dest, r.file(), true, Map.of());
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
     }
 
     /**
@@ -268,30 +361,171 @@ class HandoutTest {
     @EnabledIfSystemProperty(named = "niolab.course.dependencies", matches = "true",
             disabledReason = "each lab is graded with every other lab stubbed on demand: -Dniolab.course.dependencies=true")
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
-    void eachLabWithEveryOtherLabsRegionsAsStubsFailsOnlyWhereItsNeedsSay(@TempDir Path tmp) throws Exception {
-        GradedHandout.Copy copy = GradedHandout.copy(tmp);
-        Path dest = copy.dest();
-        List<Region> regions = copy.regions();
+    void eachLabWithEveryOtherLabsRegionsAsStubsFailsOnlyWhereItsNeedsSay() throws Exception {
+        Path dest = handout();
         Course course = Course.read(LAB);
         List<String> undeclared = new ArrayList<>();
         for (Course.Lab lab : course.labs()) {
-            for (Region r : regions) GradedHandout.write(dest, r.file(), course.regions().get(r.id()).lab() == lab.number(), Map.of());
-            GradedHandout.Result graded = GradedHandout.sh(dest, "make", "grade", "LAB=" + lab.number(), GradedHandout.MVN);
-            assertThat(graded.output()).as("lab %d graded", lab.number()).doesNotContain("did the build fail").doesNotContain("timed out after");
+            for (Region r : regions) write(dest, r.file(), course.regions().get(r.id()).lab() == lab.number(), Map.of());
+            Result graded = sh(dest, "make", "grade", "LAB=" + lab.number(), MVN);
+            assertThat(graded.output).as("lab %d graded", lab.number()).doesNotContain("did the build fail").doesNotContain("timed out after");
             for (Course.Checkpoint c : lab.checkpoints()) {
                 String failed = "\\n  " + Pattern.quote(c.id()) + " +(?:0/\\d+|given) +FAIL [^\\n]*\\n";
-                if (!Pattern.compile(failed).matcher(graded.output()).find()) continue;
+                if (!Pattern.compile(failed).matcher(graded.output).find()) continue;
                 if (!lab.needs().containsKey(c.id())) {
-                    undeclared.add(c.id() + " (lab " + lab.number() + "): " + graded.output());
+                    undeclared.add(c.id() + " (lab " + lab.number() + "): " + graded.output);
                     continue;
                 }
-                assertThat(graded.output()).as("%s's failure names the lab it needs first", c.id())
+                assertThat(graded.output).as("%s's failure names the lab it needs first", c.id())
                         .containsPattern(failed + "(?: +this part came [^\\n]*\\n)? +hint: lab \\d+'s ");
             }
         }
-        for (Region r : regions) GradedHandout.write(dest, r.file(), true, Map.of());
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
         assertThat(undeclared).as("checkpoints that failed with only their own lab's regions written: the regions they run are missing from [needs]")
                 .isEmpty();
+    }
+
+    /**
+     * The classic bugs of the labs' manifests ([bugs]), each as a student makes it in its region's
+     * file: the reference line, then the line that breaks it. Each is caught by the checkpoint
+     * named with it, and the hint under that checkpoint names the region. Besides the classic
+     * ones, each distinction a stub promises a checkpoint makes (a MISTAKE branch kept, the ops
+     * resumeReading goes back to, SO_REUSEPORT left off under herd, a cancel's mark cleared) is
+     * broken there too. (uring-more's checkpoints fail fast on a stall: a probe of a few seconds,
+     * not the contract's 20 s socket timeouts.)
+     */
+    private static List<Course.Bug> bugs() throws IOException {
+        return Course.read(LAB).bugs();
+    }
+
+    /**
+     * The bugs in rounds, each bug in the first round that holds no other bug of its region, so
+     * that no bug hides another (two bugs of one region, or of one line, are planted in turn).
+     */
+    private static List<List<Course.Bug>> rounds() throws IOException {
+        List<List<Course.Bug>> rounds = new ArrayList<>();
+        for (Course.Bug b : bugs()) {
+            List<Course.Bug> round = rounds.stream().filter(r -> r.stream().noneMatch(o -> o.region().equals(b.region()))).findFirst().orElse(null);
+            if (round == null) rounds.add(round = new ArrayList<>());
+            round.add(b);
+        }
+        return rounds;
+    }
+
+    /** The grader's output for each round of {@link #rounds()}, graded once. */
+    private static List<String> bugged;
+
+    /** The grader's output for the reference with each round's bugs in: one grading run of the checkpoints they should fail. */
+    private static synchronized List<String> bugged() throws Exception {
+        if (bugged != null) return bugged;
+        Path dest = handout();
+        Course course = Course.read(LAB);
+        List<String> outputs = new ArrayList<>();
+        for (List<Course.Bug> round : rounds()) {
+            Map<String, Map<String, String>> byFile = new TreeMap<>();
+            for (Course.Bug b : round) byFile.computeIfAbsent(course.regions().get(b.region()).file(), f -> new TreeMap<>()).put(b.line(), b.broken());
+            for (Region r : regions) write(dest, r.file(), true, byFile.getOrDefault(r.file().toString(), Map.of()));
+            String only = round.stream().map(Course.Bug::checkpoint).collect(Collectors.joining(","));
+            outputs.add(sh(dest, "make", "grade", "LAB=all", "ONLY=" + only, MVN).output);
+        }
+        for (Region r : regions) write(dest, r.file(), true, Map.of());
+        return bugged = outputs;
+    }
+
+    /** Lab {@code lab}'s bugs are caught by their checkpoints, the hint under each names its region, and so does the last line. */
+    private static void caught(int lab) throws Exception {
+        List<List<Course.Bug>> rounds = rounds();
+        for (int k = 0; k < rounds.size(); k++) {
+            List<Course.Bug> ofLab = rounds.get(k).stream().filter(b -> b.lab() == lab).toList();
+            if (!ofLab.isEmpty()) caught(lab, ofLab, bugged().get(k));
+        }
+    }
+
+    /** {@link #caught(int)} in one round's output: {@code bugs}, lab {@code lab}'s in that round. */
+    private static void caught(int lab, List<Course.Bug> bugs, String out) {
+        Matcher table = Pattern.compile("(?s)\\nlab " + lab + ": .*?\\n  total [^\\n]*\\n[^\\n]*\\n").matcher(out);
+        assertThat(table.find()).as("a table for lab %d in:%n%s", lab, out).isTrue();
+        String t = table.group();
+        Course.Bug first = null;
+        for (Course.Bug b : bugs) {
+            boolean notApplicable = Pattern.compile("\\n  " + Pattern.quote(b.checkpoint()) + " +- +n/a ").matcher(t).find();
+            if (notApplicable) continue; // an older JDK, or no io_uring here: its checkpoint cannot catch it
+            if (first == null) first = b;
+            // a given checkpoint that fails says first that the student's code broke it
+            assertThat(t).as("%s caught by %s, its hint naming the region", b.broken(), b.checkpoint())
+                    .containsPattern("\\n  " + b.checkpoint() + " +(?:0/\\d+|given) +FAIL .*\\n(?: +this part came .*\\n)? +hint \\[" + b.region() + "\\]: ");
+        }
+        if (first == null) return;
+        assertThat(t).as("the first hint and the last line name the first region").containsPattern("(?s)^[^\\[]*hint \\[" + first.region() + "\\]")
+                .containsPattern("start with " + first.checkpoint() + " \\(region " + first.region() + "\\)\\n$");
+    }
+
+    /** Each lab whose manifest plants bugs, with the checkpoints that must catch them. */
+    static Stream<Arguments> labsWithBugs() throws IOException {
+        Map<Integer, List<String>> byLab = new TreeMap<>();
+        for (Course.Bug b : bugs()) byLab.computeIfAbsent(b.lab(), l -> new ArrayList<>()).add(b.checkpoint());
+        return byLab.entrySet().stream().map(e -> Arguments.of(e.getKey(), String.join(", ", e.getValue())));
+    }
+
+    /** A test per lab: its classic bugs are caught, and the hints name their regions. */
+    @ParameterizedTest(name = "lab {0}: caught by {1}")
+    @MethodSource("labsWithBugs")
+    @Timeout(value = 25, unit = TimeUnit.MINUTES)
+    void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String checkpoints) throws Exception {
+        caught(lab);
+    }
+
+    /**
+     * Maven as {@code make grade} runs it, online: the suite's own build runs beside this test and
+     * may not yet have fetched lab-servers' test dependencies on a new machine (offline, the
+     * grading failed there). It compiles only the sources newer than their classes: between two
+     * gradings only the region files change, and the default would compile lab-servers' main and
+     * test trees again; and with a test JVM per core, not two: a grading run has a few classes
+     * per module, and each JVM more is a start and a warm-up paid for (this test runs beside the
+     * rest of the suite). Two modules at a time: echo-bench does not depend on lab-servers, so
+     * its build and its checkpoints run while lab-servers' wait out the stubs' stalls.
+     */
+    private static final String MVN = "MVN=mvn -q -B -Dstyle.color=never -Dmaven.compiler.useIncrementalCompilation=false -Dtest.forks=1C -T 2";
+
+    /** The handout's {@code make grade} log (Maven's and the servers' output). */
+    private static String log(Path dest) throws IOException {
+        Path log = dest.resolve(MavenRun.LOG);
+        return Files.isRegularFile(log) ? Files.readString(log) : "(no " + MavenRun.LOG + ")";
+    }
+
+    /**
+     * Writes one region file into the handout: its stubs, or its reference code with each of
+     * {@code bugs}' lines (reference line to broken line) replaced.
+     */
+    private static void write(Path dest, Path file, boolean reference, Map<String, String> bugs) throws IOException {
+        String text = String.join("\n", Handout.cut(Files.readString(LAB.resolve(file)).split("\n", -1), reference, file, new ArrayList<>(), labStubs()));
+        for (Map.Entry<String, String> bug : bugs.entrySet()) {
+            assertThat(text).as("%s still holds the line a bug replaces", file).contains(bug.getKey());
+            text = text.replace(bug.getKey(), bug.getValue());
+        }
+        Files.writeString(dest.resolve(file), text);
+    }
+
+    /** The lab's stubs, read afresh: each file's regions take their parts from the first. */
+    private static Stubs labStubs() throws IOException {
+        return Stubs.read(LAB.resolve(Stubs.DIR));
+    }
+
+    private record Result(int code, String output) {
+    }
+
+    /** Runs a command in {@code dir} on this test's JDK, for at most ten minutes (a loaded machine); its exit code and output. */
+    private static Result sh(Path dir, String... cmd) throws IOException, InterruptedException {
+        Path log = Files.createTempFile(dir.getParent(), "cmd", ".log");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        if (!p.waitFor(10, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly); // Maven, its forked test JVM
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            return new Result(-1, "timed out after 10 minutes: " + String.join(" ", cmd) + "\n" + Files.readString(log));
+        }
+        return new Result(p.exitValue(), Files.readString(log));
     }
 
     private static Path write(Path p, String text) throws IOException {
