@@ -48,13 +48,16 @@ class CompareForksTest {
         assertThat(root.at("/config/aa").asBoolean()).isTrue();
         assertThat(root.at("/servers/0/command").asBoolean()).isTrue();
         assertThat(root.at("/servers/1/name").asText()).isEqualTo("A~aa");
-        Set<String> perFork = new HashSet<>();
+        Set<String> perFork = new HashSet<>(), served = new HashSet<>();
         for (JsonNode s : root.get("slices")) {
-            perFork.add(s.get("fork").asInt() + " " + s.get("server").asText());
+            String forkServer = s.get("fork").asInt() + " " + s.get("server").asText();
+            perFork.add(forkServer);
+            // a 150 ms slice of a loaded suite may see no answer; each fork's server must see some
+            if (s.get("requests").asLong() > 0) served.add(forkServer);
             assertThat(s.get("round").asInt()).isBetween(s.get("fork").asInt() * 3 - 2, s.get("fork").asInt() * 3);
-            assertThat(s.get("requests").asLong()).isPositive();
         }
         assertThat(perFork).containsExactlyInAnyOrder("1 A", "1 A~aa", "1 B", "2 A", "2 A~aa", "2 B", "3 A", "3 A~aa", "3 B");
+        assertThat(served).as("every fork's servers answered").isEqualTo(perFork);
         JsonNode summary = root.get("summary");
         assertThat(summary.get("forks").asInt()).isEqualTo(3);
         assertThat(summary.get("interval_method").asText()).contains("Student-t");
