@@ -91,15 +91,20 @@ final class NoiseCalibrated {
 
     /** How many of a kind's runs were called, out of those with an interval, and their estimates. */
     record Share(int called, int runs, List<Double> estimates) {
-        /** "3 of 20 runs called a difference (15.0%, 95% Wilson interval 5.2% to 36.0%; target: at most 5%, not met)". */
+        /**
+         * "3 of 20 runs called a difference (15.0%, 95% Wilson interval 5.2% to 36.0%; target: at most 5%, not met)": met or
+         * not met only where the whole interval says so, else undecided at this number of runs, so that few runs never count
+         * in the target's favour.
+         */
         String sentence(String what, double target, boolean atLeast) {
             if (runs == 0) return "no run with an interval";
             double share = (double) called / runs;
             double[] w = wilson(called, runs);
-            boolean met = atLeast ? share >= target : share <= target;
+            boolean met = atLeast ? w[0] >= target : w[1] <= target;
+            boolean notMet = atLeast ? w[1] < target : w[0] > target;
             return called + " of " + runs + " runs " + what + " (" + Md.f1(share * 100) + "%, 95% Wilson interval " + Md.f1(w[0] * 100)
                     + "% to " + Md.f1(w[1] * 100) + "%; target: " + (atLeast ? "at least " : "at most ") + Md.f0(target * 100) + "%, "
-                    + (met ? "met" : "not met") + ")";
+                    + (met ? "met" : notMet ? "not met" : "undecided at " + runs + " runs") + ")";
         }
     }
 
