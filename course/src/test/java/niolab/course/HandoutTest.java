@@ -23,6 +23,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import niolab.course.Handout.MarkerException;
 import niolab.course.Handout.Region;
+import niolab.testkit.Extended;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -249,6 +250,7 @@ class HandoutTest {
      * {@code make grade LAB=all}.
      */
     @Test
+    @Extended
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
     void aFreshHandoutScoresBelowFullMarksInEveryLabAndFullMarksWithTheReferenceRegionsPutBack() throws Exception {
         Path dest = handout();
@@ -470,6 +472,7 @@ class HandoutTest {
     /** A test per lab: its classic bugs are caught, and the hints name their regions. */
     @ParameterizedTest(name = "lab {0}: caught by {1}")
     @MethodSource("labsWithBugs")
+    @Extended
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
     void aClassicBugInEachRegionIsCaughtAndItsHintNamesTheRegion(int lab, String checkpoints) throws Exception {
         caught(lab);

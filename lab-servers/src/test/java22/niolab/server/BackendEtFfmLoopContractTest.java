@@ -10,9 +10,11 @@ import niolab.server.testing.Echo;
 import niolab.server.testing.Http;
 import niolab.server.testing.ServerProcess;
 import niolab.server.testing.ServerUnderTest;
+import niolab.testkit.Extended;
 import org.junit.jupiter.api.Test;
 
 /** The loop posture on et's FFM binding: the Redis socket's calls go through the loop's own binding. */
+@Extended
 class BackendEtFfmLoopContractTest extends BackendContractTest {
     @Override
     protected ServerUnderTest serverUnderTest() {
