@@ -156,9 +156,7 @@ public final class LabNotes implements Callable<Integer> {
 
     private static String fillBlocks(String page, String name, int lab, Course course, String gradeTimes) {
         List<Checkpoint> checkpoints = course.checkpoints();
-        Matcher m = BLOCK.matcher(page);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
+        return BLOCK.matcher(page).replaceAll(m -> {
             String body = switch (m.group(2)) {
                 case "checkpoints" -> checkpointTable(lab, checkpoints);
                 case "grading" -> gradingTable(checkpoints);
@@ -167,22 +165,14 @@ public final class LabNotes implements Callable<Integer> {
                 case "gradetimes" -> gradeTimes;
                 default -> throw new IllegalArgumentException("labs/" + name + ": no generated block is called " + m.group(2));
             };
-            m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + body + "\n" + m.group(4)));
-        }
-        m.appendTail(sb);
-        return sb.toString();
+            return Matcher.quoteReplacement(m.group(1) + body + "\n" + m.group(4));
+        });
     }
 
     /** The root README's {@code gradetimes} block filled; its other generated blocks are {@code make reports}'. */
     static String fillGradeTimes(String readme, String gradeTimes) {
-        Matcher m = BLOCK.matcher(readme);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            String body = m.group(2).equals("gradetimes") ? m.group(1) + gradeTimes + "\n" + m.group(4) : m.group();
-            m.appendReplacement(sb, Matcher.quoteReplacement(body));
-        }
-        m.appendTail(sb);
-        return sb.toString();
+        return BLOCK.matcher(readme).replaceAll(m -> Matcher.quoteReplacement(
+                m.group(2).equals("gradetimes") ? m.group(1) + gradeTimes + "\n" + m.group(4) : m.group()));
     }
 
     /** A sheet's checkpoints: what each checks, its points, and how to run it alone. */

@@ -70,29 +70,18 @@ public final class Report {
     }
 
     private static String fill(String template, Map<String, String> known, String templateName) {
-        Matcher m = PLACEHOLDER.matcher(template);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            String v = value(known, m.group(1), templateName);
-            m.appendReplacement(sb, Matcher.quoteReplacement(v));
-        }
-        m.appendTail(sb);
-        return sb.toString();
+        return PLACEHOLDER.matcher(template).replaceAll(m -> Matcher.quoteReplacement(value(known, m.group(1), templateName)));
     }
 
     /** Keeps or drops each section by its key's case, innermost sections being plain text to the outer ones. */
     private String sections(String template, String templateName) {
-        Matcher m = SECTION.matcher(template);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
+        return SECTION.matcher(template).replaceAll(m -> {
             String v = values.get(m.group(2));
             if (v == null) {
                 throw new IllegalArgumentException(templateName + ": no case for {{" + m.group(1) + m.group(2) + "}} (known: " + values.keySet() + ")");
             }
             boolean on = m.group(3) != null ? v.equals(m.group(3)) : !v.isEmpty() && !v.equals("false");
-            m.appendReplacement(sb, Matcher.quoteReplacement(on == m.group(1).equals("#") ? sections(m.group(4), templateName) : ""));
-        }
-        m.appendTail(sb);
-        return sb.toString();
+            return Matcher.quoteReplacement(on == m.group(1).equals("#") ? sections(m.group(4), templateName) : "");
+        });
     }
 }

@@ -218,7 +218,9 @@ public final class SyscallsExperiment implements Experiment {
             }
             rows.add(row);
         }
-        return Md.table(List.of("syscall", "lt", "et", "mp"), rows);
+        List<String> header = new ArrayList<>(List.of("syscall"));
+        header.addAll(List.of(ARCHS));
+        return Md.table(header, rows);
     }
 
     /** The other JVM threads: calls in all (they do not scale with requests) for the serial and keep-alive runs. */

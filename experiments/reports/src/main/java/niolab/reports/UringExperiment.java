@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import niolab.common.ServerCatalog;
 import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.ForkInterval;
 import niolab.common.stats.Interval;
@@ -29,7 +30,11 @@ public final class UringExperiment implements Experiment {
     }
 
     private static final String[] WORKLOADS = {"echo-1", "echo-50", "echo-1000", "http-pipeline"};
-    private static final String[] MODES = {"uring-basic", "uring-multishot", "uring-bufring"};
+    /** What exp-uring.sh runs: the catalog's selection of the same name, its first the baseline every ratio is to. */
+    private static final List<String> SERVERS = ServerCatalog.selection("uring");
+    static final String BASELINE = SERVERS.get(0);
+    /** The ring's modes among them (not netty-uring, another architecture), each judged on its own claims. */
+    static final List<String> MODES = modes(SERVERS);
 
     @Override
     public String name() {
@@ -66,25 +71,25 @@ public final class UringExperiment implements Experiment {
         boolean compared = !d.compares.isEmpty();
         List<Claim> claims = new ArrayList<>();
         for (String w : new String[] {"echo-50", "echo-1000"}) {
-            for (String mode : MODES) claims.addAll(compared ? claims(d.compares.get(w), mode, w) : claims(samples, mode, w));
+            for (String m : MODES) claims.addAll(compared ? claims(d.compares.get(w), m, w) : claims(samples, m, w));
         }
         List<String> matching = new ArrayList<>(), failing = new ArrayList<>();
-        for (String mode : MODES) {
+        for (String m : MODES) {
             List<Claim> ofMode = new ArrayList<>();
             for (Claim c : claims) {
-                if (c.statement().contains(", " + mode.substring("uring-".length()) + ": ")) ofMode.add(c);
+                if (c.statement().contains(", " + mode(m) + ": ")) ofMode.add(c);
             }
             ClaimVerdict v = Verdicts.all(ofMode);
-            if (v == ClaimVerdict.HOLDS) matching.add(mode.substring("uring-".length()));
-            if (v == ClaimVerdict.FAILS) failing.add(mode.substring("uring-".length()));
+            if (v == ClaimVerdict.HOLDS) matching.add(mode(m));
+            if (v == ClaimVerdict.FAILS) failing.add(mode(m));
         }
-        double syscalls = median(samples, "uring-bufring", "echo-50", "syscalls_per_req") / median(samples, "et", "echo-50", "syscalls_per_req");
-        double kernel = median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req") / median(samples, "et", "echo-50", "loop_sys_us_per_req");
+        double syscalls = median(samples, "uring-bufring", "echo-50", "syscalls_per_req") / median(samples, BASELINE, "echo-50", "syscalls_per_req");
+        double kernel = median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req") / median(samples, BASELINE, "echo-50", "loop_sys_us_per_req");
         // between the modes: from the paired comparison where there is one (the whole process), else the loop thread's rounds
         Interval paired = compared ? d.compares.get("echo-50").ratio("uring-bufring", "uring-basic", CompareRun.CPU) : null;
         Interval modes = paired != null ? paired
                 : Claim.ratio(loopCpuByRound(samples, "uring-bufring", "echo-50"), loopCpuByRound(samples, "uring-basic", "echo-50"));
-        double single = loopCpu(samples, "uring-bufring", "echo-1") / loopCpu(samples, "et", "echo-1");
+        double single = loopCpu(samples, "uring-bufring", "echo-1") / loopCpu(samples, BASELINE, "echo-1");
         return new Findings(d, servers(samples), claims, matching, failing, syscalls, kernel, modes, paired != null, single);
     }
 
@@ -103,8 +108,10 @@ public final class UringExperiment implements Experiment {
         out.put("kernel", f.data.kernel);
         out.put("uring_support", f.data.uringSupport);
         out.put("notes", f.data.notes.isEmpty() ? "" : " (" + f.data.notes + ".)");
-        for (String s : new String[] {"et", "uring-basic", "uring-multishot", "uring-bufring"}) {
-            String k = s.replace("uring-", "");
+        List<String> counted = new ArrayList<>(List.of(BASELINE));
+        counted.addAll(MODES);
+        for (String s : counted) {
+            String k = s.equals(BASELINE) ? s : mode(s);
             for (String c : new String[] {"1", "50"}) {
                 out.put(k + "_syscalls_" + c, Md.f2(median(samples, s, "echo-" + c, "syscalls_per_req")));
                 out.put(k + "_loop_cpu_" + c, Md.f2(loopCpu(samples, s, "echo-" + c)));
@@ -117,17 +124,17 @@ public final class UringExperiment implements Experiment {
         double[] sys50 = new double[f.servers.size()];
         for (int i = 0; i < sys50.length; i++) sys50[i] = median(samples, f.servers.get(i), "echo-50", "loop_sys_us_per_req");
         out.put("loop_sys_range_50", Md.f1(min(sys50)) + " to " + Md.f1(max(sys50)));
-        out.put("sys_comparison", comparison("bufring's", "et's", "system time",
-                median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req"), median(samples, "et", "echo-50", "loop_sys_us_per_req")));
-        out.put("user_comparison", comparison("bufring's loop", "et's", "user time",
-                median(samples, "uring-bufring", "echo-50", "loop_user_us_per_req"), median(samples, "et", "echo-50", "loop_user_us_per_req")));
+        out.put("sys_comparison", comparison("bufring's", BASELINE + "'s", "system time",
+                median(samples, "uring-bufring", "echo-50", "loop_sys_us_per_req"), median(samples, BASELINE, "echo-50", "loop_sys_us_per_req")));
+        out.put("user_comparison", comparison("bufring's loop", BASELINE + "'s", "user time",
+                median(samples, "uring-bufring", "echo-50", "loop_user_us_per_req"), median(samples, BASELINE, "echo-50", "loop_user_us_per_req")));
         out.put("compared", !f.data.compares.isEmpty());
         out.put("cmp_warmup", String.valueOf(settings.get("cmp_warmup")));
         out.put("threshold", THRESHOLD.declared());
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, CompareRun> c : f.data.compares.entrySet()) sb.append(sb.length() == 0 ? "" : "\n\n").append(c.getValue().section(c.getKey()));
         out.put("compare_sections", sb.toString());
-        Claim.report(f.claims, "uring / et", out);
+        Claim.report(f.claims, "uring / " + BASELINE, out);
         CompareRun echo50 = f.data.compares.get("echo-50");
         if (echo50 != null) CompareRun.forkPrecision(out, echo50.forks(), echo50.roundsPerFork());
         out.put("uring_matching", String.join(" and ", f.matching));
@@ -144,14 +151,29 @@ public final class UringExperiment implements Experiment {
     }
 
     /** At {@code w}: one uring mode against et from the compare run, rate and CPU per request (the whole process). */
-    private static List<Claim> claims(CompareRun run, String mode, String w) {
-        String at = w.substring("echo-".length()) + " connections, " + mode.substring("uring-".length()) + ": ";
+    private static List<Claim> claims(CompareRun run, String server, String w) {
+        String at = w.substring("echo-".length()) + " connections, " + mode(server) + ": ";
         List<Claim> claims = new ArrayList<>();
-        ForkInterval rate = run.has(mode) ? run.forkRatio(mode, "et", CompareRun.RATE) : null;
-        ForkInterval cpu = run.has(mode) ? run.forkRatio(mode, "et", CompareRun.CPU) : null;
-        if (rate != null) claims.add(Claim.atLeast(at + "req/s at least et's", rate, run.rounds(mode, "et"), 1.0));
-        if (cpu != null) claims.add(Claim.atMost(at + "JVM CPU µs/req at most et's", cpu, run.rounds(mode, "et"), 1.0));
+        ForkInterval rate = run.has(server) ? run.forkRatio(server, BASELINE, CompareRun.RATE) : null;
+        ForkInterval cpu = run.has(server) ? run.forkRatio(server, BASELINE, CompareRun.CPU) : null;
+        if (rate != null) claims.add(Claim.atLeast(at + "req/s at least " + BASELINE + "'s", rate, run.rounds(server, BASELINE), 1.0));
+        if (cpu != null) claims.add(Claim.atMost(at + "JVM CPU µs/req at most " + BASELINE + "'s", cpu, run.rounds(server, BASELINE), 1.0));
         return claims;
+    }
+
+    /** The entries of {@code servers} that the uring architecture runs, in their order. */
+    private static List<String> modes(List<String> servers) {
+        List<String> modes = new ArrayList<>();
+        for (String s : servers) {
+            if (ServerCatalog.server(s).arch().equals("uring")) modes.add(s);
+        }
+        return modes;
+    }
+
+    /** How the report names a mode: its catalog label without the architecture ({@code uring bufring}: bufring). */
+    static String mode(String server) {
+        ServerCatalog.Server s = ServerCatalog.server(server);
+        return s.label().startsWith(s.arch() + " ") ? s.label().substring(s.arch().length() + 1) : s.label();
     }
 
     /** The servers in the order the run measured them. */
@@ -179,16 +201,16 @@ public final class UringExperiment implements Experiment {
     }
 
     /** At {@code w}: one uring mode against et, in req/s and both CPU measures, each ratio paired by round. */
-    private static List<Claim> claims(Csv samples, String mode, String w) {
-        String at = w.substring("echo-".length()) + " connections, " + mode.substring("uring-".length()) + ": ";
-        int rounds = samples.numbers("requests_per_s", "server", "et", "workload", w).length;
+    private static List<Claim> claims(Csv samples, String server, String w) {
+        String at = w.substring("echo-".length()) + " connections, " + mode(server) + ": ";
+        int rounds = samples.numbers("requests_per_s", "server", BASELINE, "workload", w).length;
         return List.of(
-                Claim.atLeast(at + "req/s at least et's", Claim.paired(byRound(samples, mode, w, "requests_per_s"),
-                        byRound(samples, "et", w, "requests_per_s")), rounds, 1.0),
-                Claim.atMost(at + "loop thread CPU µs/req at most et's", Claim.paired(loopCpuByRound(samples, mode, w),
-                        loopCpuByRound(samples, "et", w)), rounds, 1.0),
-                Claim.atMost(at + "JVM CPU µs/req at most et's", Claim.paired(byRound(samples, mode, w, "server_cpu_us_per_req"),
-                        byRound(samples, "et", w, "server_cpu_us_per_req")), rounds, 1.0));
+                Claim.atLeast(at + "req/s at least " + BASELINE + "'s", Claim.paired(byRound(samples, server, w, "requests_per_s"),
+                        byRound(samples, BASELINE, w, "requests_per_s")), rounds, 1.0),
+                Claim.atMost(at + "loop thread CPU µs/req at most " + BASELINE + "'s", Claim.paired(loopCpuByRound(samples, server, w),
+                        loopCpuByRound(samples, BASELINE, w)), rounds, 1.0),
+                Claim.atMost(at + "JVM CPU µs/req at most " + BASELINE + "'s", Claim.paired(byRound(samples, server, w, "server_cpu_us_per_req"),
+                        byRound(samples, BASELINE, w, "server_cpu_us_per_req")), rounds, 1.0));
     }
 
     private static double[] byRound(Csv samples, String server, String w, String column) {

@@ -2,12 +2,37 @@ package niolab.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import niolab.common.ServerCatalog;
 import niolab.common.stats.Interval;
 import org.junit.jupiter.api.Test;
 
 /** exp-uring judges each ring mode on its own claims against et, and tells two modes apart in CPU only beyond the threshold. */
 class UringExperimentTest {
+    @Test
+    void theModesAreTheUringEntriesOfTheSelectionTheScriptRuns() throws IOException {
+        List<String> uring = new ArrayList<>(ServerCatalog.named("uring"));
+        uring.retainAll(ServerCatalog.selection("uring"));
+        assertThat(UringExperiment.MODES).isEqualTo(uring).isNotEmpty().doesNotContain("netty-uring", "uring-sqpoll");
+        assertThat(UringExperiment.BASELINE).isEqualTo(ServerCatalog.selection("uring").get(0)).isEqualTo("et");
+        // the script reads the same selection, so what it runs and what the report judges cannot part
+        assertThat(Files.readString(Path.of("..", "scripts", "exp-uring.sh"))).contains("SERVERS=${SERVERS:-$(selection uring)}");
+    }
+
+    @Test
+    void aModeIsNamedByItsCatalogLabelWithoutTheArchitecture() {
+        List<String> names = new ArrayList<>();
+        for (String m : UringExperiment.MODES) names.add(UringExperiment.mode(m));
+        // the template's keys (basic_syscalls_50, ...) and prose are these words
+        assertThat(names).containsExactly("basic", "multishot", "bufring");
+        assertThat(ServerCatalog.server("uring-bufring").label()).isEqualTo("uring " + UringExperiment.mode("uring-bufring"));
+    }
+
     @Test
     void theModesAreToldApartOnlyBeyondTheThreshold() {
         assertThat(UringExperiment.modesVerdict(new Interval(0.90, 0.85, 0.94), 0.02)).isEqualTo("less, beyond the report's threshold of ±2.0%");
