@@ -1,13 +1,13 @@
 package niolab.reports;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import niolab.common.ServerCatalog;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
-import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.Comparison;
 import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
@@ -17,6 +17,7 @@ import niolab.common.stats.MedianInterval;
  * the AOT cache (both sides, the client's alone), and against a warmed server (with a cold, then a warm client); the time from
  * exec to the ready line of lt and of an mp pool; which classes a start loads, and from where
  * (experiments/scripts/exp-cold-start.sh).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class ColdStartExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
@@ -46,45 +47,25 @@ public final class ColdStartExperiment implements Experiment {
         return "cold-start";
     }
 
-    @Override
-    public void generate(Results r, Report out) {
-        Csv pairs = r.csv("pairs.csv");
-        int rounds = pairs.numbers("round", "config", "jdk25").length;
-        out.put("rounds", Integer.toString(rounds));
-        double[][] byRound = new double[CONFIGS.length][];
-        double[] qps = serial(r, pairs, rounds, byRound, out);
-        jit(pairs, out);
-        ratios(qps, out);
-        out.put("jdk25_vs_jdk17", jdk25OverJdk17(qps, byRound[1], byRound[0]));
-        sides(byRound, out);
-        out.put("aot_target", aotClaim(byRound[2], byRound[1]));
-        out.put("aot_client_target", aotClaim(byRound[5], byRound[1]));
-        Interval cached = Claim.ratio(byRound[2], byRound[1]);
-        if (!enoughRounds(byRound[2], byRound[1])) {
-            out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: " + tooFew(byRound[2], byRound[1]));
-        } else if (Comparison.verdict(cached, THRESHOLD.value()) == Comparison.Verdict.UNDECIDED
-                || Comparison.verdict(cached, THRESHOLD.value()) == Comparison.Verdict.SAME) {
-            out.put("aot_verdict", "This run cannot say whether the AOT cache speeds the run up: the rounds' ratios put it at "
-                    + Md.ratio(cached, THRESHOLD.value()) + ", " + Comparison.describe(cached, Comparison.Quantity.RATE, THRESHOLD.value()));
-        }
-        ready(r.csv("ready.csv"), out);
-        classes(r.csv("classes.csv"), out);
-        skipped(r.csv("aot-skipped.csv"), out);
-        load(pairs, r.csv("ready.csv"), r, out);
-        String aot = r.text("aot.txt").trim();
-        out.put("aot_caches", aot);
-        picocli(Integer.parseInt(aot.replaceAll("(?s).*picocli class file version: (\\d+).*", "$1")), out);
+    /** One configuration's 100-request runs, one value per round: QPS, P50, P99 and server CPU per request (medians of each run), and errors in all. */
+    record Serial(double[] qps, double[] p50, double[] p99, double[] serverCpu, long errors) {
     }
 
-    /** The 100-request runs: a row per configuration, medians over the pairs; returns the QPS medians. */
-    private static double[] serial(Results r, Csv pairs, int rounds, double[][] byRound, Report out) {
-        double[] medianQps = new double[CONFIGS.length];
-        List<List<String>> rows = new ArrayList<>();
-        List<List<String>> perRound = new ArrayList<>();
-        long errors = 0;
+    /**
+     * The run: the pairs' per-round figures (pairs.csv), each configuration's runs in
+     * {@link #CONFIGS} order, the ready times (ready.csv), where classes came from, what each
+     * cache left out, the AOT caches' description, and the machine's CPUs.
+     */
+    record Data(Csv pairs, Serial[] serial, Csv ready, Csv classes, Csv skipped, String aot, int cores) {
+    }
+
+    static Data load(Results r) {
+        Csv pairs = r.csv("pairs.csv");
+        int rounds = pairs.numbers("round", "config", "jdk25").length;
+        Serial[] serial = new Serial[CONFIGS.length];
         for (int c = 0; c < CONFIGS.length; c++) {
             double[] q = new double[rounds], p50 = new double[rounds], p99 = new double[rounds], server = new double[rounds];
-            List<String> roundRow = new ArrayList<>(List.of(LABELS[c]));
+            long errors = 0;
             for (int i = 0; i < rounds; i++) {
                 BenchReport b = r.bench("serial-" + CONFIGS[c] + "-" + (i + 1) + ".json");
                 q[i] = Stats.median(b.column(Column.QPS));
@@ -92,76 +73,183 @@ public final class ColdStartExperiment implements Experiment {
                 p99[i] = Stats.median(b.column(Column.P99));
                 server[i] = Stats.median(b.serverCpuPerRun());
                 errors += b.errors().total();
-                roundRow.add(Md.f0(q[i]));
             }
-            medianQps[c] = Stats.median(q);
-            byRound[c] = q;
-            double[] wall = pairs.numbers("client_wall_ms", "config", CONFIGS[c]);
-            // /proc counts CPU in 10 ms ticks: per run, not per request, is the honest resolution
-            rows.add(List.of(LABELS[c], Md.f0(medianQps[c]), range(q), Md.us(Stats.median(p50)), Md.us(Stats.median(p99)),
-                    Md.f0(Stats.median(server) * REQUESTS / 1000), Md.f0(Stats.median(pairs.numbers("server_jit_ms", "config", CONFIGS[c]))),
-                    Md.f0(Stats.median(wall))));
-            perRound.add(roundRow);
+            serial[c] = new Serial(q, p50, p99, server, errors);
         }
-        out.put("serial_table", Md.table(List.of("configuration", "QPS (median)", "QPS (min–max)", "P50", "P99",
-                "server CPU for the run (ms)", "of which its JIT compilers (ms)", "client JVM, exec to exit (ms)"), rows));
-        List<String> header = new ArrayList<>(List.of("configuration"));
-        for (int i = 1; i <= rounds; i++) header.add("round " + i);
-        out.put("rounds_table", Md.table(header, perRound));
-        out.put("serial_errors", Long.toString(errors));
-        return medianQps;
+        return new Data(pairs, serial, r.csv("ready.csv"), r.csv("classes.csv"), r.csv("aot-skipped.csv"), r.text("aot.txt").trim(),
+                r.json("env.json", RunEnvironment.class).cores());
+    }
+
+    /** The server's JIT CPU during the run without and with its cache (medians, ms), and what they say: "few", "tick", "more" or "not-more". */
+    record Jit(double plain, double cached, String verdict, String tooFew) {
+    }
+
+    /**
+     * lt's start with and without the cache ({@code lt}: "few", "overlap", "shorter" or
+     * "longer"), the pool of 4 on one CPU against every CPU ({@code spread}: "few", "overlap" or
+     * "apart"; {@code sooner}: the median's change, %), and the lab's claim on each pool's ready
+     * time with the cache (by pool; null where not measured).
+     */
+    record Ready(String lt, String ltTooFew, String spread, String spreadTooFew, double sooner, Map<String, Claim> poolClaims) {
+    }
+
+    /**
+     * What the run found: the QPS medians in {@link #CONFIGS} order; the lab's AOT claim (both
+     * caches, the client's alone) and whether the cache sped the run up ({@code aot}: "wins",
+     * "not", "few" or "unresolved", with the ratio {@code cached}); the client's cache alone
+     * against both ({@code sides}: "few", "overlap", "faster" or "slower"); the share (%) of the
+     * cold-to-warm gap that warming the server alone closes; the JIT and ready-time findings;
+     * picocli's class file version; and whether the machine was shared.
+     */
+    record Findings(Data data, int rounds, double[] qps, Claim aotClaim, Claim aotClientClaim, String aot, String aotTooFew, Interval cached,
+            String sides, String sidesTooFew, double closed, Jit jit, Ready ready, int picocliVersion, boolean loadShared) {
+    }
+
+    static Findings analyse(Data d) {
+        double[] qps = new double[CONFIGS.length];
+        double[][] q = new double[CONFIGS.length][];
+        for (int c = 0; c < CONFIGS.length; c++) {
+            q[c] = d.serial[c].qps;
+            qps[c] = Stats.median(q[c]);
+        }
+        Interval cached = Claim.ratio(q[2], q[1]);
+        double closed = gapClosed(qps);
+        double[] p = d.pairs.numbers("load1"), s = d.ready.numbers("load1");
+        return new Findings(d, q[1].length, qps, aotClaim(q[2], q[1]), aotClaim(q[5], q[1]), aotCase(q[2], q[1]), tooFew(q[2], q[1]), cached, sides(q),
+                tooFew(q[5], q[2]), closed, jit(d.pairs), ready(d.ready), Integer.parseInt(d.aot.replaceAll("(?s).*picocli class file version: (\\d+).*", "$1")),
+                Math.max(Stats.median(p), Stats.median(s)) > d.cores);
+    }
+
+    /**
+     * Whether the cache sped the run up, from the rounds with ({@code cached}) and without it:
+     * "few" rounds for an interval, "unresolved" where the paired ratio is not shown beyond the
+     * threshold, else by the medians "wins" or "not".
+     */
+    static String aotCase(double[] cached, double[] plain) {
+        Comparison.Verdict v = Comparison.verdict(Claim.ratio(cached, plain), THRESHOLD.value());
+        return !enoughRounds(cached, plain) ? "few" : v == Comparison.Verdict.UNDECIDED || v == Comparison.Verdict.SAME ? "unresolved"
+                : Stats.median(cached) / Stats.median(plain) > 1 ? "wins" : "not";
     }
 
     /** The CPU the server's JIT compilers used during the 100 requests, with and without its cache (medians, ms). */
-    static void jit(Csv pairs, Report out) {
+    static Jit jit(Csv pairs) {
         double[] plainMs = pairs.numbers("server_jit_ms", "config", "jdk25"), cachedMs = pairs.numbers("server_jit_ms", "config", "aot");
         double plain = Stats.median(plainMs), cached = Stats.median(cachedMs);
-        out.put("jit_jdk25", Md.f0(plain) + " ms");
-        out.put("jit_aot", Md.f0(cached) + " ms");
         // /proc's CPU comes in 10 ms ticks: a difference of less than one tick is not a difference it can show
-        out.put("jit_verdict", !enoughRounds(plainMs, cachedMs)
-                ? "this run cannot say whether the cache makes the server's JIT compilers work more or less during the run: "
-                + tooFew(plainMs, cachedMs)
-                : Math.abs(cached - plain) < TICK_MS
-                ? "less than one 10 ms tick apart, which /proc cannot resolve: this run cannot say whether the cache makes the"
-                + " server's JIT compilers work more or less during the run"
-                : cached > plain
-                ? "its JIT compilers worked more during the run with the cache than without it, on the one CPU the server"
-                + " is pinned to, between the loop's requests. The cache brings the training's method profiles (JEP 515),"
-                + " with which the JIT compiles early the methods they show hot: that repays itself over a long run,"
-                + " not over a hundred requests"
-                : "its JIT compilers did not work more during the run with the cache than without it");
+        return new Jit(plain, cached, !enoughRounds(plainMs, cachedMs) ? "few" : Math.abs(cached - plain) < TICK_MS ? "tick"
+                : cached > plain ? "more" : "not-more", tooFew(plainMs, cachedMs));
     }
 
     /**
      * The client's cache alone against both caches: decided only when the two configurations'
      * ranges over the rounds do not overlap.
      */
-    static void sides(double[][] q, Report out) {
+    static String sides(double[][] q) {
         double[] clientOnly = q[5], both = q[2];
-        String ranges = " (QPS " + range(clientOnly) + " against " + range(both) + " over the rounds)";
-        out.put("aot_sides", !enoughRounds(clientOnly, both)
-                ? "not told apart from the run with both caches: " + tooFew(clientOnly, both) + ranges
-                : !disjoint(clientOnly, both)
-                ? "not told apart from the run with both caches: their ranges overlap" + ranges + ", so this run cannot say"
-                + " whether the server's cache costs the run or saves it"
-                : Stats.median(clientOnly) > Stats.median(both)
-                ? "faster than with both caches in every round" + ranges + ": here the server's cache costs the run more than it saves"
-                : "slower than with both caches in every round" + ranges + ": the server's cache saves the run more than it costs");
+        return !enoughRounds(clientOnly, both) ? "few" : !disjoint(clientOnly, both) ? "overlap"
+                : Stats.median(clientOnly) > Stats.median(both) ? "faster" : "slower";
     }
 
-    /**
-     * The lab's claim that the AOT cache makes the run at least 1.5× as fast as JDK 25 without
-     * it: "the lab's claim of 1.5×: holds, 1.62× [1.55, 1.70]", from the rounds' paired ratios.
-     */
-    static String aotClaim(double[] cached, double[] plain) {
-        Claim c = Claim.atLeast("aot", Claim.paired(cached, plain), cached.length, AOT_TARGET);
-        return "the lab's claim of " + Md.f1(AOT_TARGET) + "× " + is(c) + c.words() + ": " + Md.f2(c.measured().estimate()) + "× " + c.interval()
-                + " over " + cached.length + " paired rounds";
+    /** The lab's claim that the cache makes the run at least 1.5× as fast, from the rounds' paired ratios. */
+    static Claim aotClaim(double[] cached, double[] plain) {
+        return Claim.atLeast("aot", Claim.paired(cached, plain), cached.length, AOT_TARGET);
     }
 
-    private static String is(Claim c) {
-        return c.verdict() == ClaimVerdict.UNDECIDED ? "is " : "";
+    /** "the lab's claim of 1.5× holds: 1.62× [1.55, 1.70] over 6 paired rounds". */
+    static String aotWords(Claim c) {
+        return "the lab's claim of " + Md.f1(AOT_TARGET) + "× " + Verdicts.verb(c) + ": " + Md.f2(c.measured().estimate()) + "× " + c.interval()
+                + " over " + c.rounds() + " paired rounds";
+    }
+
+    static Ready ready(Csv csv) {
+        double[] lt25Ms = readyValues(csv, "ready_ms", "lt", "1", "jdk25"), ltAotMs = readyValues(csv, "ready_ms", "lt", "1", "aot");
+        String lt = !enoughRounds(lt25Ms, ltAotMs) ? "few" : !disjoint(lt25Ms, ltAotMs) ? "overlap"
+                : Stats.median(ltAotMs) < Stats.median(lt25Ms) ? "shorter" : "longer";
+        double[] pinnedMs = readyValues(csv, "ready_ms", "mp", TARGET_WORKERS, "aot");
+        double[] spreadMs = readyValues(csv, "ready_ms", unpinned(csv), TARGET_WORKERS, "aot");
+        double sooner = (1 - Stats.median(spreadMs) / Stats.median(pinnedMs)) * 100;
+        boolean apart = pinnedMs.length > 0 && spreadMs.length > 0 && disjoint(pinnedMs, spreadMs);
+        Map<String, Claim> claims = new LinkedHashMap<>();
+        for (String s : pools(csv)) {
+            double[] ms = readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot");
+            claims.put(s, Double.isNaN(Stats.median(ms)) ? null : mpClaim(ms));
+        }
+        return new Ready(lt, tooFew(lt25Ms, ltAotMs), !enoughRounds(pinnedMs, spreadMs) ? "few" : apart ? "apart" : "overlap",
+                tooFew(pinnedMs, spreadMs), sooner, claims);
+    }
+
+    /** The lab's claim that a pool of 4 with the cache is ready within 800 ms, on the interval of its ready times' median. */
+    static Claim mpClaim(double[] readyMs) {
+        return Claim.atMost("mp", Claim.medianDesign(readyMs), readyMs.length, MP_READY_TARGET_MS);
+    }
+
+    /** "the lab's claim of at most 800 ms holds (median 640 ms, 95% interval [620, 680] over 6 starts)". */
+    static String mpWords(Claim c) {
+        return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + Verdicts.verb(c) + " (median " + Md.f0(c.measured().estimate())
+                + " ms, 95% interval " + c.interval() + " over " + c.rounds() + " starts)";
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        render(analyse(load(r)), out);
+    }
+
+    static void render(Findings f, Report out) {
+        Data d = f.data;
+        out.put("rounds", Integer.toString(f.rounds));
+        serial(f, out);
+        out.put("jit_jdk25", Md.f0(f.jit.plain) + " ms");
+        out.put("jit_aot", Md.f0(f.jit.cached) + " ms");
+        out.put("jit_case", f.jit.verdict);
+        out.put("jit_too_few", f.jit.tooFew);
+        ratios(f.qps, out);
+        out.put("jdk25_vs_jdk17", jdk25OverJdk17(f.qps, d.serial[1].qps, d.serial[0].qps));
+        out.put("aot_sides_case", f.sides);
+        out.put("aot_sides_too_few", f.sidesTooFew);
+        out.put("aot_sides_ranges", " (QPS " + range(d.serial[5].qps) + " against " + range(d.serial[2].qps) + " over the rounds)");
+        out.put("aot_target", aotWords(f.aotClaim));
+        out.put("aot_client_target", aotWords(f.aotClientClaim));
+        out.put("aot_case", f.aot);
+        out.put("aot_too_few", f.aotTooFew);
+        out.put("aot_ratio", Md.ratio(f.cached, THRESHOLD.value()) + ", " + Comparison.describe(f.cached, Comparison.Quantity.RATE, THRESHOLD.value()));
+        ready(d.ready, f.ready, out);
+        classes(d.classes, out);
+        skipped(d.skipped, out);
+        double[] p = d.pairs.numbers("load1"), s = d.ready.numbers("load1");
+        out.put("load_pairs", Md.f1(Stats.median(p)) + " (" + Md.f1(min(p)) + "–" + Md.f1(max(p)) + ")");
+        out.put("load_ready", Md.f1(Stats.median(s)) + " (" + Md.f1(min(s)) + "–" + Md.f1(max(s)) + ")");
+        out.put("cores", Integer.toString(d.cores));
+        out.put("load_shared", f.loadShared);
+        out.put("aot_caches", d.aot);
+        out.put("picocli_version", Integer.toString(f.picocliVersion));
+        // JDK 25's cache leaves out classes older than version 50 (Java 6)
+        out.put("picocli_old", f.picocliVersion < 50);
+    }
+
+    /** The 100-request runs: a row per configuration, medians over the pairs, and a row of QPS per round. */
+    private static void serial(Findings f, Report out) {
+        Csv pairs = f.data.pairs;
+        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> perRound = new ArrayList<>();
+        long errors = 0;
+        for (int c = 0; c < CONFIGS.length; c++) {
+            Serial x = f.data.serial[c];
+            List<String> roundRow = new ArrayList<>(List.of(LABELS[c]));
+            for (double q : x.qps) roundRow.add(Md.f0(q));
+            errors += x.errors;
+            double[] wall = pairs.numbers("client_wall_ms", "config", CONFIGS[c]);
+            // /proc counts CPU in 10 ms ticks: per run, not per request, is the honest resolution
+            rows.add(List.of(LABELS[c], Md.f0(f.qps[c]), range(x.qps), Md.us(Stats.median(x.p50)), Md.us(Stats.median(x.p99)),
+                    Md.f0(Stats.median(x.serverCpu) * REQUESTS / 1000), Md.f0(Stats.median(pairs.numbers("server_jit_ms", "config", CONFIGS[c]))),
+                    Md.f0(Stats.median(wall))));
+            perRound.add(roundRow);
+        }
+        out.put("serial_table", Md.table(List.of("configuration", "QPS (median)", "QPS (min–max)", "P50", "P99",
+                "server CPU for the run (ms)", "of which its JIT compilers (ms)", "client JVM, exec to exit (ms)"), rows));
+        List<String> header = new ArrayList<>(List.of("configuration"));
+        for (int i = 1; i <= f.rounds; i++) header.add("round " + i);
+        out.put("rounds_table", Md.table(header, perRound));
+        out.put("serial_errors", Long.toString(errors));
     }
 
     /** Whether a comparison of these sets of rounds may give a direction: each needs the rounds of an interval. */
@@ -189,29 +277,24 @@ public final class ColdStartExperiment implements Experiment {
         return medians + "; paired by round, " + CompareRun.words(Claim.ratio(jdk25, jdk17), Comparison.Quantity.RATE, THRESHOLD.value());
     }
 
+    /** How much (%) of the cold-to-warm gap warming the server alone closes; the rest is the client's start. */
+    static double gapClosed(double[] q) {
+        return (q[3] - q[1]) / (q[4] - q[1]) * 100;
+    }
+
     /** The comparisons of the configurations' QPS medians, in {@link #CONFIGS} order. */
     static void ratios(double[] q, Report out) {
-        double aot = q[2] / q[1];
-        double clientOnly = q[5] / q[1];
-        out.put("aot_client_vs_jdk25", Md.f2(clientOnly) + "×");
-
-        out.put("aot_vs_jdk25", Md.f2(aot) + "×");
-
+        out.put("aot_client_vs_jdk25", Md.f2(q[5] / q[1]) + "×");
+        out.put("aot_vs_jdk25", Md.f2(q[2] / q[1]) + "×");
         out.put("warm_server_vs_jdk25", Md.f2(q[3] / q[1]) + "×");
         out.put("warm_vs_jdk25", Md.f2(q[4] / q[1]) + "×");
         out.put("aot_share_of_warm", Md.f0(q[2] / q[4] * 100) + "%");
-        out.put("aot_verdict", aot > 1 ? "The AOT cache wins back part of the start" : "The AOT cache did not speed the run up here");
-        out.put("cold_verdict", q[1] / q[4] < 0.5
-                ? "With fresh JVMs, the 100-request run measures the JVMs' start more than the server"
-                : "Fresh JVMs run the 100 requests at more than half the warm rate");
-        // How much of the cold-to-warm gap warming the server alone closes; the rest is the client's start.
-        double closed = (q[3] - q[1]) / (q[4] - q[1]) * 100;
-        out.put("warm_split", closed <= 0
-                ? "Warming the server alone does not raise the rate here: the gap is the client JVM's start"
-                : "Warming the server alone closes " + Md.f0(closed) + "% of that gap; the other " + Md.f0(100 - closed)
-                + "% is the client JVM's own start");
-        out.put("side_verdict", closed < 50 ? "The client's cold start costs the run more than the server's"
-                : "The server's cold start costs the run more than the client's");
+        out.put("cold_dominates", q[1] / q[4] < 0.5);
+        double closed = gapClosed(q);
+        out.put("warm_closes", closed > 0);
+        out.put("warm_closed", Md.f0(closed));
+        out.put("warm_rest", Md.f0(100 - closed));
+        out.put("client_costlier", closed < 50);
         out.put("jdk25_share_of_warm", Md.f0(q[1] / q[4] * 100) + "%");
         out.put("warm_server_share_of_warm", Md.f0(q[3] / q[4] * 100) + "%");
         for (int c = 0; c < CONFIGS.length; c++) out.put("qps_" + CONFIGS[c].replace('-', '_'), Md.f0(q[c]));
@@ -221,7 +304,7 @@ public final class ColdStartExperiment implements Experiment {
      * Exec to ready line, median (min–max), and the CPU spent by then, per start (lt; mp per
      * worker count, on the server's CPU and on every CPU) and JDK.
      */
-    static void ready(Csv csv, Report out) {
+    static void ready(Csv csv, Ready found, Report out) {
         List<List<String>> rows = new ArrayList<>(), cpuRows = new ArrayList<>();
         for (String[] start : starts(csv)) {
             String s = start[0], n = start[1];
@@ -246,53 +329,23 @@ public final class ColdStartExperiment implements Experiment {
         out.put("worker_cpu", workerCpu(csv));
         double ltCpu = Stats.median(readyValues(csv, "cpu_ms", "lt", "1", "aot"));
         out.put("lt_cpu_aot", Double.isNaN(ltCpu) ? "(not measured)" : Md.f0(ltCpu) + " ms");
-        for (String s : pools(csv)) {
-            double aot = Stats.median(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot"));
-            out.put("ready_" + s.replace('-', '_') + "_aot", Double.isNaN(aot) ? "(not measured)" : Md.f0(aot) + " ms");
-            out.put("mp_target_" + s.replace('-', '_'), Double.isNaN(aot) ? "was not measured"
-                    : mpClaim(readyValues(csv, "ready_ms", s, TARGET_WORKERS, "aot")));
+        for (Map.Entry<String, Claim> pool : found.poolClaims.entrySet()) {
+            String key = pool.getKey().replace('-', '_');
+            Claim c = pool.getValue();
+            out.put("ready_" + key + "_aot", c == null ? "(not measured)" : Md.f0(Stats.median(readyValues(csv, "ready_ms", pool.getKey(),
+                    TARGET_WORKERS, "aot"))) + " ms");
+            out.put("mp_target_" + key, c == null ? "was not measured" : mpWords(c));
         }
         double lt25 = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "jdk25"));
         double ltAot = Stats.median(readyValues(csv, "ready_ms", "lt", "1", "aot"));
         out.put("lt_ready_aot_saving", Md.f0(lt25 - ltAot) + " ms (" + Md.f0((1 - ltAot / lt25) * 100) + "%)");
-        double[] lt25Ms = readyValues(csv, "ready_ms", "lt", "1", "jdk25"), ltAotMs = readyValues(csv, "ready_ms", "lt", "1", "aot");
-        boolean ltApart = disjoint(lt25Ms, ltAotMs);
-        out.put("ready_verdict", !enoughRounds(lt25Ms, ltAotMs)
-                ? "This run cannot say whether the cache shortens lt's start: " + tooFew(lt25Ms, ltAotMs)
-                : !ltApart ? "This run cannot say whether the cache shortens lt's start: the ranges of its ready times"
-                + " with and without it overlap"
-                : ltAot < lt25 ? "The cache shortens a server's start (lt's ready times with and without it do not overlap)"
-                : "The cache lengthened lt's start here (the ready times do not overlap)");
-        double[] pinnedMs = readyValues(csv, "ready_ms", "mp", TARGET_WORKERS, "aot");
-        double[] spreadMs = readyValues(csv, "ready_ms", unpinned(csv), TARGET_WORKERS, "aot");
-        double pinned = Stats.median(pinnedMs), spread = Stats.median(spreadMs);
-        double sooner = (1 - spread / pinned) * 100;
-        boolean apart = pinnedMs.length > 0 && spreadMs.length > 0 && disjoint(pinnedMs, spreadMs);
-        boolean enough = enoughRounds(pinnedMs, spreadMs);
-        out.put("spread_verdict", !enough
-                ? "given every CPU, the same pool's median ready time is " + Md.f0(Math.abs(sooner)) + "% " + (sooner >= 0 ? "shorter" : "longer")
-                + ", but this run cannot tell the two apart: " + tooFew(pinnedMs, spreadMs)
-                : !apart
-                ? "given every CPU, the same pool's median ready time is " + Md.f0(Math.abs(sooner)) + "% " + (sooner >= 0 ? "shorter" : "longer")
-                + ", but the ranges of its ready times on one CPU and on every CPU overlap: this run cannot tell them apart"
-                : "given every CPU, the same pool is ready " + Md.f0(Math.abs(sooner)) + "% " + (sooner >= 0 ? "sooner" : "later")
-                + " (the ranges do not overlap)");
-        out.put("mp_cpu_verdict", !enough
-                ? "This run cannot say whether an mp pool's ready time is bound by the CPUs its workers' starts get: "
-                + tooFew(pinnedMs, spreadMs)
-                : !apart
-                ? "This run cannot say whether an mp pool's ready time is bound by the CPUs its workers' starts get: on one CPU and"
-                + " on every CPU its ready times overlap"
-                : sooner > 0 ? "An mp pool's ready time is bound by the CPUs its workers' starts get: on every CPU it is ready sooner,"
-                + " the ranges apart"
-                : "Given every CPU, an mp pool was ready later here, the ranges apart: its ready time is not bound by the CPUs alone");
-    }
-
-    /** The lab's claim that a pool of 4 with the cache is ready within 800 ms, on the interval of its ready times' median. */
-    static String mpClaim(double[] readyMs) {
-        Claim c = Claim.atMost("mp", Claim.medianDesign(readyMs), readyMs.length, MP_READY_TARGET_MS);
-        return "the lab's claim of at most " + Md.f0(MP_READY_TARGET_MS) + " ms " + is(c) + c.words() + " (median " + Md.f0(c.measured().estimate())
-                + " ms, 95% interval " + c.interval() + " over " + readyMs.length + " starts)";
+        out.put("ready_case", found.lt);
+        out.put("ready_too_few", found.ltTooFew);
+        out.put("spread_case", found.spread);
+        out.put("spread_too_few", found.spreadTooFew);
+        out.put("spread_pct", Md.f0(Math.abs(found.sooner)));
+        out.put("spread_sooner", found.sooner >= 0);
+        out.put("spread_bound", found.sooner > 0);
     }
 
     /** The pools ready.csv measured, in file order: {@code mp} pinned, and the script's variant of it on every CPU. */
@@ -384,23 +437,6 @@ public final class ColdStartExperiment implements Experiment {
         }
     }
 
-    /** Whether the cache can hold picocli: JDK 25 leaves out classes older than version 50 (Java 6). */
-    static void picocli(int classVersion, Report out) {
-        out.put("picocli_version", Integer.toString(classVersion));
-        if (classVersion < 50) {
-            out.put("picocli_cached", "picocli's jar is compiled to class file version " + classVersion + "; the cache leaves"
-                    + " out classes older than version 50 (\"old\", verified without stack maps) once they have been linked,"
-                    + " those never linked, and the lab's classes implementing their interfaces (its option converters)."
-                    + " The command-line parser therefore starts as cold with the cache as without it");
-            out.put("picocli_verdict", "picocli's classes stay out of the cache");
-        } else {
-            out.put("picocli_cached", "picocli is built here from its published sources for Java 17 (class file version "
-                    + classVersion + ", module picocli-java17), as its own jar is built for Java 5 (version 49), whose classes"
-                    + " JDK 25's cache leaves out: so the cache holds the command-line parser like the lab's own classes");
-            out.put("picocli_verdict", "picocli's classes are in the cache");
-        }
-    }
-
     /** What each cache leaves out, by the JVM's reason. */
     private static void skipped(Csv csv, Report out) {
         List<List<String>> rows = new ArrayList<>();
@@ -436,19 +472,6 @@ public final class ColdStartExperiment implements Experiment {
             if (CONFIGS[c].equals(config)) return LABELS[c];
         }
         return config;
-    }
-
-    /** The machine's 1-minute load average at the start of each measurement, against its core count. */
-    private static void load(Csv pairs, Csv ready, Results r, Report out) {
-        int cores = r.json("env.json", RunEnvironment.class).cores();
-        double[] p = pairs.numbers("load1"), s = ready.numbers("load1");
-        out.put("load_pairs", Md.f1(Stats.median(p)) + " (" + Md.f1(min(p)) + "–" + Md.f1(max(p)) + ")");
-        out.put("load_ready", Md.f1(Stats.median(s)) + " (" + Md.f1(min(s)) + "–" + Md.f1(max(s)) + ")");
-        out.put("cores", Integer.toString(cores));
-        double busiest = Math.max(Stats.median(p), Stats.median(s));
-        out.put("load_verdict", busiest > cores
-                ? "more runnable tasks than CPUs: the machine was shared, and every figure here includes waiting for a CPU"
-                : "no more runnable tasks than CPUs on the median");
     }
 
     private static String range(double[] v) {

@@ -164,7 +164,7 @@ public final class CompareRun {
                 + " " + out.values.get("claims_family"));
     }
 
-    private static String lowerFirst(String s) {
+    static String lowerFirst(String s) {
         return Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
 

@@ -2,6 +2,7 @@ package niolab.reports;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,9 +10,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.BenchReport;
 import niolab.common.results.RunEnvironment;
-import niolab.common.stats.ClaimVerdict;
 import niolab.common.stats.ForkInterval;
-import niolab.common.stats.Interval;
 import niolab.common.stats.MedianInterval;
 
 /**
@@ -19,6 +18,7 @@ import niolab.common.stats.MedianInterval;
  * {@code make bench-ffi}, syscalls per request of the servers' event loops and of the serial
  * client from strace, and et's throughput and CPU per request on each binding, with the share
  * of that CPU the binding's calls account for (experiments/scripts/exp-ffi.sh).
+ * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class FfiExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
@@ -89,83 +89,210 @@ public final class FfiExperiment implements Experiment {
         }
     }
 
-    @Override
-    public void generate(Results r, Report out) {
+    /** One run of et on one binding and workload: echo-bench's report and the server's counters. */
+    record TputRun(BenchReport bench, ServerCounters counters) {
+    }
+
+    /** One phase's 1-minute load average, at its start (and the run's end). */
+    record Load(String phase, double load1) {
+    }
+
+    /**
+     * The run: the bindings et was built with, bench-ffi's costs per call and how JMH and C
+     * timed them, strace's counts per workload of each server (in {@code servers}' order) and
+     * of the serial client ({@code coldClient}: echo-bench's cold client, in runs with the
+     * paired comparison), et's runs per workload and binding in round order, the compares per
+     * workload, and the machine's load per phase on its CPUs.
+     */
+    record Data(List<String> bindings, Map<String, CallCost> calls, JmhRun jmh, Csv c, List<String> servers,
+            Map<String, List<SyscallCounts>> strace, Csv client, boolean coldClient, Map<String, Map<String, List<TputRun>>> tput,
+            Map<String, CompareRun> compares, List<Load> load, int cores) {
+    }
+
+    static Data load(Results r) {
         List<String> bindings = Arrays.asList(r.text("bindings.txt").trim().split("\\s+"));
-        boolean ffm = bindings.contains("ffm");
-        out.put("bindings", ffm ? "JNA and FFM" : "JNA only: this build's `et` has no `--binding ffm`, so every FFM row "
-                + "below is missing and only the per-call costs compare FFM with JNA");
         Map<String, CallCost> calls = new TreeMap<>();
         for (CallCost c : r.json("calls/results.json", CallCost[].class)) calls.put(c.call(), c);
-        Overheads overheads = new Overheads(calls);
-        perCall(calls, overheads, out);
-        JmhRun jmh = r.json("calls/jmh.json", JmhRun[].class)[0];
-        Csv c = r.csv("calls/c.csv");
-        out.put("rounds_shape", "JMH: " + jmh.measurementIterations() + " iterations of " + jmh.measurementTime() + "; C: "
-                + c.numbers("round", "call", "epollWait").length + " rounds of " + Md.f0(c.numbers("calls", "call", "epollWait")[0])
-                + " calls");
         List<String> servers = new ArrayList<>(List.of("lt"));
         for (String b : bindings) servers.add("et-" + b);
-        for (String w : STRACE_WORKLOADS) out.put("syscalls_" + w, syscalls(r, servers, w, out));
-        out.put("client_syscalls", client(r.csv("client-syscalls.csv"), out));
-        // runs with the paired comparison also strace the cold client, --cold-client, by name
-        out.put("client_kind", r.has(compareFile(WORKLOADS[0]))
-                ? "echo-bench's cold serial client (`--cold-client`: a blocking `SocketChannel`)"
-                : "echo-bench's serial client, as it was at the run's commit");
-        throughput(r, bindings, overheads, out);
-        load(r, out);
-    }
-
-    /** The machine's load averages at each phase, against its CPUs. */
-    private static void load(Results r, Report out) {
-        int cores = r.json("env.json", RunEnvironment.class).cores();
-        List<String> phases = new ArrayList<>();
-        double busiest = 0;
-        for (Map<String, String> row : r.csv("load.csv").rows()) {
-            double load1 = Csv.number(row.get("load1"));
-            busiest = Math.max(busiest, load1);
-            phases.add(row.get("phase") + " " + Md.f1(load1));
+        Map<String, List<SyscallCounts>> strace = new LinkedHashMap<>();
+        for (String w : STRACE_WORKLOADS) {
+            List<SyscallCounts> runs = new ArrayList<>();
+            for (String s : servers) runs.add(new SyscallCounts(r, s, w));
+            strace.put(w, runs);
         }
-        out.put("load", "1-minute load average " + String.join(", ", phases) + " (at the start of each phase and at the end) on "
-                + cores + " CPUs: " + (busiest > cores
-                ? "more runnable tasks than CPUs, a shared machine on which every run waited for its CPU at times"
-                : "no more runnable tasks than CPUs"));
+        Map<String, Map<String, List<TputRun>>> tput = new LinkedHashMap<>();
+        Map<String, CompareRun> compares = new LinkedHashMap<>();
+        for (String w : WORKLOADS) {
+            Map<String, List<TputRun>> byBinding = new LinkedHashMap<>();
+            for (String binding : bindings) {
+                List<TputRun> runs = new ArrayList<>();
+                for (int round = 1; r.has(file(binding, w, round, ".json")); round++) {
+                    runs.add(new TputRun(r.bench(file(binding, w, round, ".json")), r.counters(file(binding, w, round, ".log"))));
+                }
+                byBinding.put(binding, runs);
+            }
+            tput.put(w, byBinding);
+            if (r.has(compareFile(w))) compares.put(w, CompareRun.of(r, compareFile(w), THRESHOLD));
+        }
+        List<Load> load = new ArrayList<>();
+        for (Map<String, String> row : r.csv("load.csv").rows()) load.add(new Load(row.get("phase"), Csv.number(row.get("load1"))));
+        // runs with the paired comparison also strace the cold client, --cold-client, by name
+        return new Data(bindings, calls, r.json("calls/jmh.json", JmhRun[].class)[0], r.csv("calls/c.csv"), servers, strace,
+                r.csv("client-syscalls.csv"), r.has(compareFile(WORKLOADS[0])), tput, compares, load,
+                r.json("env.json", RunEnvironment.class).cores());
     }
 
-    private static void perCall(Map<String, CallCost> calls, Overheads o, Report out) {
+    /** One call's overheads over C, FFM's over JNA's, and whether both came out above C's. */
+    record CallOverhead(String call, double jna, double ffm, double ratio, boolean resolved) {
+    }
+
+    /** The serial client's calls per request by kind, from its two run lengths; their total, and the calls beyond a minimal client's. */
+    record ClientCalls(double lo, double hi, Map<String, Double> perRequest, double total, double beyond) {
+    }
+
+    /** et on one binding and workload: medians over its rounds, the binding's predicted cost per request and its share of the CPU (%). */
+    record TputRow(String workload, String binding, double qps, double cpu, double predicted, double share) {
+    }
+
+    /**
+     * FFM against JNA on one workload: the claims that it serves as fast or faster and spends no
+     * more CPU per request (null when too few rounds pair), and the CPU difference per request,
+     * JNA's less FFM's, measured and predicted (ns).
+     */
+    record Pair(String workload, Claim faster, Claim cheaper, double measuredNs, double predictedNs) {
+    }
+
+    /**
+     * What the run found: the overheads per call and against the lab's FFM target, the client's
+     * calls, et's rows, FFM against JNA per workload (none with one binding), the binding's
+     * predicted costs and CPU shares per binding over the workloads, the most rounds of a run,
+     * and whether the machine had more runnable tasks than CPUs in any phase.
+     */
+    record Findings(Data data, Overheads overheads, List<CallOverhead> calls, ClientCalls client, List<TputRow> tput, List<Pair> pairs,
+            Map<String, List<Double>> costs, Map<String, List<Double>> shares, int rounds, boolean loadShared) {
+    }
+
+    static Findings analyse(Data d) {
+        Overheads o = new Overheads(d.calls);
+        List<CallOverhead> calls = new ArrayList<>();
+        for (String name : CALLS) calls.add(new CallOverhead(name, o.jna(name), o.ffm(name), o.ffm(name) / o.jna(name), o.resolved(name)));
+        List<TputRow> rows = new ArrayList<>();
+        List<Pair> pairs = new ArrayList<>();
+        Map<String, List<Double>> shares = new TreeMap<>(), costs = new TreeMap<>();
+        int rounds = 0;
+        List<String> bindings = d.bindings;
+        for (String w : WORKLOADS) {
+            double[] cpu = new double[bindings.size()], predicted = new double[bindings.size()];
+            double[][] qpsRounds = new double[bindings.size()][], cpuRounds = new double[bindings.size()][];
+            for (int b = 0; b < bindings.size(); b++) {
+                String binding = bindings.get(b);
+                List<TputRun> runs = d.tput.get(w).get(binding);
+                double[] p = new double[runs.size()];
+                qpsRounds[b] = new double[runs.size()];
+                cpuRounds[b] = new double[runs.size()];
+                for (int i = 0; i < runs.size(); i++) {
+                    BenchReport bench = runs.get(i).bench;
+                    qpsRounds[b][i] = Stats.median(bench.column(Column.QPS));
+                    cpuRounds[b][i] = Stats.median(bench.serverCpuPerRun());
+                    p[i] = bindingNsPerRequest(runs.get(i).counters, served(bench), o, binding);
+                }
+                rounds = Math.max(rounds, runs.size());
+                cpu[b] = Stats.median(cpuRounds[b]);
+                predicted[b] = Stats.median(p);
+                double share = predicted[b] / (cpu[b] * 1000) * 100;
+                rows.add(new TputRow(w, binding, Stats.median(qpsRounds[b]), cpu[b], predicted[b], share));
+                shares.computeIfAbsent(binding, k -> new ArrayList<>()).add(share);
+                costs.computeIfAbsent(binding, k -> new ArrayList<>()).add(predicted[b]);
+            }
+            if (bindings.size() > 1) {
+                // the lab's claim: FFM as fast or faster and its CPU per request no higher, on ratios paired by round
+                int n = Math.min(qpsRounds[0].length, qpsRounds[1].length);
+                Claim faster = Claim.atLeast("qps", Claim.paired(Arrays.copyOf(qpsRounds[1], n), Arrays.copyOf(qpsRounds[0], n)), n, 1.0);
+                Claim cheaper = Claim.atMost("cpu", Claim.paired(Arrays.copyOf(cpuRounds[1], n), Arrays.copyOf(cpuRounds[0], n)), n, 1.0);
+                CompareRun run = d.compares.get(w);
+                if (run != null) {
+                    // the comparison proper: both bindings in one compare run, paired by round
+                    ForkInterval rate = run.forkRatio("et-ffm", "et-jna", CompareRun.RATE), cost = run.forkRatio("et-ffm", "et-jna", CompareRun.CPU);
+                    int k = run.rounds("et-ffm", "et-jna");
+                    faster = rate == null ? null : Claim.atLeast("qps", rate, k, 1.0);
+                    cheaper = cost == null ? null : Claim.atMost("cpu", cost, k, 1.0);
+                }
+                pairs.add(new Pair(w, faster, cheaper, (cpu[0] - cpu[1]) * 1000, predicted[0] - predicted[1]));
+            }
+        }
+        boolean shared = false;
+        for (Load l : d.load) shared |= l.load1 > d.cores;
+        return new Findings(d, o, calls, clientCalls(d.client), rows, pairs, costs, shares, rounds, shared);
+    }
+
+    /** The serial client's calls per request: the 1,000-request run minus the 500-request one, over 500. */
+    static ClientCalls clientCalls(Csv csv) {
+        double[] runs = Arrays.stream(csv.numbers("requests")).distinct().sorted().toArray();
+        double lo = runs[0], hi = runs[runs.length - 1];
+        TreeMap<String, Double> perRequest = new TreeMap<>();
+        for (Map<String, String> row : csv.rows()) {
+            double sign = Csv.number(row.get("requests")) == hi ? 1 : -1;
+            perRequest.merge(row.get("syscall"), sign * Csv.number(row.get("calls")) / (hi - lo), Double::sum);
+        }
+        double total = 0, beyond = 0;
+        for (String k : Stats.keysAtLeast(perRequest, SHOWN)) total += perRequest.get(k);
+        for (Map.Entry<String, Double> e : perRequest.entrySet()) {
+            beyond += Math.max(0, e.getValue() - (MINIMAL_CLIENT.contains(e.getKey()) ? 1 : 0));
+        }
+        return new ClientCalls(lo, hi, perRequest, total, beyond);
+    }
+
+    @Override
+    public void generate(Results r, Report out) {
+        render(analyse(load(r)), out);
+    }
+
+    static void render(Findings f, Report out) {
+        Data d = f.data;
+        out.put("ffm", d.bindings.contains("ffm"));
+        out.put("paired", d.bindings.size() > 1);
+        renderCalls(f, out);
+        out.put("rounds_shape", "JMH: " + d.jmh.measurementIterations() + " iterations of " + d.jmh.measurementTime() + "; C: "
+                + d.c.numbers("round", "call", "epollWait").length + " rounds of " + Md.f0(d.c.numbers("calls", "call", "epollWait")[0])
+                + " calls");
+        for (String w : STRACE_WORKLOADS) out.put("syscalls_" + w, syscalls(d.servers, d.strace.get(w), w, out));
+        out.put("client_syscalls", renderClient(f.client, out));
+        out.put("cold_client", d.coldClient);
+        renderThroughput(f, out);
+        List<String> phases = new ArrayList<>();
+        for (Load l : d.load) phases.add(l.phase + " " + Md.f1(l.load1));
+        out.put("load_phases", String.join(", ", phases));
+        out.put("cores", Integer.toString(d.cores));
+        out.put("load_shared", f.loadShared);
+    }
+
+    private static void renderCalls(Findings f, Report out) {
         List<List<String>> rows = new ArrayList<>();
         List<String> met = new ArrayList<>(), missed = new ArrayList<>(), unresolved = new ArrayList<>();
-        for (String name : CALLS) {
-            CallCost c = calls.get(name);
-            double ratio = o.ffm(name) / o.jna(name);
-            boolean resolved = o.resolved(name);
-            if (!resolved) unresolved.add("`" + name + "`");
-            else (ratio <= FFM_TARGET ? met : missed).add("`" + name + "` (" + Md.f2(ratio) + ")");
-            rows.add(List.of("`" + name + "`", ns(c.cMinNs(), c.cNs()), ns(c.jnaMinNs(), c.jnaNs()), ns(c.ffmMinNs(), c.ffmNs()),
+        for (CallOverhead o : f.calls) {
+            CallCost c = f.data.calls.get(o.call);
+            if (!o.resolved) unresolved.add("`" + o.call + "`");
+            else (o.ratio <= FFM_TARGET ? met : missed).add("`" + o.call + "` (" + Md.f2(o.ratio) + ")");
+            rows.add(List.of("`" + o.call + "`", ns(c.cMinNs(), c.cNs()), ns(c.jnaMinNs(), c.jnaNs()), ns(c.ffmMinNs(), c.ffmNs()),
                     ns(c.ffmCriticalMinNs(), c.ffmCriticalNs()), ns(c.socketchannelMinNs(), c.socketchannelNs()),
-                    Md.f1(o.jna(name)), Md.f1(o.ffm(name)), resolved ? Md.f2(ratio) : "not resolved"));
-            out.put("jna_over_" + name, Md.f1(o.jna(name)) + " ns");
-            out.put("ffm_over_" + name, Md.f1(o.ffm(name)) + " ns");
+                    Md.f1(o.jna), Md.f1(o.ffm), o.resolved ? Md.f2(o.ratio) : "not resolved"));
+            out.put("jna_over_" + o.call, Md.f1(o.jna) + " ns");
+            out.put("ffm_over_" + o.call, Md.f1(o.ffm) + " ns");
         }
         out.put("calls_table", Md.table(List.of("call", "C", "JNA", "FFM", "FFM critical", "SocketChannel",
                 "JNA − C", "lab's FFM − C", "(FFM − C) / (JNA − C)"), rows));
-        List<String> verdict = new ArrayList<>();
-        if (!met.isEmpty()) verdict.add("meets the lab's claim (at most " + Md.f2(FFM_TARGET) + " of JNA's) on " + String.join(", ", met));
-        if (!missed.isEmpty()) verdict.add("misses it on " + String.join(", ", missed));
-        if (!unresolved.isEmpty()) {
-            verdict.add("cannot be told on " + String.join(", ", unresolved) + ", where a binding's fastest round beat C's:"
-                    + " the kernel's share of the call varied by more than the binding adds");
-        }
-        out.put("ffm_target", String.join("; ", verdict));
+        out.put("ffm_target_share", Md.f2(FFM_TARGET));
+        out.put("ffm_met", String.join(", ", met));
+        out.put("ffm_missed", String.join(", ", missed));
+        out.put("ffm_told", !met.isEmpty() || !missed.isEmpty());
+        out.put("ffm_unresolved", String.join(", ", unresolved));
     }
 
     /** Calls per request on each server's event loop thread, by kind, and their total. */
-    private static String syscalls(Results r, List<String> servers, String w, Report out) {
-        List<SyscallCounts> runs = new ArrayList<>();
+    private static String syscalls(List<String> servers, List<SyscallCounts> runs, String w, Report out) {
         TreeMap<String, Double> kinds = new TreeMap<>();
-        for (String s : servers) {
-            SyscallCounts run = new SyscallCounts(r, s, w);
-            runs.add(run);
+        for (SyscallCounts run : runs) {
             for (String k : run.thread("loop").keySet()) kinds.merge(k, run.perRequest("loop", k, 0), Math::max);
         }
         List<String> order = Stats.keysAtLeast(kinds, SHOWN);
@@ -182,108 +309,59 @@ public final class FfiExperiment implements Experiment {
         }
         rows.add(total);
         List<String> header = new ArrayList<>(List.of("syscall"));
-        for (String s : servers) header.add(s);
+        header.addAll(servers);
         return Md.table(header, rows);
     }
 
-    /** The serial client's calls per request: the 1,000-request run minus the 500-request one, over 500. */
-    static String client(Csv csv, Report out) {
-        double[] runs = Arrays.stream(csv.numbers("requests")).distinct().sorted().toArray();
-        double lo = runs[0], hi = runs[runs.length - 1];
-        TreeMap<String, Double> perRequest = new TreeMap<>();
-        for (Map<String, String> row : csv.rows()) {
-            double sign = Csv.number(row.get("requests")) == hi ? 1 : -1;
-            perRequest.merge(row.get("syscall"), sign * Csv.number(row.get("calls")) / (hi - lo), Double::sum);
-        }
-        List<String> order = Stats.keysAtLeast(perRequest, SHOWN);
+    /** The client's table, its total, its calls beyond a minimal client's and its two run lengths. */
+    static String renderClient(ClientCalls c, Report out) {
         List<List<String>> rows = new ArrayList<>();
-        double total = 0;
-        for (String k : order) {
-            rows.add(List.of("`" + k + "`", Md.f2(perRequest.get(k))));
-            total += perRequest.get(k);
-        }
-        rows.add(List.of("**all**", "**" + Md.f2(total) + "**"));
-        double beyond = 0;
-        for (Map.Entry<String, Double> e : perRequest.entrySet()) {
-            beyond += Math.max(0, e.getValue() - (MINIMAL_CLIENT.contains(e.getKey()) ? 1 : 0));
-        }
-        out.put("client_total", Md.f1(total));
-        out.put("client_beyond", Md.f1(beyond));
-        out.put("client_runs", Md.f0(lo) + " and " + Md.f0(hi));
+        for (String k : Stats.keysAtLeast(c.perRequest, SHOWN)) rows.add(List.of("`" + k + "`", Md.f2(c.perRequest.get(k))));
+        rows.add(List.of("**all**", "**" + Md.f2(c.total) + "**"));
+        out.put("client_total", Md.f1(c.total));
+        out.put("client_beyond", Md.f1(c.beyond));
+        out.put("client_runs", Md.f0(c.lo) + " and " + Md.f0(c.hi));
         return Md.table(List.of("syscall", "calls per request"), rows);
     }
 
-    /** et per binding and workload: medians over the rounds, and the binding's predicted share of the CPU. */
-    private static void throughput(Results r, List<String> bindings, Overheads o, Report out) {
+    /** et per binding and workload, and FFM against JNA per workload ({@code pair_WORKLOAD}: "few" or "claim"). */
+    private static void renderThroughput(Findings f, Report out) {
+        Data d = f.data;
         List<List<String>> rows = new ArrayList<>();
-        List<String> verdicts = new ArrayList<>();
-        List<String> checks = new ArrayList<>();
-        Map<String, List<Double>> shares = new TreeMap<>(), costs = new TreeMap<>();
-        int rounds = 0;
-        for (String w : WORKLOADS) {
-            double[] qps = new double[bindings.size()], cpu = new double[bindings.size()], predicted = new double[bindings.size()];
-            double[][] qpsRounds = new double[bindings.size()][], cpuRounds = new double[bindings.size()][];
-            for (int b = 0; b < bindings.size(); b++) {
-                String binding = bindings.get(b);
-                List<Double> q = new ArrayList<>(), c = new ArrayList<>(), p = new ArrayList<>();
-                for (int round = 1; r.has(file(binding, w, round, ".json")); round++) {
-                    BenchReport bench = r.bench(file(binding, w, round, ".json"));
-                    q.add(Stats.median(bench.column(Column.QPS)));
-                    c.add(Stats.median(bench.serverCpuPerRun()));
-                    p.add(bindingNsPerRequest(r.counters(file(binding, w, round, ".log")), served(bench), o, binding));
-                    rounds = Math.max(rounds, round);
-                }
-                qpsRounds[b] = unbox(q);
-                cpuRounds[b] = unbox(c);
-                qps[b] = Stats.median(qpsRounds[b]);
-                cpu[b] = Stats.median(cpuRounds[b]);
-                predicted[b] = Stats.median(unbox(p));
-                double share = predicted[b] / (cpu[b] * 1000) * 100;
-                rows.add(List.of(w, binding.toUpperCase(), Md.f0(qps[b]), Md.f2(cpu[b]), Md.f0(predicted[b]), Md.f1(share) + "%"));
-                shares.computeIfAbsent(binding, k -> new ArrayList<>()).add(share);
-                costs.computeIfAbsent(binding, k -> new ArrayList<>()).add(predicted[b]);
-            }
-            if (bindings.size() > 1) {
-                // the lab's claim: FFM as fast or faster and its CPU per request no higher, on ratios paired by round
-                int n = Math.min(qpsRounds[0].length, qpsRounds[1].length);
-                Claim faster = Claim.atLeast("qps", Claim.paired(Arrays.copyOf(qpsRounds[1], n), Arrays.copyOf(qpsRounds[0], n)), n, 1.0);
-                Claim cheaper = Claim.atMost("cpu", Claim.paired(Arrays.copyOf(cpuRounds[1], n), Arrays.copyOf(cpuRounds[0], n)), n, 1.0);
-                if (r.has(compareFile(w))) {
-                    // the comparison proper: both bindings in one compare run, paired by round
-                    CompareRun run = CompareRun.of(r, compareFile(w), THRESHOLD);
-                    ForkInterval rate = run.forkRatio("et-ffm", "et-jna", CompareRun.RATE), cost = run.forkRatio("et-ffm", "et-jna", CompareRun.CPU);
-                    int k = run.rounds("et-ffm", "et-jna");
-                    faster = rate == null ? null : Claim.atLeast("qps", rate, k, 1.0);
-                    cheaper = cost == null ? null : Claim.atMost("cpu", cost, k, 1.0);
-                }
-                checks.add(w + ": measured " + Md.f0((cpu[0] - cpu[1]) * 1000) + " ns, predicted "
-                        + Md.f0(predicted[0] - predicted[1]) + " ns");
-                if (faster == null || cheaper == null) {
-                    verdicts.add(w + ": FFM against JNA: too few paired rounds for an interval (" + MedianInterval.MIN_ROUNDS + " needed)");
-                    continue;
-                }
-                String verdict = Verdicts.all(List.of(faster, cheaper)).words();
-                verdicts.add(w + ": FFM over JNA " + Md.f2(faster.measured().estimate()) + "× the QPS " + faster.interval() + ", "
-                        + Md.f2(cheaper.measured().estimate()) + "× the server CPU per request " + cheaper.interval()
-                        + " (the lab's claim, as fast or faster with CPU no higher: " + verdict + ")");
-            }
+        for (TputRow x : f.tput) {
+            rows.add(List.of(x.workload, x.binding.toUpperCase(), Md.f0(x.qps), Md.f2(x.cpu), Md.f0(x.predicted), Md.f1(x.share) + "%"));
         }
-        out.put("tput_rounds", Integer.toString(rounds));
-        out.put("compare_tables", compareTables(r));
-        BenchReport.Config shape = r.bench(file(bindings.get(0), "pipeline-ping", 1, ".json")).config();
+        List<String> checks = new ArrayList<>();
+        out.put("min_rounds", Integer.toString(MedianInterval.MIN_ROUNDS));
+        for (String w : WORKLOADS) out.put("pair_" + w, "none");
+        for (Pair p : f.pairs) {
+            String key = "pair_" + p.workload;
+            checks.add(p.workload + ": measured " + Md.f0(p.measuredNs) + " ns, predicted " + Md.f0(p.predictedNs) + " ns");
+            boolean few = p.faster == null || p.cheaper == null;
+            out.put(key, few ? "few" : "claim");
+            out.put(key + "_qps", few ? "" : Md.f2(p.faster.measured().estimate()) + "× the QPS " + p.faster.interval());
+            out.put(key + "_cpu", few ? "" : Md.f2(p.cheaper.measured().estimate()) + "× the server CPU per request " + p.cheaper.interval());
+            out.put(key + "_verdict", few ? "" : Verdicts.all(List.of(p.faster, p.cheaper)).words());
+        }
+        out.put("tput_rounds", Integer.toString(f.rounds));
+        StringBuilder sb = new StringBuilder();
+        if (d.coldClient) {
+            for (Map.Entry<String, CompareRun> c : d.compares.entrySet()) sb.append(sb.length() == 0 ? "" : "\n\n").append(c.getValue().section(c.getKey()));
+        }
+        out.put("compare_tables", sb.toString());
+        BenchReport.Config shape = d.tput.get("pipeline-ping").get(d.bindings.get(0)).get(0).bench.config();
         out.put("tput_shape", "-c " + shape.connections() + " --duration " + Md.f0(shape.durationS()) + "s --warmup "
                 + shape.warmup() + "` (pipelined: `--pipeline " + shape.pipeline());
         List<String> shareText = new ArrayList<>(), costText = new ArrayList<>();
-        for (String binding : bindings) {
-            shareText.add(binding.toUpperCase() + " " + range(shares.get(binding), "%"));
-            costText.add(binding.toUpperCase() + " " + range(costs.get(binding), " ns"));
+        for (String binding : d.bindings) {
+            shareText.add(binding.toUpperCase() + " " + range(f.shares.get(binding), "%"));
+            costText.add(binding.toUpperCase() + " " + range(f.costs.get(binding), " ns"));
         }
         out.put("share_range", String.join(", ", shareText));
         out.put("cost_range", String.join(", ", costText));
         out.put("tput_table", Md.table(List.of("workload", "binding", "QPS (median)", "server CPU µs/request",
                 "binding's cost, predicted (ns/request)", "share of the CPU"), rows));
-        out.put("ffm_vs_jna", verdicts.isEmpty() ? "not measured (no FFM binding in this build)" : String.join("; ", verdicts));
-        out.put("ffm_check", checks.isEmpty() ? "not measured (no FFM binding in this build)" : String.join("; ", checks));
+        out.put("ffm_check", String.join("; ", checks));
     }
 
     /** {@code 3.1–9.8%}: the smallest and largest of the workloads' medians. */
@@ -296,20 +374,6 @@ public final class FfiExperiment implements Experiment {
 
     private static String compareFile(String workload) {
         return "compare-" + workload + ".json";
-    }
-
-    /** Part 3's tables, one compare per workload, or a line saying the results predate it. */
-    private static String compareTables(Results r) {
-        if (!r.has(compareFile(WORKLOADS[0]))) {
-            return "These results predate the paired comparison (`echo-bench compare`): FFM against JNA below comes from the"
-                    + " sequential rounds of 3.3, paired by round index.";
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String w : WORKLOADS) {
-            if (!r.has(compareFile(w))) continue;
-            sb.append(sb.length() == 0 ? "" : "\n\n").append(CompareRun.of(r, compareFile(w), THRESHOLD).section(w));
-        }
-        return sb.toString();
     }
 
     private static String file(String binding, String workload, int round, String ext) {

@@ -43,6 +43,11 @@ final class Verdicts {
         };
     }
 
+    /** A claim's verdict as a sentence's verb: "holds", "fails" or "is undecided at this run's precision ...". */
+    static String verb(Claim claim) {
+        return (claim.verdict() == ClaimVerdict.UNDECIDED ? "is " : "") + claim.words();
+    }
+
     /** Several claims read as one: fails when any fails, holds when all hold, else undecided. */
     static ClaimVerdict all(List<Claim> claims) {
         boolean all = true;

@@ -3,6 +3,10 @@ package niolab.reports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Offset.offset;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -58,11 +62,31 @@ class FfiExperimentTest {
     void clientCallsPerRequestAreTheDifferenceOfTwoRunLengths() {
         Csv csv = Csv.parse("requests,syscall,calls,errors\n500,socket,510,0\n500,futex,700,3\n500,execve,15,9\n"
                 + "1000,socket,1010,0\n1000,futex,800,3\n1000,execve,15,9\n", "test");
+        FfiExperiment.ClientCalls calls = FfiExperiment.clientCalls(csv);
+        assertThat(calls.total()).isCloseTo(1.2, offset(1e-9));
+        assertThat(calls.beyond()).isCloseTo(0.2, offset(1e-9));
         Report out = new Report();
-        String table = FfiExperiment.client(csv, out);
+        String table = FfiExperiment.renderClient(calls, out);
         assertThat(table).contains("| `socket` | 1.00 |").contains("| `futex` | 0.20 |").doesNotContain("execve");
         assertThat(out.values.get("client_total")).isEqualTo("1.2");
         assertThat(out.values.get("client_beyond")).as("futex: not a call a minimal client makes").isEqualTo("0.2");
         assertThat(out.values.get("client_runs")).isEqualTo("500 and 1000");
+    }
+
+    /**
+     * The committed run has both bindings and the paired comparison; a build with JNA only, results
+     * from before the compare, or a quiet machine choose the template's other sentences.
+     */
+    @Test
+    void theTemplateSaysWhatARunWithoutFfmOrComparesLacks() throws IOException {
+        Report out = new Report().put("env", "").put("threshold", FfiExperiment.THRESHOLD.declared());
+        FfiExperiment.render(FfiExperiment.analyse(FfiExperiment.load(new Results(Path.of("..", "results", "ffi")))), out);
+        String template = Files.readString(Path.of("..", "templates", "exp-ffi.md"), StandardCharsets.UTF_8);
+        assertThat(out.fill(template, "exp-ffi.md")).contains("Bindings measured: JNA and FFM.").contains("keepalive-echo: FFM over JNA ")
+                .contains("(the lab's claim, as fast or faster with CPU no higher: ");
+        out.put("ffm", false).put("paired", false).put("compare_tables", "").put("cold_client", false).put("load_shared", false);
+        assertThat(out.fill(template, "exp-ffi.md")).contains("JNA only: this build's `et` has no `--binding ffm`")
+                .contains("End to end: not measured (no FFM binding in this build).").contains("These results predate the paired comparison")
+                .contains("echo-bench's serial client, as it was at the run's commit").contains("CPUs: no more runnable tasks than CPUs.");
     }
 }

@@ -8,10 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import niolab.common.results.BenchComparison;
 import niolab.common.results.BenchReport;
 import niolab.common.results.ResultsJson;
+import niolab.common.stats.ClaimVerdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,13 +72,39 @@ class MistakesExperimentTest {
                 StandardCharsets.UTF_8);
     }
 
+    /** The words the template says of a comparison the results predate. */
+    private static final String PREDATES = "not measured, as these results predate the paired comparison that `make exp-mistakes` now runs";
+    private static final Pattern TARGET = Pattern.compile("(?m)^(At 50 keep-alive connections and no quiet ones|The lab's target \\().*$");
+
+    /** The report as {@code make reports} writes it from these values and the committed template. */
+    private static String rendered(Report out) throws IOException {
+        out.put("env", "").put("threshold", MistakesExperiment.THRESHOLD.declared());
+        String name = "exp-mistakes.md";
+        return out.fill(Files.readString(Path.of("..", "templates", name), StandardCharsets.UTF_8), name);
+    }
+
+    private static Report generated(Results r) {
+        Report out = new Report();
+        new MistakesExperiment().generate(r, out);
+        return out;
+    }
+
+    /** The sentence on the lab's target, as the report's 3.12 says it. */
+    private static String targetSentence(String report) {
+        Matcher m = TARGET.matcher(report);
+        assertThat(m.find()).as("the target's sentence").isTrue();
+        return m.group();
+    }
+
     @Test
     void resultsFromBeforeThePairedDesignClaimNoDirectionInRatesLatenciesOrCpu(@TempDir Path dir) throws IOException {
-        Report out = new Report();
-        new MistakesExperiment().generate(countsOnly(dir), out);
-        assertThat(out.values.get("target_sentence")).contains(MistakesExperiment.PREDATES);
-        assertThat(out.values.get("claims_table")).contains(MistakesExperiment.PREDATES);
-        assertThat(out.values.get("blocking_on_loop_pair")).contains(MistakesExperiment.PREDATES);
+        Results r = countsOnly(dir);
+        assertThat(MistakesExperiment.analyse(MistakesExperiment.load(r)).claims().all()).isEmpty();
+        Report out = generated(r);
+        String md = rendered(out);
+        assertThat(targetSentence(md)).contains(PREDATES);
+        assertThat(md).contains("_The rates, latencies and CPU per request of these results are " + PREDATES + "._")
+                .contains("at 20 connections (medians over the slices):\nlt: " + PREDATES + "; et: " + PREDATES + ".");
         // the counts stay: empty reads per request, keys per select
         assertThat(out.values.get("keys_not_removed_table")).contains("keys handled per select");
         assertThat(out.values.get("blocking_on_loop_table")).doesNotContain("req/s");
@@ -88,13 +117,16 @@ class MistakesExperimentTest {
             boolean blocking = c.startsWith("blocking"), nagle = c.startsWith("nagle");
             writeCompare(dir, c, c.endsWith("-50") ? 20 : 8, blocking ? 0.01 : nagle ? 0.005 : 0.5, 40000, nagle ? 44000 : 300);
         }
-        Report out = new Report();
-        new MistakesExperiment().generate(r, out);
-        assertThat(out.values.get("target_sentence")).contains("slower by").contains("(20 paired rounds)").endsWith(" holds on this run.");
+        MistakesExperiment.Findings f = MistakesExperiment.analyse(MistakesExperiment.load(r));
+        assertThat(f.claims().target().verdict()).isEqualTo(ClaimVerdict.HOLDS);
+        assertThat(f.claims().all()).hasSize(8).allMatch(c -> c.verdict() == ClaimVerdict.HOLDS);
+        Report out = generated(r);
+        String md = rendered(out);
+        assertThat(targetSentence(md)).contains("slower by").contains("(20 paired rounds)").endsWith(" holds on this run.");
         assertThat(out.values.get("claims_summary")).isEqualTo("Of the lab's 8 claims checked on this run, 8 hold, 0 fail and 0 are undecided"
                 + " at this run's precision");
         assertThat(out.values.get("keys_not_removed_compare")).contains("8 rounds of 1.00 s slices");
-        assertThat(out.values.get("nagle_pair")).startsWith("lt: p50 44.0 ms against 200 µs");
+        assertThat(md).contains("(medians of the slices' p50):\nlt: p50 44.0 ms against 200 µs");
     }
 
     @Test
@@ -102,9 +134,11 @@ class MistakesExperimentTest {
         Results r = countsOnly(dir);
         for (String c : COMPARES) writeCompare(dir, c, 20, 1.0, 40000, 300);
         writeCompare(dir, "keys-not-removed", 20, 1.2, 40000, 300);
-        Report out = new Report();
-        new MistakesExperiment().generate(r, out);
-        assertThat(out.values.get("target_sentence")).contains("the same within ±5.0%").containsPattern(" is undecided at this run's"
+        MistakesExperiment.Findings f = MistakesExperiment.analyse(MistakesExperiment.load(r));
+        assertThat(f.claims().target().verdict()).isEqualTo(ClaimVerdict.UNDECIDED);
+        assertThat(f.claims().keysRate().verdict()).isEqualTo(ClaimVerdict.FAILS);
+        Report out = generated(r);
+        assertThat(targetSentence(rendered(out))).contains("the same within ±5.0%").containsPattern(" is undecided at this run's"
                 + " precision \\(its design decides a figure [0-9.]+% or more from the bound with 90% power\\) on this run\\.$");
         // faster and cheaper: the claims that it is slower and costlier fail; 40,000 req/s is no cap of 1000 (fails), nor is 0.3 ms a delayed ACK
         assertThat(out.values.get("claims_table")).contains("| `keys-not-removed`, one busy connection beside 50 quiet: broken's rate / correct's | 1.199 | [1.192, 1.206] |")
@@ -115,27 +149,36 @@ class MistakesExperimentTest {
 
     /** The smoke run's own compares, as echo-bench wrote them: every compared scenario gets its table and its claims. */
     @Test
-    void aSmokeRunsComparesBecomeTablesAndClaims() {
-        Report out = new Report();
-        new MistakesExperiment().generate(new Results(SMOKE), out);
+    void aSmokeRunsComparesBecomeTablesAndClaims() throws IOException {
+        Report out = generated(new Results(SMOKE));
+        String md = rendered(out);
         assertThat(out.values.get("target_compare")).contains("8 rounds of 0.25 s slices").contains("| broken |");
-        assertThat(out.values.get("target_sentence")).contains("(8 paired rounds)");
+        assertThat(targetSentence(md)).contains("(8 paired rounds)");
         assertThat(out.values.get("claims_summary")).startsWith("Of the lab's 8 claims checked on this run");
-        assertThat(out.values.get("nagle_answer")).contains(" on lt, where the claim of at least 40 ms ");
+        assertThat(md).contains(" on lt, where the claim of at least 40 ms ");
     }
 
     @Test
-    void theHerdSentenceFollowsTheCounts() {
-        assertThat(MistakesExperiment.herdMore(3.83, 1.53, 4.26, 1.76)).startsWith("woke the loops more often per connection than a listener per loop (3.83 against 1.53");
-        assertThat(MistakesExperiment.herdMore(1.5, 1.53, 1.7, 1.76)).startsWith("woke the loops no more often");
-        assertThat(MistakesExperiment.herdMore(3.83, 1.53, 1.7, 1.76)).contains("on one arch only");
+    void theHerdSentenceFollowsTheCounts() throws IOException {
+        assertThat(MistakesExperiment.herdMore(3.83, 1.53, 4.26, 1.76)).isEqualTo("all");
+        assertThat(MistakesExperiment.herdMore(1.5, 1.53, 1.7, 1.76)).isEqualTo("none");
+        assertThat(MistakesExperiment.herdMore(3.83, 1.53, 1.7, 1.76)).isEqualTo("one");
+        Report out = generated(new Results(SMOKE));
+        out.put("herd_more_case", "all").put("herd_more_counts", "3.83 against 1.53 wakeups per connection on lt, 4.26 against 1.76 on et");
+        assertThat(rendered(out)).contains("a shared listener woke the loops more often per connection than a listener per loop (3.83 against 1.53");
+        out.put("herd_more_case", "none");
+        assertThat(rendered(out)).contains("a shared listener woke the loops no more often");
+        out.put("herd_more_case", "one");
+        assertThat(rendered(out)).contains("than a listener per loop on one arch only (");
     }
 
     @Test
-    void aLoadAboveTheCpuCountIsASharedMachine() {
-        assertThat(MistakesExperiment.loadSentence(19.31, 2)).startsWith("The machine was not quiet: its 1-minute load average was 19.31");
-        assertThat(MistakesExperiment.loadSentence(0.63, 2)).isEqualTo(
-                "The machine was quiet: its 1-minute load average was 0.63 when the run began, on 2 CPUs.");
+    void aLoadAboveTheCpuCountIsASharedMachine() throws IOException {
+        Report out = generated(new Results(SMOKE));
+        out.put("load_shared", true).put("load1", "19.31").put("cores", "2");
+        assertThat(rendered(out)).contains("The machine was not quiet: its 1-minute load average was 19.31");
+        out.put("load_shared", false).put("load1", "0.63");
+        assertThat(rendered(out)).contains("The machine was quiet: its 1-minute load average was 0.63 when the run began, on 2 CPUs.");
     }
 
     /** A small no-linger.csv: every number the report says of it is counted from its lines. */
@@ -151,20 +194,26 @@ class MistakesExperimentTest {
         }
         Files.writeString(dir.resolve("no-linger.csv"), csv);
         Files.writeString(dir.resolve("counters-no-linger-et-correct.txt"), "counters: accepts=6 closes=6 linger_closes=6 linger_bytes=900000\n");
-        Report out = new Report();
-        List<List<String>> overview = new ArrayList<>();
-        MistakesExperiment.noLinger(new Results(dir), out, overview);
-        assertThat(out.values.get("no_linger_et_broken")).isEqualTo("431 never seen (by a client that stops at its first error) in 3 of 6 tries (50%), 3 ended by a reset, 0 lingering closes");
-        assertThat(out.values.get("no_linger_et_correct")).isEqualTo("431 never seen (by a client that stops at its first error) in 0 of 6 tries (0%), 0 ended by a reset, 6 lingering closes");
+        Results r = new Results(dir);
+        List<MistakesExperiment.LingerRow> rows = MistakesExperiment.lingerRows(MistakesExperiment.loadLingerTries(r));
+        Report out = generated(new Results(SMOKE));
+        MistakesExperiment.renderLinger(rows, MistakesExperiment.lingerTotals(rows, MistakesExperiment.loadLingerCloses(r)), out);
+        String md = rendered(out);
+        String unseen = "431 never seen (by a client that stops at its first error) in ";
+        assertThat(md).contains("et without the linger: " + unseen + "3 of 6 tries (50%), 3 ended by a reset, 0 lingering closes;")
+                .contains("with it: " + unseen + "0 of 6 tries (0%), 0 ended by a reset, 6 lingering closes.");
         assertThat(out.values.get("no_linger_table")).contains("| et | broken | 300 KB | 4 | 2 | 2 | 3 (75%) | 3 |")
                 .contains("| et | broken | 20 KB | 2 | 0 | 0 | 0 (0%) | 0 |");
-        assertThat(overview).hasSize(2);
+        assertThat(md).contains("| `no-linger` | lt | HTTP heads").contains("| `no-linger` | et | HTTP heads");
     }
 
     @Test
-    void resultsFromBeforeTheNoLingerScenarioSaySo(@TempDir Path dir) {
-        Report out = new Report();
-        MistakesExperiment.noLinger(new Results(dir), out, new ArrayList<>());
-        assertThat(out.values.get("no_linger_lt_broken")).isEqualTo(MistakesExperiment.NOT_MEASURED);
+    void resultsFromBeforeTheNoLingerScenarioSaySo(@TempDir Path dir) throws IOException {
+        Results r = new Results(dir);
+        assertThat(MistakesExperiment.loadLingerTries(r)).isNull();
+        Report out = generated(new Results(SMOKE));
+        MistakesExperiment.renderLinger(null, null, out);
+        String md = rendered(out);
+        assertThat(md).contains("lt without the linger: not measured in this run;").doesNotContain("| `no-linger` | lt | HTTP heads");
     }
 }
