@@ -1,7 +1,9 @@
 package niolab.server;
 
 import niolab.server.testing.ServerUnderTest;
+import niolab.testkit.Extended;
 
+@Extended
 class LtLoopsFaultContractTest extends FaultContractTest {
     @Override
     protected ServerUnderTest serverUnderTest() {
