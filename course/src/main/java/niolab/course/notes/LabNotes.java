@@ -34,6 +34,7 @@ import niolab.reports.Report;
 import niolab.reports.Results;
 import niolab.reports.ServerCounters;
 import niolab.reports.Stats;
+import niolab.reports.UringExperiment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -344,7 +345,6 @@ public final class LabNotes implements Callable<Integer> {
 
     /** The servers of lab 7 (and their neighbours) in exp-architectures, and the uring modes in exp-uring. */
     private static final String[] LAB7_SERVERS = {"lt", "et", "vt", "lt-loops", "et-loops", "mp"};
-    private static final String[] URING_SERVERS = {"et", "uring-basic", "uring-multishot", "uring-bufring"};
 
     /**
      * Lab 7's ranges: keep-alive echo and /ping per round for vt, --loops and mp beside lt and et
@@ -371,7 +371,7 @@ public final class LabNotes implements Callable<Integer> {
             StringBuilder line = new StringBuilder();
             // the paired comparison's slices (one per server and round) where the run made one, else the counted cells' rounds
             String compared = "compare-" + workload + ".json";
-            for (String server : URING_SERVERS) {
+            for (String server : UringExperiment.baselineAndModes()) {
                 double[] rates = uringResults.has(compared) ? CompareRun.of(uringResults, compared, Experiments.byName("uring").threshold()).rates(server)
                         : uring.numbers("requests_per_s", "server", server, "workload", workload);
                 append(line, server + " " + range(rates) + "/s");

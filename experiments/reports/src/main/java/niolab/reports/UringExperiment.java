@@ -36,6 +36,13 @@ public final class UringExperiment implements Experiment {
     /** The ring's modes among them (not netty-uring, another architecture), each judged on its own claims. */
     static final List<String> MODES = modes(SERVERS);
 
+    /** The baseline, then each of the ring's modes: the servers whose rates lab 7's notes give as ranges. */
+    public static List<String> baselineAndModes() {
+        List<String> servers = new ArrayList<>(List.of(BASELINE));
+        servers.addAll(MODES);
+        return servers;
+    }
+
     @Override
     public String name() {
         return "uring";
