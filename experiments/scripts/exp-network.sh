@@ -52,10 +52,11 @@ DURATION=${NET_DURATION:-3s}
 WARMUP=${NET_WARMUP:-1s}
 ROUNDS=${NET_ROUNDS:-10}
 SLICE=${NET_SLICE:-1s}
-read -r -a ARCHS <<<"${NET_ARCHS:-$(selection network)}"
 # path name and one-way delay in ms (the relay's); direct is kernel routing through mid
 PATHS=${NET_PATHS:-direct:0 relay0:0 rtt0.2:0.1 rtt1:0.5 rtt5:2.5}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# the catalog's network selection: common.sh loads the catalog
+read -r -a ARCHS <<<"${NET_ARCHS:-$(selection network)}"
 
 TAG=$$
 NSS=(srv-$TAG mid-$TAG cli1-$TAG cli2-$TAG)
