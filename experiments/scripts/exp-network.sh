@@ -57,6 +57,7 @@ PATHS=${NET_PATHS:-direct:0 relay0:0 rtt0.2:0.1 rtt1:0.5 rtt5:2.5}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # the catalog's network selection: common.sh loads the catalog
 read -r -a ARCHS <<<"${NET_ARCHS:-$(selection network)}"
+[ ${#ARCHS[@]} -gt 0 ] || { echo "error: no servers to run (NET_ARCHS, or the catalog's network selection, is empty)" >&2; exit 2; }
 
 TAG=$$
 NSS=(srv-$TAG mid-$TAG cli1-$TAG cli2-$TAG)
