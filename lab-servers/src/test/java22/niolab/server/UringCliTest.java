@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import niolab.server.testing.Echo;
 import niolab.server.testing.ServerProcess;
+import niolab.testkit.Extended;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UringCliTest {
 
     @ParameterizedTest
+    @Extended
     @ValueSource(strings = {"basic", "multishot", "bufring", "sqpoll"})
     void readyLineNamesTheModeAndTheCountersShowTheRing(String mode) throws Exception {
         try (ServerProcess p = UringArch.of("uring", "--uring-mode", mode).start(List.of())) {
@@ -56,6 +58,7 @@ class UringCliTest {
     }
 
     @Test
+    @Extended
     void mpHandsTheUringModeToItsWorkers() throws Exception {
         try (ServerProcess p = UringArch.of("mp", "--workers", "1", "--worker-arch", "uring", "--uring-mode", "basic").start(List.of())) {
             assertThat(p.label()).isEqualTo("mp: 1 x uring basic, echo");
@@ -64,6 +67,7 @@ class UringCliTest {
     }
 
     @Test
+    @Extended
     void mpWorkersServeEchoOnAnSqPollRing() throws Exception {
         try (ServerProcess p = UringArch.of("mp", "--workers", "1", "--worker-arch", "uring", "--uring-mode", "sqpoll").start(List.of())) {
             assertThat(p.label()).isEqualTo("mp: 1 x uring sqpoll, echo");
