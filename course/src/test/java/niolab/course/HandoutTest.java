@@ -246,7 +246,7 @@ class HandoutTest {
      * The grader can fail and can pass, for every lab: in a fresh handout every lab scores below
      * full marks and every region's stub compiles; with the reference regions put back, every lab
      * scores full marks. One grading run covers the seven labs (a checkpoint or three each, so
-     * that {@code make test} stays short). The whole of each lab is graded by hand:
+     * that {@code make test-extended} stays short). The whole of each lab is graded by hand:
      * {@code make grade LAB=all}.
      */
     @Test
@@ -288,7 +288,7 @@ class HandoutTest {
 
     /**
      * The whole of every lab, on demand ({@code -Dniolab.course.everyCheckpoint=true}: many CPU
-     * minutes, too many for every {@code make test}): on the fresh handout every checkpoint fails
+     * minutes, too many for every {@code make test-extended}): on the fresh handout every checkpoint fails
      * or is given (0 points, and the stubs pass it, else it would grade the student's work), so
      * that the handout scores nothing; and each region's stub alone, the other regions being the
      * reference, fails at least one checkpoint of its lab, so that no region goes ungraded. The

@@ -343,7 +343,7 @@ public final class LabNotes implements Callable<Integer> {
         return last == 0 ? items.get(0) : String.join(", ", items.subList(0, last)) + " and " + items.get(last);
     }
 
-    /** The servers of lab 7 (and their neighbours) in exp-architectures, and the uring modes in exp-uring. */
+    /** The servers of lab 7 (and their neighbours) in exp-architectures; its uring lines take exp-uring's own. */
     private static final String[] LAB7_SERVERS = {"lt", "et", "vt", "lt-loops", "et-loops", "mp"};
 
     /**

@@ -36,7 +36,7 @@ public final class UringExperiment implements Experiment {
     /** The ring's modes among them (not netty-uring, another architecture), each judged on its own claims. */
     static final List<String> MODES = modes(SERVERS);
 
-    /** The baseline, then each of the ring's modes: the servers whose rates lab 7's notes give as ranges. */
+    /** The baseline, then each of the ring's modes: the servers this report counts, and whose rates lab 7's notes give as ranges. */
     public static List<String> baselineAndModes() {
         List<String> servers = new ArrayList<>(List.of(BASELINE));
         servers.addAll(MODES);
@@ -115,9 +115,7 @@ public final class UringExperiment implements Experiment {
         out.put("kernel", f.data.kernel);
         out.put("uring_support", f.data.uringSupport);
         out.put("notes", f.data.notes.isEmpty() ? "" : " (" + f.data.notes + ".)");
-        List<String> counted = new ArrayList<>(List.of(BASELINE));
-        counted.addAll(MODES);
-        for (String s : counted) {
+        for (String s : baselineAndModes()) {
             String k = s.equals(BASELINE) ? s : mode(s);
             for (String c : new String[] {"1", "50"}) {
                 out.put(k + "_syscalls_" + c, Md.f2(median(samples, s, "echo-" + c, "syscalls_per_req")));
