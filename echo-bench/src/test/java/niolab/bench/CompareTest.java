@@ -69,7 +69,8 @@ class CompareTest {
      * behind its schedule: a slice serves exactly its 30 scheduled requests, so the rates are
      * equal by design, the median per-round ratio is 1 and the verdict is "the same" (a
      * round or two with a request dropped at a slice's end by a stalled client cannot move a
-     * median of ten).
+     * median of ten). On a busy machine a slice can serve nothing; its round is unpaired and left
+     * out, so the verdict may rest on fewer than ten rounds.
      */
     @Test
     void identicalServersAtTheSameRateShowNoDifference(@TempDir Path dir) throws Exception {
@@ -78,7 +79,7 @@ class CompareTest {
             Cli run = Cli.run("compare", "--rounds", "10", "--slice", "300ms", "--warmup", "300ms", "-c", "1", "-k", "--rate", "100",
                     "--json", json.toString(), "a=" + a.hostPort(), "b=" + b.hostPort());
             assertThat(run.code()).as(run.out() + run.err()).isZero();
-            assertThat(run.out()).containsPattern("\\nb +rate +1\\.000 \\[[0-9.]+, [0-9.]+\\]  (the same within ±2\\.0%: \\[[-+0-9.]+%, [-+0-9.]+%\\]|undecided at this precision \\(±[0-9.]+%\\)) \\(threshold ±2\\.0%\\); detects .* \\(10 rounds\\)");
+            assertThat(run.out()).containsPattern("\\nb +rate +1\\.000 \\[[0-9.]+, [0-9.]+\\]  (the same within ±2\\.0%: \\[[-+0-9.]+%, [-+0-9.]+%\\]|undecided at this precision \\(±[0-9.]+%\\)) \\(threshold ±2\\.0%\\); detects .* \\((?:[6-9]|10) rounds\\)");
             JsonNode rate = JSON.readTree(json.toFile()).at("/summary/comparisons/0/rate");
             assertThat(rate.get("estimate").asDouble()).isEqualTo(1.0);
             assertThat(rate.get("direction").asText()).isEqualTo("none");
