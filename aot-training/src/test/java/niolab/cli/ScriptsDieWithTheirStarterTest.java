@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import niolab.testkit.QuietPorts;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -22,22 +23,26 @@ class ScriptsDieWithTheirStarterTest {
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 
     @Test
-    void killingBenchShLeavesNoServer() throws Exception {
+    void killingBenchShLeavesNoServer(@TempDir Path tmp) throws Exception {
         int port = QuietPorts.free();
         List<String> sweep = new ArrayList<>(List.of("bash", "bench.sh", "--sweep"));
         for (int i = 0; i < 500; i++) sweep.add("1");
-        killedWhileServing(String.join(" ", sweep), port, Map.of("ARCHS", "lt"));
+        killedWhileServing(String.join(" ", sweep), port, Map.of("ARCHS", "lt"), tmp);
     }
 
     @Test
-    void killingRunBenchLeavesNoServer() throws Exception {
-        killedWhileServing("bash scripts/run-bench.sh lt", QuietPorts.free(), Map.of("N", "1000000", "RUNS", "10"));
+    void killingRunBenchLeavesNoServer(@TempDir Path tmp) throws Exception {
+        killedWhileServing("bash scripts/run-bench.sh lt", QuietPorts.free(), Map.of("N", "1000000", "RUNS", "10"), tmp);
     }
 
-    /** Runs {@code command} (a script that starts lt on PORT), SIGKILLs it once lt listens, and finds lt gone 3 s later. */
-    private static void killedWhileServing(String command, int port, Map<String, String> env) throws Exception {
+    /**
+     * Runs {@code command} (a script that starts lt on PORT), SIGKILLs it once lt listens, and finds lt
+     * gone 3 s later. Its TMPDIR is {@code tmp}: a killed script cannot remove its own temporary files.
+     */
+    private static void killedWhileServing(String command, int port, Map<String, String> env, Path tmp) throws Exception {
         Map<String, String> all = new HashMap<>(env);
         all.put("PORT", Integer.toString(port));
+        all.put("TMPDIR", tmp.toString());
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec " + command + "\n").directory(ROOT.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().putAll(all);

@@ -262,14 +262,15 @@ class CompareForksTest {
     /**
      * SIGKILL to compare mid-fork (the out-of-memory killer, a CI timeout, kill -9): no shutdown hook
      * runs, yet its tethers stop every server it started, the sh wrappers included, within 3 s, and
-     * their ports are free. The commands keep their sh (a second command after the server's).
+     * their ports are free. The commands keep their sh (a second command after the server's). The
+     * server logs go to the test's own directory: a killed compare cannot delete its temporary one.
      */
     @Test
-    void killingCompareOutrightLeavesNoServerAndNoPortBehind() throws Exception {
+    void killingCompareOutrightLeavesNoServerAndNoPortBehind(@TempDir Path dir) throws Exception {
         String tag = tag();
         String server = FakeServer.command("echo", tag) + "; true";
         Process compare = new ProcessBuilder(compareJvm("--forks", "3", "--rounds", "100", "--slice", "200ms", "--warmup", "0", "--aa", "-c", "1",
-                "--rate", "50", "A=" + server, "B=" + server)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                "--rate", "50", "--server-logs", dir.toString(), "A=" + server, "B=" + server)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             Set<Integer> ports = new HashSet<>();
             // the baseline, its A/A twin and B, each under its sh, all listening: the fork's rounds are under way

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import niolab.server.base.Arch;
 import niolab.server.base.Mistake;
 import niolab.server.base.Mistakes;
+import niolab.server.testing.Alone;
 import niolab.server.testing.Echo;
 import niolab.server.testing.Proc;
 import niolab.server.testing.ServerProcess;
@@ -48,7 +49,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>Each scenario starts the broken server and its correct twin at once ({@link Twins}); the
  * scenarios and their measures are in {@link niolab.server.testing.Symptoms}. Every wait is
- * bounded and every process is stopped.
+ * bounded and every process is stopped. The symptoms that are a loop's use of the CPU run
+ * after lab-servers' other tests, alone ({@link Alone}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MistakesTest {
@@ -179,6 +181,7 @@ class MistakesTest {
         }
     }
 
+    @Alone
     @ParameterizedTest
     @ValueSource(strings = {"lt", "et"})
     void blockingOnLoopMakesEveryConnectionWaitForTheOthers(String arch) throws Exception {
@@ -212,6 +215,7 @@ class MistakesTest {
         }
     }
 
+    @Alone
     @ParameterizedTest
     @ValueSource(strings = {"lt", "et"})
     void herdWakesEveryLoopWhereSoReusePortWakesOne(String arch) throws Exception {
@@ -272,6 +276,7 @@ class MistakesTest {
         }
     }
 
+    @Alone
     @Test
     void epollExclusiveWakesOneLoopPerConnectionOnASharedListener() throws Exception {
         try (ServerProcess p = ServerProcess.start("et", "--loops", "4", "--mistake", "herd", "--epoll-exclusive")) {
