@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -194,14 +195,13 @@ final class ForkedServer {
         tree.add(process.toHandle());
         signalGroup("-TERM");
         for (ProcessHandle h : tree) h.destroy();
+        // polled, not onExit(): a server whose sh died first is an orphan, and an orphan that has
+        // exited stays a zombie until init reaps it, which here took two seconds per fork
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_GRACE_MS);
-        for (ProcessHandle h : tree) {
-            long left = deadline - System.nanoTime();
-            try {
-                if (left > 0) h.onExit().get(left, TimeUnit.NANOSECONDS);
-            } catch (Exception stillRunning) {
-                // killed below
-            }
+        try {
+            while (anyAlive(tree) && System.nanoTime() < deadline) Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         signalGroup("-KILL");
         for (ProcessHandle h : tree) {
@@ -213,6 +213,27 @@ final class ForkedServer {
             Thread.currentThread().interrupt();
         }
         tether.release();
+    }
+
+    /** Whether any of {@code tree} still runs: the command's own process as its Process sees it, the others unless zombies. */
+    private boolean anyAlive(List<ProcessHandle> tree) {
+        if (process.isAlive()) return true;
+        for (ProcessHandle h : tree) {
+            if (h.pid() != process.pid() && h.isAlive() && !zombie(h.pid())) return true;
+        }
+        return false;
+    }
+
+    /** Whether /proc says PID has exited and waits to be reaped (state Z): it holds no port and runs nothing. */
+    private static boolean zombie(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            // the state follows the command's closing parenthesis, which may itself hold one
+            int end = stat.lastIndexOf(')');
+            return end > 0 && end + 2 < stat.length() && stat.charAt(end + 2) == 'Z';
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** kill(1) to the process group the command leads (its pid, through setsid); a group already gone is no error. */

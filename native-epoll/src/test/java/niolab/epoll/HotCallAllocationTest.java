@@ -8,13 +8,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The calls an event loop makes per event allocate nothing, on either binding: 100,000 rounds
+ * The calls an event loop makes per event allocate nothing, on either binding: 25,000 rounds
  * of {@code epoll_wait(0)} on an empty set, {@code read} of an empty socket (EAGAIN), a 64-byte
  * {@code send} (its peer drained every 64 sends by {@code read}) and {@code errno}, counted by
  * the JVM's per-thread allocation counter once the loop is compiled.
  */
 class HotCallAllocationTest {
-    private static final int ROUNDS = 100_000;
+    private static final int ROUNDS = 25_000;
     private static final int DRAIN_EVERY = 64;
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
