@@ -115,6 +115,7 @@ public final class ServerCatalog {
         select("uring", "et uring-basic uring-multishot uring-bufring netty-uring");
         select("aot", "lt et et-loops et-ffm");
         select("uring-compare", "et lt c uring-basic uring-multishot uring-bufring netty-uring");
+        select("lab7", "lt et vt lt-loops et-loops mp"); // lab 7's sheet: the alternatives beside lt and et, from exp-architectures
 
         // the shared options that act in some architectures only; the others refuse them, and mp
         // takes them when its workers' architecture does

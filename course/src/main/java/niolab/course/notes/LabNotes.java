@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import niolab.common.ServerCatalog;
 import niolab.common.results.BenchReport;
 import niolab.common.results.BenchReport.Column;
 import niolab.common.results.RunEnvironment;
@@ -75,7 +76,6 @@ public final class LabNotes implements Callable<Integer> {
             "(<!-- BEGIN GENERATED ([a-z]+)[^>]*-->\\n)(.*?)(<!-- END GENERATED \\2 -->)", Pattern.DOTALL);
     private static final String[] ARCHS = ClassicServers.ARCHS;
     private static final String[] LABELS = ClassicServers.LABELS;
-    private static final String[] HTTP_SERVERS = {"lt", "et", "mp", "netty-nio", "netty-epoll"};
 
     @Spec
     private CommandSpec spec;
@@ -296,26 +296,24 @@ public final class LabNotes implements Callable<Integer> {
         for (String mode : new String[] {"keepalive", "close", "pipeline"}) {
             StringBuilder line = new StringBuilder();
             CompareRun run = CompareRun.of(http, HttpExperiment.compareFile("wrk", mode), Experiments.byName("http").threshold());
-            for (String server : HTTP_SERVERS) {
+            for (String server : ServerCatalog.selection("http")) {
                 if (run.has(server)) append(line, server + " " + range(run.rates(server)));
             }
             out.put("notes:http_wrk_" + mode, line.toString());
         }
     }
 
-    /** The servers the other labs run on the serial ruler (bio: lab 1; vt, uring: lab 7), where exp-short-run could run them. */
-    static final String[] SERIAL_EXTRAS = {"bio", "vt", "uring"};
-
     /**
-     * The serial ruler's QPS and p50 per run for LT, ET, MP and each of {@link #SERIAL_EXTRAS}
-     * that has a committed run; {@code notes:serial_missing} says which have none.
+     * The serial ruler's QPS and p50 per run for LT, ET, MP and each server the other labs run on
+     * it (the catalog's selection short-run-extra: bio for lab 1, vt and uring for lab 7) that has a
+     * committed run; {@code notes:serial_missing} says which have none.
      */
     static void serialRanges(Results shortRun, Report out) {
         StringBuilder qps = new StringBuilder(), p50 = new StringBuilder();
         List<String> labels = new ArrayList<>(List.of(LABELS)), files = new ArrayList<>();
         for (String a : ARCHS) files.add("serial-" + a + ".json");
         List<String> missing = new ArrayList<>(), missingFiles = new ArrayList<>();
-        for (String extra : SERIAL_EXTRAS) {
+        for (String extra : ServerCatalog.selection("short-run-extra")) {
             String file = "serial-" + extra + ".json";
             if (shortRun.has(file)) {
                 labels.add(extra.toUpperCase(Locale.ROOT));
@@ -343,9 +341,6 @@ public final class LabNotes implements Callable<Integer> {
         return last == 0 ? items.get(0) : String.join(", ", items.subList(0, last)) + " and " + items.get(last);
     }
 
-    /** The servers of lab 7 (and their neighbours) in exp-architectures; its uring lines take exp-uring's own. */
-    private static final String[] LAB7_SERVERS = {"lt", "et", "vt", "lt-loops", "et-loops", "mp"};
-
     /**
      * Lab 7's ranges: keep-alive echo and /ping per round for vt, --loops and mp beside lt and et
      * (exp-architectures), idle memory, and each io_uring mode beside et (exp-uring).
@@ -355,7 +350,8 @@ public final class LabNotes implements Callable<Integer> {
         StringBuilder echo = new StringBuilder(), ping = new StringBuilder(), idle = new StringBuilder();
         ArchitecturesRun run = new ArchitecturesRun(arch);
         Csv idleCsv = arch.csv("idle.csv");
-        for (String server : LAB7_SERVERS) {
+        // lab 7's servers beside lt and et (the catalog's selection lab7); its uring lines take exp-uring's own
+        for (String server : ServerCatalog.selection("lab7")) {
             if (!run.has(server, "echo-ka-50")) continue;
             append(echo, server + " " + range(ArchitecturesRun.finite(run.rates(server, "echo-ka-50"))) + "/s");
             append(ping, server + " " + range(ArchitecturesRun.finite(run.rates(server, ArchitecturesExperiment.PING))) + "/s");
