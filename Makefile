@@ -126,7 +126,7 @@ $(addprefix exp-,$(EXPERIMENTS)): exp-%: all
 .PHONY: docs
 docs: all ## Regenerate docs/cli/, the command-line reference (a page per command of bin/lab-server and bin/echo-bench), from the parsers' model
 	@$(JDK) java -cp lab-servers/target/lab-servers.jar:echo-bench/target/echo-bench.jar:netty-peers/target/netty-peers.jar \
-	  aot-training/src/test/java/niolab/cli/CliReference.java docs/cli
+	  netty-peers/src/test/java/niolab/cli/CliReference.java docs/cli
 
 reports: all ## Regenerate experiments/*.md, experiments/README.md's findings from the committed results and its table of experiments from Experiments.java, without running anything
 	@$(JDK) java -jar $(REPORTS_JAR) experiments

@@ -25,9 +25,9 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * file in java's source-file mode over the built jars ({@code java -cp JARS CliReference.java DIR});
  * CliReferenceTest renders into a temporary directory and fails when docs/cli/ differs.
  *
- * <p>It lives in aot-training's tests because that is the one module that already sees every
- * command (it trains them); as a test class it stays out of the jar the AOT runs put on their
- * classpath. Hidden options are rendered too, marked so: a reference leaves nothing the parser
+ * <p>It lives in netty-peers' tests because the peers are the last of the parsers' modules to be
+ * built: lab-servers is a dependency already and echo-bench a test one, so the module sees every
+ * command, and the modules after it need not wait for it. Hidden options are rendered too, marked so: a reference leaves nothing the parser
  * accepts unexplained.
  */
 public final class CliReference {
@@ -79,7 +79,7 @@ public final class CliReference {
     public static Map<String, String> pages() {
         Map<String, String> pages = new LinkedHashMap<>();
         StringBuilder index = new StringBuilder("# Command-line reference\n\n")
-                .append("Generated from the code by `make docs` (aot-training's CliReference): do not edit these pages;\n")
+                .append("Generated from the code by `make docs` (netty-peers' CliReference): do not edit these pages;\n")
                 .append("a test fails when they differ from what the parsers accept. `bin/lab-server c` (the C reference\n")
                 .append("server, reference/) takes lt's options and is not listed here.\n\n");
         for (CommandSpec spec : commands()) {
