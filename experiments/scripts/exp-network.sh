@@ -61,7 +61,7 @@ read -r -a ARCHS <<<"${NET_ARCHS:-$(selection network)}"
 
 TAG=$$
 NSS=(srv-$TAG mid-$TAG cli1-$TAG cli2-$TAG)
-RELAY_PIDS=() SERVER_PIDS=() SERVER_LOGS=()
+RELAY_PIDS=() SERVER_PIDS=() SERVER_LOGS=() COMPARE_PID=
 stop_relays() {
   local pid
   for pid in "${RELAY_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
@@ -77,6 +77,12 @@ stop_servers() {
   SERVER_PIDS=() SERVER_LOGS=()
 }
 cleanup() {
+  # compare runs in the background (see below): stopped, it writes what it measured as partial
+  if [ -n "$COMPARE_PID" ]; then
+    kill -TERM "$COMPARE_PID" 2>/dev/null
+    wait "$COMPARE_PID" 2>/dev/null || true
+    untether "$COMPARE_PID"
+  fi
   stop_relays
   stop_servers
   stop_server quiet
@@ -90,6 +96,11 @@ if ! ip netns add "niolab-probe-$TAG" 2>/dev/null; then
   exit 1
 fi
 ip netns del "niolab-probe-$TAG"
+# A run killed outright (SIGKILL: no trap runs) leaves its namespaces, named after its pid: the
+# next run removes those whose run is gone.
+for ns in $(ip netns list | grep -oE '^niolab-(srv|mid|cli1|cli2|probe)-[0-9]+'); do
+  kill -0 "${ns##*-}" 2>/dev/null || { ip netns del "$ns" 2>/dev/null && echo "removed $ns, left by a run that was killed" >&2; }
+done
 make -s -C tools build/delay-relay >/dev/null
 RELAY=$ROOT/tools/build/delay-relay
 
@@ -206,10 +217,17 @@ for fork in $(seq "${FORKS:-1}"); do
       [ -z "$relayed" ] || sample_relays "$key"
       t0=$EPOCHREALTIME
       echo "# $file: ${specs[*]}" >&2
-      client_pin ip netns exec "niolab-cli1-$TAG" "$ROOT/bin/echo-bench" compare --protocol "$protocol" -c "$CONNECTIONS" \
-        --keepalive --threads 1 --rounds "$ROUNDS" --slice "${slice}s" --warmup "$WARMUP" --seed "$RANDOM" \
-        --json "$RESULTS/$file" "${specs[@]}" >"$RESULTS/${file%.json}.txt" 2>&1 \
-        || echo "warning: $file: compare exited non-zero (see ${file%.json}.txt)" >&2
+      # tethered, and waited for: a SIGTERM to this script then runs its trap at once (bash holds a
+      # trap until a foreground command ends), which stops compare and removes the namespaces; a
+      # SIGKILL stops compare through its tether
+      # shellcheck disable=SC2046
+      tethered $(pin_prefix "${CLIENT_CPU:-}") ip netns exec "niolab-cli1-$TAG" "$ROOT/bin/echo-bench" compare --protocol "$protocol" \
+        -c "$CONNECTIONS" --keepalive --threads 1 --rounds "$ROUNDS" --slice "${slice}s" --warmup "$WARMUP" --seed "$RANDOM" \
+        --json "$RESULTS/$file" "${specs[@]}" >"$RESULTS/${file%.json}.txt" 2>&1
+      COMPARE_PID=$TETHERED_PID
+      wait "$COMPARE_PID" || echo "warning: $file: compare exited non-zero (see ${file%.json}.txt)" >&2
+      untether "$COMPARE_PID"
+      COMPARE_PID=
       if [ -n "$relayed" ]; then
         sample_relays "$key"
         for i in "${!RELAY_PIDS[@]}"; do echo "$protocol,$relayed,$i,$key-$i,$t0,$EPOCHREALTIME" >>"$TMP/relay-runs.csv"; done
