@@ -56,7 +56,8 @@ final class NoiseCalibrated {
         section.put("interference", interference == null ? "not recorded" : interference);
 
         double workRatio = Double.parseDouble(value(settings, "work_ratio")), target = Double.parseDouble(value(settings, "target_ratio"));
-        section.put("work_met", workMet(workRatio, target, Double.parseDouble(value(settings, "tolerance"))));
+        double tolerance = Double.parseDouble(value(settings, "tolerance"));
+        section.put("work_met", workMet(workRatio, target, tolerance));
         section.put("work_ratio_f3", Md.f3(workRatio)).put("target_ratio_f3", Md.f3(target));
         List<List<String>> pilots = new ArrayList<>();
         for (Map<String, String> row : calibrated.csv("calibration.csv").rows()) {
