@@ -18,7 +18,7 @@ import niolab.common.stats.Interval;
  */
 public final class BackendExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "a backend's path is worth changing for 5% of rate; less, the network hop's variation swamps it");
+    static final Threshold THRESHOLD = new Threshold(0.05, "a backend's path is worth 5% of rate; the hop swamps less");
 
     @Override
     public Threshold threshold() {
@@ -33,6 +33,8 @@ public final class BackendExperiment implements Experiment {
     private static final String[] PATHS = {"/ping", "/healthz"};
     /** GETs per /healthz: what turns a /healthz rate into a Redis command rate. */
     private static final int GETS = 2;
+    /** The ceiling's name, followed by its pipeline depth: redis-benchmark's GET alone on Redis's core. */
+    private static final String REDIS_GET = "redis-benchmark GET -P ";
 
     private record Server(String arch, String mode) {
     }
@@ -162,11 +164,21 @@ public final class BackendExperiment implements Experiment {
         comparisons(d, out);
         Claim.report(f.claims, "measured ratio", out);
         CompareRun healthz = d.compared.get("/healthz");
-        if (healthz != null) {
-            CompareRun.forkPrecision(out, healthz.forks(), healthz.roundsPerFork(), "The claims on part 2's rounds (against"
-                    + " redis-benchmark, and the core's CPU time) pair those rounds by number, outside the forks:");
-        }
+        forkedClaims(healthz == null ? 0 : healthz.forks(), healthz == null ? 0 : healthz.roundsPerFork(), out);
         aaReading(d.aa, out);
+    }
+
+    /**
+     * Whether the posture claims come from a compare run in {@code forks} forks, 2 or more
+     * ({@code forked_claims}; 0 without a compare run): then the template describes their fork
+     * intervals and, apart, the part 2 claims' own rounds, each interval as it was computed.
+     */
+    static void forkedClaims(int forks, int roundsPerFork, Report out) {
+        boolean forked = forks >= 2;
+        out.put("forked_claims", forked);
+        if (!forked) return;
+        out.put("fork_precision", CompareRun.forkPrecision(forks, roundsPerFork));
+        out.put("claims_rounds_lower", CompareRun.lowerFirst(out.values.get("claims_rounds")));
     }
 
     /**
@@ -341,11 +353,11 @@ public final class BackendExperiment implements Experiment {
         String[] pipes = {"1", d.settings.get("depth")};
         for (int i = 0; i < pipes.length; i++) {
             double cpu = Stats.median(d.gets(Get::redisCpu, pipes[i]));
-            rows.add(List.of("redis-benchmark GET -P " + pipes[i], Md.f0(f.ceilings[i]), Md.f0(f.ceilings[i]), Md.f1(cpu)));
+            rows.add(List.of(REDIS_GET + pipes[i], Md.f0(f.ceilings[i]), Md.f0(f.ceilings[i]), Md.f1(cpu)));
         }
         for (String a : ARCHS) {
-            double healthz = d.median(Sample::rate, a, "loop", "/healthz");
-            rows.add(List.of(a + " loop /healthz", Md.f0(healthz), Md.f0(GETS * healthz), Md.f1(d.median(Sample::redisCpu, a, "loop", "/healthz") / GETS)));
+            double healthz = d.median(Sample::rate, a, "loop", "/healthz"), cpu = d.median(Sample::redisCpu, a, "loop", "/healthz") / GETS;
+            rows.add(List.of(a + " loop /healthz", Md.f0(healthz), Md.f0(GETS * healthz), Md.f1(cpu)));
         }
         out.put("redis_get_p1", Md.f0(f.ceilings[0])).put("redis_get_pn", Md.f0(f.ceilings[1]));
         out.put("loop_gets_best", Md.f0(f.bestGets) + " GETs/s");
@@ -378,7 +390,7 @@ public final class BackendExperiment implements Experiment {
                     claims.add(Claim.atLeast(statement, paired, healthz.rounds(a + "-loop", a + "-" + m), 2.0));
                 }
             }
-            claims.add(Claim.atLeast(a + ": loop's /healthz req/s reach half of redis-benchmark GET -P 1",
+            claims.add(Claim.atLeast(a + ": loop's /healthz req/s reach half of " + REDIS_GET + "1",
                     Claim.paired(loop, getRates), loop.length, 0.5));
             for (String m : new String[] {"pool", "blocking"}) {
                 claims.add(Claim.atLeast(a + ": " + m + " costs the core at least twice loop's CPU time per /healthz",

@@ -150,18 +150,8 @@ public final class CompareRun {
      * with {@link #forkPrecision}'s, keeping the family's sentence; a run in one fork keeps it.
      */
     static void forkPrecision(Report out, int forks, int rounds) {
-        forkPrecision(out, forks, rounds, null);
-    }
-
-    /**
-     * The same for a report whose claims come partly from its forked compare runs and partly from
-     * rounds outside them, which {@code others} names in a sentence: those keep the order-statistic
-     * description of their rounds, so that each claim's interval is described as it was computed.
-     */
-    static void forkPrecision(Report out, int forks, int rounds, String others) {
         if (forks < 2) return;
-        out.put("claims_precision", forkPrecision(forks, rounds) + (others == null ? "" : " " + others + " " + lowerFirst(out.values.get("claims_rounds")))
-                + " " + out.values.get("claims_family"));
+        out.put("claims_precision", forkPrecision(forks, rounds) + " " + out.values.get("claims_family"));
     }
 
     static String lowerFirst(String s) {

@@ -22,7 +22,7 @@ import niolab.common.stats.MedianInterval;
  */
 public final class FfiExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.02, "a native call sits on every request's path, so a small difference matters: 2%, the least a shared machine's drift leaves readable");
+    static final Threshold THRESHOLD = new Threshold(0.02, "every request crosses the binding: the least drift allows");
 
     @Override
     public Threshold threshold() {

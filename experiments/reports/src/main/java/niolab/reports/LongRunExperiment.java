@@ -164,16 +164,11 @@ public final class LongRunExperiment implements Experiment {
         out.chart("long-run-p99.svg", p99Chart.render());
         out.put("best_steady_line", LABELS[f.best] + " (" + Md.versus(steady, f.best, LABELS) + ")");
         out.put("warmup_shapes", String.join(". ", shapes) + ".");
-        List<String> shape = new ArrayList<>();
-        // one run at one interval's resolution: a rise within one interval reads the same whether it was a step or a steep slope
-        if (!steps.isEmpty()) shape.add("most of the rise between two consecutive intervals for " + String.join(" and ", steps)
-                + " (a step or a slope steeper than one interval: one run at this resolution cannot tell which)");
-        if (!slopes.isEmpty()) shape.add("a slope over several intervals for " + String.join(" and ", slopes));
-        if (!unclear.isEmpty()) {
-            shape.add("of no shape this run can tell for " + String.join(" and ", unclear)
-                    + " (the steady half moved by more than the largest rise)");
-        }
-        out.put("warmup_shape", String.join("; ", shape));
+        // the template words each shape; a list is empty where no server had it, and the cases place the separators
+        out.put("shape_steps", String.join(" and ", steps));
+        out.put("shape_slopes", String.join(" and ", slopes));
+        out.put("shape_unclear", String.join(" and ", unclear));
+        out.put("shape_after_steps", !slopes.isEmpty() || !unclear.isEmpty());
         out.put("slowest_warm", LABELS[f.slowest]);
         out.put("ranking_verdict", rankingVerdict(f.lead, f.next, f.wider, f.archs.get(f.wider).spread, f.ranked));
         out.put("seed_ratio", Md.f2(SteadyState.WRITE_UP_RATIO) + "×");

@@ -36,14 +36,13 @@ final class NoiseCalibrated {
 
     private NoiseCalibrated() {}
 
-    /** Puts {@code calibrated} and {@code calibrated_verdict}: the section from {@code templates}' fragment, or "not yet run". */
+    /**
+     * Puts the case {@code calibrated_run}; where it ran, {@code calibrated} (the section from
+     * {@code templates}' fragment) and the four findings exp-noise's verdict quotes.
+     */
     static void generate(Results calibrated, Path templates, Report out) {
-        if (!calibrated.has("settings.csv")) {
-            out.put("calibrated", "Not yet run: `make noise-calibrate`, with nothing else running on the machine, keeps its runs in"
-                    + " experiments/results/noise/calibrated/.");
-            out.put("calibrated_verdict", "not yet run");
-            return;
-        }
+        out.put("calibrated_run", calibrated.has("settings.csv"));
+        if (!calibrated.has("settings.csv")) return;
         Csv settings = calibrated.csv("settings.csv");
         Threshold threshold = NoiseExperiment.THRESHOLD;
         Report section = new Report();
@@ -56,8 +55,10 @@ final class NoiseCalibrated {
         String interference = calibrated.interference(calibrated.files("*.json"));
         section.put("interference", interference == null ? "not recorded" : interference);
 
-        section.put("work_met", workMet(Double.parseDouble(value(settings, "work_ratio")), Double.parseDouble(value(settings, "target_ratio")),
-                Double.parseDouble(value(settings, "tolerance"))));
+        double workRatio = Double.parseDouble(value(settings, "work_ratio")), target = Double.parseDouble(value(settings, "target_ratio"));
+        double tolerance = Double.parseDouble(value(settings, "tolerance"));
+        section.put("work_met", workMet(workRatio, target, tolerance));
+        section.put("work_ratio_f3", Md.f3(workRatio)).put("target_ratio_f3", Md.f3(target));
         List<List<String>> pilots = new ArrayList<>();
         for (Map<String, String> row : calibrated.csv("calibration.csv").rows()) {
             pilots.add(List.of(row.get("step"), row.get("work_ns"), Md.f3(Double.parseDouble(row.get("ratio")))));
@@ -78,15 +79,12 @@ final class NoiseCalibrated {
         section.put("until_table", untilTable(until));
         section.put("until", untilSentence(until));
         out.put("calibrated", section.fill(read(templates.resolve(TEMPLATE)), "templates/" + TEMPLATE));
-        out.put("calibrated_verdict", "A/A: " + section.values.get("aa") + "; vt against lt: " + section.values.get("coverage")
-                + "; the calibrated slowdown: " + section.values.get("slow") + "; until decided: " + section.values.get("until"));
+        for (String k : List.of("aa", "coverage", "slow", "until")) out.put("calibrated_" + k, section.values.get(k));
     }
 
-    /** Whether the calibration reached its target; if not, what the slowdown runs measure instead. */
-    static String workMet(double ratio, double target, double tolerance) {
-        return Math.abs(ratio - target) <= tolerance + 1e-9 ? "within the tolerance"
-                : "outside the tolerance: the bisection ran out of steps, and the slowdown runs test a " + Md.f3(ratio) + " ratio, not "
-                        + Md.f3(target);
+    /** Whether the calibration reached its target (if not, the template says what the slowdown runs measure instead). */
+    static boolean workMet(double ratio, double target, double tolerance) {
+        return Math.abs(ratio - target) <= tolerance + 1e-9;
     }
 
     /** How many of a kind's runs were called, out of those with an interval, and their estimates. */
@@ -161,10 +159,11 @@ final class NoiseCalibrated {
         for (Map<String, String> row : r.csv("runs.csv").rows()) times.put(row.get("run"), row);
         List<Until> runs = new ArrayList<>();
         for (int n = 1; r.has("until-" + n + ".json"); n++) {
-            BenchComparison json = r.json("until-" + n + ".json", BenchComparison.class);
-            Map<String, String> time = times.get("until-" + n);
+            String run = "until-" + n;
+            BenchComparison json = r.json(run + ".json", BenchComparison.class);
+            Map<String, String> time = times.get(run);
             List<BenchComparison.Comparison> comparisons = json.summary().comparisons();
-            runs.add(new Until("until-" + n, time == null ? Double.NaN : Double.parseDouble(time.get("seconds")), json.summary().looks(),
+            runs.add(new Until(run, time == null ? Double.NaN : Double.parseDouble(time.get("seconds")), json.summary().looks(),
                     json.summary().forks(), comparisons.isEmpty() ? null : comparisons.get(0).rate()));
         }
         return runs;

@@ -17,7 +17,7 @@ import niolab.common.stats.MedianInterval;
  */
 public final class NoiseExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.02, "exp-noise studies the tool's own default, 2%, the least difference a shared machine's drift leaves readable");
+    static final Threshold THRESHOLD = new Threshold(0.02, "exp-noise measures the drift behind the tool's 2% default");
 
     @Override
     public Threshold threshold() {

@@ -26,10 +26,15 @@ final class NoiseForks {
 
     private NoiseForks() {}
 
+    /**
+     * Puts the cases and figures of tables 3.7 and 3.8; their sentences are exp-noise.md's:
+     * {@code forks_measured} says whether the study ran, {@code power_case} whether its power runs
+     * were kept ("measured", "no_runs", "no_study").
+     */
     static void generate(Results forks, Report out) {
+        out.put("forks_measured", forks.has("settings.csv"));
         if (!forks.has("settings.csv")) {
-            String missing = "Not measured with these results: `make noise-forks` keeps its runs in experiments/results/noise/forks/.";
-            for (String k : List.of("calibration_table", "power_table")) out.put(k, missing);
+            out.put("power_case", "no_study");
             for (String k : List.of("calibration_verdict", "power_verdict")) out.put(k, "not measured with these results");
             return;
         }
@@ -41,15 +46,17 @@ final class NoiseForks {
             finished.put(row.get("run"), row.get("finished"));
         }
         RunEnvironment env = forks.has("env.json") ? forks.json("env.json", RunEnvironment.class) : null;
-        String setup = "`make noise-forks`" + (env == null ? "" : " (" + env.date() + ", commit " + env.commit() + ")") + ": " + value(settings, "cycles") + " cycles " + value(settings, "gap_s") + " s apart, each running"
-                + " its comparisons in a fresh random order; " + value(settings, "connections") + " keep-alive echo connections, "
-                + value(settings, "slice") + " slices; servers on CPU 0 and the client on CPU 1, at nice " + value(settings, "nice")
-                + " (other work on the machine at nice 0); load average " + value(settings, "load_before") + " before, "
-                + value(settings, "load_after") + " after.";
+        out.put("forks_env", env != null);
+        out.put("forks_date", env == null ? "" : env.date());
+        out.put("forks_commit", env == null ? "" : env.commit());
+        for (String k : List.of("cycles", "gap_s", "connections", "slice", "nice", "load_before", "load_after", "lt_rate", "rounds_fn")) {
+            out.put("forks_" + k, value(settings, k));
+        }
         int forkCount = Integer.parseInt(value(settings, "forks"));
-        calibration(forks, setup, forkCount, Integer.parseInt(value(settings, "rounds_f1")), Integer.parseInt(value(settings, "rounds_fn")),
+        out.put("forks_count", Integer.toString(forkCount));
+        calibration(forks, forkCount, Integer.parseInt(value(settings, "rounds_f1")), Integer.parseInt(value(settings, "rounds_fn")),
                 seconds, finished, out);
-        power(forks, setup, settings, forkCount, seconds, out);
+        power(forks, settings, seconds, out);
     }
 
     /** One design of the calibration: its runs' intervals, how many ordered pairs cover, what a run costs. */
@@ -78,7 +85,7 @@ final class NoiseForks {
         }
     }
 
-    static void calibration(Results forks, String setup, int forkCount, int roundsF1, int roundsFn, Map<String, Double> seconds,
+    static void calibration(Results forks, int forkCount, int roundsF1, int roundsFn, Map<String, Double> seconds,
             Map<String, String> finished, Report out) {
         List<List<String>> rows = new ArrayList<>();
         List<Design> designs = new ArrayList<>();
@@ -99,11 +106,10 @@ final class NoiseForks {
             }
             if (!d.runs.isEmpty()) designs.add(d);
         }
-        out.put("calibration_table", setup + " vt against lt, each run a fresh set of servers per fork; the interval is"
-                + " echo-bench compare's (" + ForkInterval.METHOD + ").\n\n"
-                + Md.table(List.of("design", "cycle", "finished (UTC)", "vt / lt rate, 95% interval", "width", "variance between forks",
-                        "seconds"), rows)
-                + "\n\n" + Md.table(List.of("design", "runs", "ordered pairs whose run-i interval holds run j's estimate", "share",
+        out.put("fork_method", ForkInterval.METHOD);
+        out.put("calibration_rows", Md.table(List.of("design", "cycle", "finished (UTC)", "vt / lt rate, 95% interval", "width",
+                "variance between forks", "seconds"), rows));
+        out.put("calibration_summary", Md.table(List.of("design", "runs", "ordered pairs whose run-i interval holds run j's estimate", "share",
                         "median seconds per run"), summaryRows(designs)));
         out.put("calibration_verdict", calibrationVerdict(designs));
     }
@@ -153,7 +159,7 @@ final class NoiseForks {
         }
     }
 
-    static void power(Results forks, String setup, Csv settings, int forkCount, Map<String, Double> seconds, Report out) {
+    static void power(Results forks, Csv settings, Map<String, Double> seconds, Report out) {
         String[] slowdowns = value(settings, "slowdowns").trim().split("\\s+");
         String[] work = value(settings, "work_ns").trim().split("\\s+");
         List<Level> levels = new ArrayList<>();
@@ -171,8 +177,8 @@ final class NoiseForks {
             }
             if (!level.ratios.isEmpty()) levels.add(level);
         }
+        out.put("power_case", levels.isEmpty() ? "no_runs" : "measured");
         if (levels.isEmpty()) {
-            out.put("power_table", "Not measured with these results (no power run kept in experiments/results/noise/forks/).");
             out.put("power_verdict", "not measured with these results");
             return;
         }
@@ -187,14 +193,8 @@ final class NoiseForks {
                     l.called(true) + " of " + l.ratios.size() + " " + what, l.called(false) + " of " + l.ratios.size() + " " + what,
                     Md.f0(Quantiles.median(toArray(l.seconds)))));
         }
-        out.put("power_table", setup + " lt against lt with `--work-ns N` (busy work per request), N sized from lt's rate measured"
-                + " before the first cycle (" + value(settings, "lt_rate") + " requests/s) to slow it by the nominal share; " + forkCount
-                + " forks of " + value(settings, "rounds_fn") + " rounds, with compare's A/A twin of the baseline. The nominal share was"
-                + " sized from one rate; the measured median ratio says what each level really was. A verdict by the A/A-floor rule"
-                + " (the former default) uses the larger of 2% and the twin's reach from 1, so the noisier the run the easier \"the same\";"
-                + " the fixed rule, the default now, uses 2% declared before the run.\n\n"
-                + Md.table(List.of("nominal slowdown", "--work-ns", "runs", "median ratio (slow / lt)", "median A/A-floor threshold",
-                        "A/A-floor rule", "fixed 2% threshold", "median seconds per run"), rows));
+        out.put("power_rows", Md.table(List.of("nominal slowdown", "--work-ns", "runs", "median ratio (slow / lt)", "median A/A-floor threshold",
+                "A/A-floor rule", "fixed 2% threshold", "median seconds per run"), rows));
         out.put("power_verdict", powerVerdict(levels));
     }
 

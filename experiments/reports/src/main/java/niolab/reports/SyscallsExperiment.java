@@ -134,9 +134,9 @@ public final class SyscallsExperiment implements Experiment {
         String[] lines = trace.trim().split("\n");
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].trim(), kind = line.contains("(") ? line.substring(0, line.indexOf('(')) : line, call = "other";
-            if (line.startsWith("fcntl(") && line.contains("F_SETFL")) {
-                call = "configureBlocking";
-            } else if (line.startsWith("fcntl(") && i + 1 < lines.length && lines[i + 1].trim().startsWith("fcntl(") && lines[i + 1].contains("F_SETFL")) {
+            String next = i + 1 < lines.length ? lines[i + 1].trim() : "";
+            // configureBlocking's F_SETFL, or the F_GETFL just before it
+            if (line.startsWith("fcntl(") && (line.contains("F_SETFL") || next.startsWith("fcntl(") && next.contains("F_SETFL"))) {
                 call = "configureBlocking";
             } else {
                 for (String[] rule : CALL_RULES) {

@@ -92,8 +92,9 @@ public final class TimeWaitExperiment implements Experiment {
         List<String> odd = new ArrayList<>(), probed = new ArrayList<>();
         for (Scenario x : f.scenarios) {
             TimeWaitScenario s = x.run;
+            String holders = Md.f0(s.clientTw) + " / " + Md.f0(s.serverTw);
             rows.add(List.of("`" + s.name + "`", s.reuse, "`" + s.options + "`", Md.f0(s.attempted), Md.f0(s.ok), Md.f0(s.ports),
-                    Md.f0(s.errors - s.ports), Md.f0(s.counters.get("accepts")), s.peakCell(), Md.f0(s.timeWaitEnd), Md.f0(s.clientTw) + " / " + Md.f0(s.serverTw),
+                    Md.f0(s.errors - s.ports), Md.f0(s.counters.get("accepts")), s.peakCell(), Md.f0(s.timeWaitEnd), holders,
                     Md.f0(s.counters.get("resets")), Md.f3(s.elapsed), s.exhaustion()));
             twChart.series(s.name, s.twT, s.tw);
             okChart.series(s.name, s.t, s.okSoFar);

@@ -34,6 +34,19 @@ class BackendExperimentTest {
     }
 
     @Test
+    void onlyClaimsFromAForkedCompareRunGetTheForkSentenceBesideTheRoundsOfPart2() {
+        for (int forks : new int[] {0, 1}) {
+            Report out = new Report();
+            BackendExperiment.forkedClaims(forks, 10, out);
+            assertThat(out.values()).containsEntry("forked_claims", "false").doesNotContainKey("fork_precision");
+        }
+        Report out = new Report().put("claims_rounds", "Each interval rests on 8 rounds.");
+        BackendExperiment.forkedClaims(3, 10, out);
+        assertThat(out.values()).containsEntry("forked_claims", "true").containsEntry("claims_rounds_lower", "each interval rests on 8 rounds.");
+        assertThat(out.values().get("fork_precision")).startsWith("Each interval comes from 3 forks (fresh server processes) of 10 rounds");
+    }
+
+    @Test
     void analyseDecidesThePosturesClaimsOnHandMadeRounds() {
         // 8 rounds per server, the rate drifting by round and the CPU per request not: loop 3× pool's rate and 1.5× blocking's;
         // pool costs the core 53 µs per /healthz against loop's 23 (2.3×), blocking 33 (1.4×); redis-benchmark GET -P 1 at 20,000/s

@@ -2,6 +2,10 @@ package niolab.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +65,27 @@ class LongRunExperimentTest {
         // LT reaches 90% of its steady 9000 at t = 3 s, ET of its 10000 at t = 5 s, MP of its 8000 at t = 6 s
         assertThat(f.archs()).extracting(LongRunExperiment.Arch::warmS).containsExactly(3.0, 5.0, 6.0);
         assertThat(f.slowest()).isEqualTo(2);
+    }
+
+    @Test
+    void eachShapeListsItsServersAndTheSeparatorCaseFollowsWhatComesAfterTheSteps() throws IOException {
+        LongRunExperiment.Data d = new LongRunExperiment.Data(List.of(
+                series(1000, 1100, 9000, 9000, 9000, 9000, 9000, 9000, 9000, 9000),
+                series(1000, 1100, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900),
+                series(5000, 5200, 5400, 5600, 5800, 8000, 4000, 8000, 4000, 8000)), 1.0);
+        Report out = new Report();
+        LongRunExperiment.render(LongRunExperiment.analyse(d), out);
+        assertThat(out.values()).containsEntry("shape_steps", "LT and ET").containsEntry("shape_slopes", "")
+                .containsEntry("shape_unclear", "MP").containsEntry("shape_after_steps", "true");
+        String shape = out.fill("{{=warmup_shape}}" + warmupShapeDefinition() + "{{/=}}{{warmup_shape}}", "shape");
+        assertThat(shape).isEqualTo("most of the rise between two consecutive intervals for LT and ET (a step or a slope steeper than"
+                + " one interval: one run at this resolution cannot tell which); of no shape this run can tell for MP (the steady half moved"
+                + " by more than the largest rise)");
+    }
+
+    /** The template's own wording of the shapes, so that the test reads the sentence the report prints. */
+    private static String warmupShapeDefinition() throws IOException {
+        String t = Files.readString(Path.of("..", "templates", "exp-long-run.md"), StandardCharsets.UTF_8);
+        return t.substring(t.indexOf("{{=warmup_shape}}") + "{{=warmup_shape}}".length(), t.indexOf("{{/=}}"));
     }
 }

@@ -77,12 +77,12 @@ class NoiseForksTest {
         write("runs.csv", runs.toString());
         Report out = new Report();
         NoiseForks.generate(new Results(dir), out);
-        assertThat(out.values.get("calibration_table")).contains("| 1 fork of 12 rounds | 3 | 0 of 6 | 0% | 30 |")
+        assertThat(out.values.get("calibration_summary")).contains("| 1 fork of 12 rounds | 3 | 0 of 6 | 0% | 30 |")
                 .contains("| 3 forks of 6 rounds | 3 | 6 of 6 | 100% | 60 |");
         assertThat(out.values.get("calibration_verdict")).contains("1 fork of 12 rounds: 0 of 6 ordered pairs (0%), short of the 80% target")
                 .contains("3 forks of 6 rounds: 6 of 6 ordered pairs (100%), meeting the 80% target")
                 .endsWith("the cheapest design that met it: 3 forks of 6 rounds");
-        assertThat(out.values.get("power_table")).startsWith("Not measured");
+        assertThat(out.values.get("power_case")).isEqualTo("no_runs");
     }
 
     @Test
@@ -103,7 +103,8 @@ class NoiseForksTest {
         write("runs.csv", runs.toString());
         Report out = new Report();
         NoiseForks.generate(new Results(dir), out);
-        assertThat(out.values.get("power_table")).contains("| 0 (A/A) | 0 | 2 |").contains("0 of 2 called a difference")
+        assertThat(out.values.get("power_case")).isEqualTo("measured");
+        assertThat(out.values.get("power_rows")).contains("| 0 (A/A) | 0 | 2 |").contains("0 of 2 called a difference")
                 .contains("| 5% | 1000 | 2 | 0.94").contains("2 of 2 called slower").contains("| 10% | 2000 | 1 |")
                 .contains("0 of 1 called slower");
         assertThat(out.values.get("power_verdict"))
@@ -118,7 +119,8 @@ class NoiseForksTest {
     void withoutTheStudyTheSectionsSaySoInsteadOfInventingFigures() {
         Report out = new Report();
         NoiseForks.generate(new Results(dir.resolve("absent")), out);
-        assertThat(out.values.get("calibration_table")).startsWith("Not measured with these results: `make noise-forks`");
+        assertThat(out.values.get("forks_measured")).isEqualTo("false");
+        assertThat(out.values.get("power_case")).isEqualTo("no_study");
         assertThat(out.values.get("power_verdict")).isEqualTo("not measured with these results");
     }
 }
