@@ -121,6 +121,21 @@ class NetworkExperimentTest {
     }
 
     @Test
+    void theConclusionsCaseSaysWhereTheClientAndTheCpuToldServersApart() {
+        int[] none = {0, 4}, some = {2, 4};
+        // rate: routed, then at the longest round trip
+        assertThat(NetworkExperiment.rateCase(some, none)).isEqualTo("near");
+        assertThat(NetworkExperiment.rateCase(none, none)).isEqualTo("neither");
+        assertThat(NetworkExperiment.rateCase(none, some)).isEqualTo("far");
+        assertThat(NetworkExperiment.rateCase(some, some)).isEqualTo("both");
+        // CPU at the longest round trip, then the rate there
+        assertThat(NetworkExperiment.cpuCase(some, none)).isEqualTo("cpu");
+        assertThat(NetworkExperiment.cpuCase(some, some)).isEqualTo("both");
+        assertThat(NetworkExperiment.cpuCase(none, none)).isEqualTo("neither");
+        assertThat(NetworkExperiment.cpuCase(none, some)).isEqualTo("rate");
+    }
+
+    @Test
     void theClaimsAreThreeValuedFromTheirOwnRatios() {
         NetworkExperiment.Run run = new NetworkExperiment.Run(new Results(COMPARE_RUN));
         var claims = NetworkExperiment.claims(run);
