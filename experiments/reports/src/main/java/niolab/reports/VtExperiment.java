@@ -142,11 +142,15 @@ public final class VtExperiment implements Experiment {
         out.put("table_ping", table(d.ping, "lt", t));
         out.put("table_echo", table(d.echo, "lt", t));
         out.put("table_short", table(d.shortRun, "c", t));
-        out.put("echo_c", f.echoC == null ? "Not measured in this run"
-                : "Over " + d.echoC[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(d.echoC[0])) + " requests/s, lt's "
-                        + Md.f0(Stats.median(d.echoC[1])) + "; vt/lt " + CompareRun.words(f.echoC, Quantity.RATE, t));
-        out.put("knobs_ping", knobs(d.ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
-        out.put("knobs_echo", knobs(d.echo, Slice::rate, Quantity.RATE, "rate", t));
+        out.put("echo_c_measured", f.echoC != null);
+        if (f.echoC != null) {
+            out.put("echo_c_rounds", Integer.toString(d.echoC[0].length));
+            out.put("echo_c_vt", Md.f0(Stats.median(d.echoC[0])));
+            out.put("echo_c_lt", Md.f0(Stats.median(d.echoC[1])));
+            out.put("echo_c_ratio", CompareRun.words(f.echoC, Quantity.RATE, t));
+        }
+        out.put("knobs_ping", knobs(d.ping, Slice::serverCpuUsPerRequest, Quantity.COST, t));
+        out.put("knobs_echo", knobs(d.echo, Slice::rate, Quantity.RATE, t));
         gap(f.sides, d.architectures, out);
         Claim.report(f.claims, "ratio", out);
         if (f.forks > 0) CompareRun.forkPrecision(out, f.forks, f.rounds);
@@ -288,8 +292,9 @@ public final class VtExperiment implements Experiment {
     }
 
     /** Each knob against plain vt: "vt-poller1: costlier by 4% [1%, 7%]; ...". */
-    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, String what, double threshold) {
+    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, double threshold) {
         if (c == null) return "not measured in this run";
+        String what = q == Quantity.RATE ? "rate" : "server CPU per request";
         List<String> parts = new ArrayList<>();
         for (BenchComparison.Server s : c.servers()) {
             if (!s.name().startsWith("vt-")) continue;
