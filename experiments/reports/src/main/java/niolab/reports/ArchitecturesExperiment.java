@@ -16,8 +16,10 @@ import niolab.common.stats.Interval;
  * connections and its time from exec to ready; the lab's claims checked on the run.
  */
 public final class ArchitecturesExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "at 50 connections a server design is worth choosing for 5% of rate or CPU per request; less, a deployment's other costs swamp");
+    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
+    private static final double MATTERS = 0.05;
+    static final Threshold THRESHOLD = new Threshold(MATTERS, "at 50 connections a server design is worth choosing for " + Md.f0(MATTERS * 100)
+            + "% of rate or CPU per request; less, a deployment's other costs swamp");
 
     @Override
     public Threshold threshold() {
@@ -112,11 +114,12 @@ public final class ArchitecturesExperiment implements Experiment {
 
     private static void settings(Findings f, Report out) {
         ArchitecturesRun run = f.data.run;
-        for (String k : List.of("rounds", "warmup", "idle_connections", "connections", "depth", "loops", "client_threads", "backlog", "nofile",
-                "load_at_start", "load_at_end")) {
+        for (String k : List.of("rounds", "slice", "c10k_rounds", "c10k_slice", "warmup", "idle_connections", "connections", "depth", "loops",
+                "client_threads", "backlog", "nofile", "load_at_start", "load_at_end")) {
             out.put(k, run.setting(k));
         }
-        out.put("design", design(run));
+        out.put("design_forks", Integer.toString(run.forks(run.top())));
+        out.put("design_forked", run.forks(run.top()) > 1);
         out.put("levels", String.join(", ", run.levels));
         out.put("servers", String.join(", ", run.servers));
         out.put("cores", Integer.toString(run.cores));
@@ -218,14 +221,6 @@ public final class ArchitecturesExperiment implements Experiment {
         return Double.isNaN(e) || e == 0 ? "–" : Md.f2(e);
     }
 
-    /** The run's design, in a sentence for section 2. */
-    private static String design(ArchitecturesRun run) {
-        return "This run: " + (run.forks(run.top()) > 1 ? run.forks(run.top()) + " forks (fresh server processes) of " : "")
-                + run.setting("rounds") + " rounds of " + run.setting("slice") + " slices per measure ("
-                + run.setting("c10k_rounds") + " rounds of " + run.setting("c10k_slice") + " at 5,000 connections or more, without warm-up),"
-                + " after a warm-up of " + run.setting("warmup") + " per server and measure.";
-    }
-
     /** "61234 [58000, 63000]": a rate's median over the rounds and its interval; the median alone under 2 rounds. */
     static String withInterval(double[] perRound, double median) {
         Interval i = ArchitecturesRun.median(perRound);
@@ -305,7 +300,7 @@ public final class ArchitecturesExperiment implements Experiment {
         out.put("vt_evidence", versus(run, f.vtAt));
         out.put("vt_short", versus(run, f.vtShort));
         out.put("vt_top", versus(run, f.vtTop));
-        out.put("vt_memory", memory(run, f.vtMemory));
+        memory(run, f.vtMemory, "vt_memory", out);
         out.put("loops_evidence", versus(run, f.loops));
         out.put("ffm_evidence", versus(run, f.ffm));
         out.put("codec_evidence", versus(run, f.codec));
@@ -353,12 +348,27 @@ public final class ArchitecturesExperiment implements Experiment {
         return new Memory(a, b, true, (run.rssMb(a) - run.rssMb(b)) * 1024 / Double.parseDouble(run.setting("idle_connections")));
     }
 
-    /** "vt holds ... in 752.9 MB, lt in 71.9 MB: 69.7 KB more per connection." */
-    private static String memory(ArchitecturesRun run, Memory m) {
-        if (!m.measured) return "(" + m.a + " or " + m.b + " not measured idle on this run.)";
-        return run.label(m.a) + " holds " + run.setting("idle_connections") + " idle connections in " + Md.f1(run.rssMb(m.a)) + " MB of RSS, "
-                + run.label(m.b) + " in " + Md.f1(run.rssMb(m.b)) + " MB: " + Md.f1(Math.abs(m.kbMore)) + " KB " + (m.kbMore >= 0 ? "more" : "less")
-                + " per connection.";
+    /**
+     * Two servers' RSS at the idle connections, for the template's sentence: {@code KEY_measured},
+     * their names and labels, each one's MB, the KB per connection between them and whether
+     * {@code a} holds "more" or "less" ({@code KEY_case}).
+     */
+    private static void memory(ArchitecturesRun run, Memory m, String key, Report out) {
+        out.put(key + "_measured", m.measured);
+        out.put(key + "_a", m.a);
+        out.put(key + "_b", m.b);
+        if (!m.measured) return;
+        out.put(key + "_a_label", run.label(m.a));
+        out.put(key + "_b_label", run.label(m.b));
+        out.put(key + "_a_mb", Md.f1(run.rssMb(m.a)));
+        out.put(key + "_b_mb", Md.f1(run.rssMb(m.b)));
+        out.put(key + "_kb", Md.f1(Math.abs(m.kbMore)));
+        out.put(key + "_case", memoryCase(m.kbMore));
+    }
+
+    /** Whether the first server holds "more" or "less" per connection than the second (KB, first minus second). */
+    static String memoryCase(double kbMore) {
+        return kbMore >= 0 ? "more" : "less";
     }
 
     static Versus versus(ArchitecturesRun run, String a, String b, String measure) {

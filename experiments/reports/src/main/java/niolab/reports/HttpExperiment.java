@@ -19,8 +19,12 @@ import niolab.common.stats.MedianInterval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class HttpExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "a load generator or a server is worth preferring for 5% of rate; the claims' 0.9-1.1 band is wider still");
+    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
+    private static final double MATTERS = 0.05;
+    /** The ruler's claim, declared before any run: echo-bench's keep-alive rate within this fraction of wrk's, either way. */
+    static final double RULER = 0.1;
+    static final Threshold THRESHOLD = new Threshold(MATTERS, "a load generator or a server is worth preferring for " + Md.f0(MATTERS * 100)
+            + "% of rate; the claims' " + Md.f1(1 - RULER) + "-" + Md.f1(1 + RULER) + " band is wider still");
 
     @Override
     public Threshold threshold() {
@@ -121,12 +125,13 @@ public final class HttpExperiment implements Experiment {
             // rounds k of the two keep-alive compares: paired by round number, not in time (the runs follow each other)
             double[][] ebOverWrk = eb[0].ratesAcross(wrk[0], s);
             int n = ebOverWrk[0].length;
-            String statement = "keep-alive: echo-bench's req/s within 10% of wrk's (0.9 to 1.1×) against " + s;
+            String statement = "keep-alive: echo-bench's req/s within " + Md.f0(RULER * 100) + "% of wrk's (" + Md.f1(1 - RULER) + " to "
+                    + Md.f1(1 + RULER) + "×) against " + s;
             if (n < MedianInterval.MIN_ROUNDS) {
                 leftOut.add(statement);
                 continue;
             }
-            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk), n, 0.9, 1.1);
+            Claim c = Claim.within(statement, CompareRun.forkLevel(ebOverWrk), n, 1 - RULER, 1 + RULER);
             claims.add(c);
             if (c.verdict() == ClaimVerdict.HOLDS) rulerHeld++;
         }

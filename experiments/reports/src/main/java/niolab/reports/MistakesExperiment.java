@@ -26,8 +26,10 @@ import niolab.common.stats.MedianInterval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class MistakesExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "a mistake worth teaching costs at least 5% of rate or CPU per request; the lab's own are far larger");
+    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
+    private static final double MATTERS = 0.05;
+    static final Threshold THRESHOLD = new Threshold(MATTERS, "a mistake worth teaching costs at least " + Md.f0(MATTERS * 100)
+            + "% of rate or CPU per request; the lab's own are far larger");
 
     @Override
     public Threshold threshold() {
@@ -186,6 +188,8 @@ public final class MistakesExperiment implements Experiment {
 
     /** Linux's shortest delayed-ACK timeout (TCP_DELACK_MIN, HZ/25): a response held for an ACK waits at least this. */
     static final double DELAYED_ACK_MS = 40;
+    /** {@link #DELAYED_ACK_MS} as the claim on it names it. */
+    private static final String DELAYED_ACK = "Linux's shortest delayed ACK";
 
     static Findings analyse(Data d) {
         double[] readSent = new double[2], readUnread = new double[2], idleShare = new double[2], idleSelects = new double[2];
@@ -236,14 +240,14 @@ public final class MistakesExperiment implements Experiment {
             double[] p50ms = values(compares.get("nagle-" + arch), CompareRun.P50);
             if (p50ms.length >= MedianInterval.MIN_ROUNDS) {
                 for (int i = 0; i < p50ms.length; i++) p50ms[i] /= 1000;
-                stalls.put(arch, Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least Linux's shortest delayed ACK",
+                stalls.put(arch, Claim.atLeast("`nagle` (" + arch + "): broken's median p50, ms, at least " + DELAYED_ACK,
                         Claim.medianDesign(p50ms), p50ms.length, DELAYED_ACK_MS));
             }
         }
-        return new Claims(ratioClaim(standing, "`standing-write`, 50 busy connections: broken's CPU per request / correct's", CompareRun.CPU),
-                ratioClaim(keys, "`keys-not-removed`, one busy connection beside 50 quiet: broken's rate / correct's", CompareRun.RATE),
-                ratioClaim(keys, "`keys-not-removed`, one busy connection beside 50 quiet: broken's CPU per request / correct's", CompareRun.CPU),
-                ratioClaim(target, "the target: `keys-not-removed` at 50 keep-alive connections, broken's rate / correct's", CompareRun.RATE),
+        String keysNotRemoved = "`keys-not-removed`", keysLoad = keysNotRemoved + ", one busy connection beside 50 quiet:";
+        return new Claims(ratioClaim(standing, "`standing-write`, 50 busy connections:", CompareRun.CPU),
+                ratioClaim(keys, keysLoad, CompareRun.RATE), ratioClaim(keys, keysLoad, CompareRun.CPU),
+                ratioClaim(target, "the target: " + keysNotRemoved + " at 50 keep-alive connections,", CompareRun.RATE),
                 caps, stalls);
     }
 
@@ -255,11 +259,12 @@ public final class MistakesExperiment implements Experiment {
     /**
      * Broken over correct: slower (its rate's interval wholly below 1) or costlier (CPU per
      * request wholly above 1); null without a compare or when too few rounds pair for an interval
-     * (the compare's table says so).
+     * (the compare's table says so). Its statement: "LOAD broken's QUANTITY / correct's".
      */
-    private static Claim ratioClaim(CompareRun run, String statement, int quantity) {
+    private static Claim ratioClaim(CompareRun run, String load, int quantity) {
         ForkInterval ratio = run == null ? null : run.forkRatio("broken", "correct", quantity);
         if (ratio == null) return null;
+        String statement = load + " broken's " + (quantity == CompareRun.RATE ? "rate" : "CPU per request") + " / correct's";
         int rounds = run.rounds("broken", "correct");
         return quantity == CompareRun.RATE ? Claim.atMost(statement, ratio, rounds, 1.0) : Claim.atLeast(statement, ratio, rounds, 1.0);
     }
@@ -405,12 +410,12 @@ public final class MistakesExperiment implements Experiment {
      */
     private static void renderCompares(Findings f, Report out) {
         Map<String, CompareRun> c = f.data.compares;
-        section(out, "standing_write", c.get("standing-write"), "50 busy keep-alive connections");
+        section(out, "standing_write", c.get("standing-write"));
         pair(out, "standing_write", c.get("standing-write"), "50 busy connections");
-        section(out, "keys_not_removed", c.get("keys-not-removed"), "50 quiet connections held on each server, one busy connection");
+        section(out, "keys_not_removed", c.get("keys-not-removed"));
         pair(out, "keys_not_removed", c.get("keys-not-removed"), "one busy connection beside 50 quiet ones");
         CompareRun target = c.get("keys-not-removed-50");
-        section(out, "target", target, "50 keep-alive connections, no quiet ones");
+        section(out, "target", target);
         Claim slower = f.claims.target;
         out.put("target", target == null ? "predates" : slower == null ? "few" : "claim");
         out.put("target_rounds", target == null ? "" : Integer.toString(slower == null ? target.rounds("broken", "correct") : slower.rounds()));
@@ -432,9 +437,9 @@ public final class MistakesExperiment implements Experiment {
             }
             out.put("blocking_on_loop_" + arch + "_events", Md.f2(f.eventsPerWait.get(arch + "-broken")) + " broken, "
                     + Md.f2(f.eventsPerWait.get(arch + "-correct")) + " correct");
-            section(out, "blocking_on_loop_" + arch, blocking, arch + ", 20 keep-alive connections");
+            section(out, "blocking_on_loop_" + arch, blocking);
             out.put("blocking_on_loop_" + arch + "_rate", blocking == null ? "" : pairWords(blocking, CompareRun.RATE, Comparison.Quantity.RATE));
-            section(out, "nagle_" + arch, nagle, arch + ", HTTP /ping, one keep-alive connection");
+            section(out, "nagle_" + arch, nagle);
             out.put("nagle_" + arch + "_ratio", nagle == null ? "" : pairWords(nagle, CompareRun.P50, Comparison.Quantity.LATENCY));
             Claim cap = f.claims.blockingCap.get(arch), stall = f.claims.nagleStall.get(arch);
             if (cap != null) {
@@ -454,10 +459,16 @@ public final class MistakesExperiment implements Experiment {
         out.put("nagle_stalls", String.join("; ", stalls));
     }
 
-    /** {@code KEY_compare}: the compare's design and table under {@code label}, or empty when the results predate it; {@code KEY_label}: the label. */
-    private static void section(Report out, String key, CompareRun run, String label) {
-        out.put(key + "_compare", run == null ? "" : run.section(label));
-        out.put(key + "_label", label);
+    /**
+     * {@code KEY_compare}: whether the results have the compare (they may predate it); then its
+     * design and table, {@code KEY_compare_design} and {@code KEY_compare_table}, which the
+     * template heads with the scenario's {@code KEY_label}.
+     */
+    private static void section(Report out, String key, CompareRun run) {
+        out.put(key + "_compare", run != null);
+        if (run == null) return;
+        out.put(key + "_compare_design", run.design());
+        out.put(key + "_compare_table", run.table());
     }
 
     /** {@code KEY_load}, and broken over correct in rate ({@code KEY_pair_rate}) and CPU per request ({@code KEY_pair_cpu}). */

@@ -24,8 +24,10 @@ import niolab.common.stats.MedianInterval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class NetworkExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "a relay or a protocol costs something worth naming at 5% of rate or CPU per request");
+    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
+    private static final double MATTERS = 0.05;
+    static final Threshold THRESHOLD = new Threshold(MATTERS, "a relay or a protocol costs something worth naming at " + Md.f0(MATTERS * 100)
+            + "% of rate or CPU per request");
 
     @Override
     public Threshold threshold() {
@@ -37,6 +39,8 @@ public final class NetworkExperiment implements Experiment {
     static final int RATE = 0, P50 = 1, P99 = 2, CPU = 3;
     /** How close to lt's rate a server must come at the longest round trip to be held by the window as lt is: the claim's bound. */
     static final double TIE = 0.05;
+    /** The ruler's two paths, as its claim names them. */
+    private static final String RELAY0 = "the relay at zero delay", ROUTED = "the routed path";
 
     @Override
     public String name() {
@@ -380,7 +384,7 @@ public final class NetworkExperiment implements Experiment {
                 Point relayed = run.point(PROTOCOLS[i], "relay0", arch), routed = run.point(PROTOCOLS[i], "direct", arch);
                 ForkInterval ratio = relayed == null || routed == null ? null : Run.forkRatio(relayed, routed, RATE);
                 if (ratio == null) continue;
-                claims.add(Claim.atMost(PROTOCOL_LABELS[i] + ": " + arch + "'s req/s through the relay at zero delay below the routed path's",
+                claims.add(Claim.atMost(PROTOCOL_LABELS[i] + ": " + arch + "'s req/s through " + RELAY0 + " below " + ROUTED + "'s",
                         ratio, Run.pairedRounds(relayed, routed, RATE), 1.0));
             }
         }
@@ -388,38 +392,45 @@ public final class NetworkExperiment implements Experiment {
     }
 
     /**
-     * The conclusions, each a choice between phrasings made by the intervals: how many of the
-     * comparisons against the baseline resolved a direction routed and at the longest round
-     * trip, by rate and by CPU per request.
+     * The conclusions' cases, the template holding their sentences: how many of the comparisons
+     * against the baseline resolved a direction routed and at the longest round trip, by rate and
+     * by CPU per request, and which of the template's readings those counts make.
      */
     static void conclusions(Findings f, Report out) {
         Run run = f.data.run;
         String far = run.longest();
-        int[] rate = f.rate, rateFar = f.rateFar, cpu = f.cpu, cpuFar = f.cpuFar;
-        String where = "at " + rtt(run, far);
         out.put("longest_rtt", rtt(run, far));
-        if (rate[1] + rateFar[1] == 0) {
-            String none = "This run has too few paired rounds (fewer than " + MedianInterval.MIN_ROUNDS + ") for an interval on any"
-                    + " server against " + run.baseline() + ": it cannot say whether the client told the architectures apart, routed or "
-                    + where + ".";
-            out.put("conclusion_qps", none);
-            out.put("conclusion_cpu", "");
-            cpuMedians(run, far, out);
-            return;
-        }
-        out.put("conclusion_qps", "Against " + run.baseline() + ", paired by round, the client resolved a difference in rate in " + rate[0]
-                + " of " + rate[1] + " comparisons routed and in " + rateFar[0] + " of " + rateFar[1] + " " + where + " (echo and `/ping`): "
-                + (rate[0] > 0 && rateFar[0] == 0 ? "the client saw the architectures apart only while the round trip was short."
-                        : rate[0] == 0 && rateFar[0] == 0 ? "this run cannot tell the architectures apart by rate, routed or " + where + "."
-                        : rate[0] == 0 ? "the client told servers apart by rate " + where + " but not routed."
-                        : "a difference stayed visible to the client at the longest round trip measured."));
-        out.put("conclusion_cpu", " By the server's CPU per request, " + cpu[0] + " of " + cpu[1] + " comparisons resolved a difference routed"
-                + " and " + cpuFar[0] + " of " + cpuFar[1] + " " + where + ": "
-                + (cpuFar[0] > 0 && rateFar[0] == 0 ? "CPU per request told the servers apart where the client's rate could not."
-                        : cpuFar[0] > 0 ? "CPU per request, like the rate, told servers apart at the longest round trip."
-                        : rateFar[0] == 0 ? "this run cannot tell them apart by CPU per request at the longest round trip either."
-                        : "CPU per request did not tell them apart at the longest round trip, where the rate did."));
+        out.put("conclusions_measured", f.rate[1] + f.rateFar[1] > 0);
+        counts(out, "rate", f.rate);
+        counts(out, "rate_far", f.rateFar);
+        counts(out, "cpu", f.cpu);
+        counts(out, "cpu_far", f.cpuFar);
+        out.put("rate_case", rateCase(f.rate, f.rateFar));
+        out.put("cpu_case", cpuCase(f.cpuFar, f.rateFar));
         cpuMedians(run, far, out);
+    }
+
+    private static void counts(Report out, String key, int[] resolvedOfMeasured) {
+        out.put(key + "_resolved", Integer.toString(resolvedOfMeasured[0]));
+        out.put(key + "_measured", Integer.toString(resolvedOfMeasured[1]));
+    }
+
+    /**
+     * Where the client told servers apart by rate, from {resolved, measured} routed and at the
+     * longest round trip: "near" (routed only), "neither", "far" (at the longest only) or "both".
+     */
+    static String rateCase(int[] rate, int[] rateFar) {
+        if (rateFar[0] > 0) return rate[0] == 0 ? "far" : "both";
+        return rate[0] > 0 ? "near" : "neither";
+    }
+
+    /**
+     * What CPU per request told at the longest round trip beside the rate: "cpu" (it alone),
+     * "both", "neither" or "rate" (the rate alone).
+     */
+    static String cpuCase(int[] cpuFar, int[] rateFar) {
+        if (cpuFar[0] > 0) return rateFar[0] == 0 ? "cpu" : "both";
+        return rateFar[0] == 0 ? "neither" : "rate";
     }
 
     private static void cpuMedians(Run run, String far, Report out) {

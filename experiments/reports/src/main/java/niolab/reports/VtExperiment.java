@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -23,11 +24,17 @@ import niolab.common.stats.Interval;
  * the C client alike.
  */
 public final class VtExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "virtual threads against a selector loop: 5% of rate or CPU per request is a difference a design would follow");
+    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
+    private static final double MATTERS = 0.05;
+    static final Threshold THRESHOLD = new Threshold(MATTERS, "virtual threads against a selector loop: " + Md.f0(MATTERS * 100)
+            + "% of rate or CPU per request would change a design's choice");
 
     /** The lab's claim, declared before any run: vt keeps at least 0.7× lt's keep-alive echo rate, the loss its simpler code is worth. */
     static final double VT_RATE_BOUND = 0.7;
+
+    /** What the claims measure, as their statements name it. */
+    private static final String PING_CPU = "server CPU per keep-alive /ping", ECHO_RATE = "keep-alive echo rate at 50 connections",
+            SHORT_CPU = "server CPU per short connection";
 
     @Override
     public Threshold threshold() {
@@ -59,9 +66,15 @@ public final class VtExperiment implements Experiment {
     /** Where one client's vt/lt interval lies against exp-architectures': none to compare with, overlapping, or apart. */
     enum Relation { NO_ARCHITECTURES, OVERLAPS, APART }
 
-    /** One client's vt/lt keep-alive echo interval and where it lies against exp-architectures' (null: none committed). */
+    /**
+     * One client's vt/lt keep-alive echo interval and where it lies against exp-architectures' (null: none committed);
+     * {@code client} is the template's name for it, "eb" (echo-bench) or "c" (the C keepalive-client).
+     */
     record Side(String client, Interval ratio, Interval architectures, Relation relation) {
     }
+
+    /** The clients whose vt/lt echo interval the template places against exp-architectures', in its order. */
+    private static final String[] CLIENTS = {"eb", "c"};
 
     /**
      * What the run found: the claims, the C client's vt/lt interval (null where not run), each
@@ -91,32 +104,28 @@ public final class VtExperiment implements Experiment {
     static Findings analyse(Data d) {
         List<Claim> claims = new ArrayList<>();
         if (d.ping != null) {
-            claims.add(claim("vt's server CPU per keep-alive /ping within 1.25× lt's (echo-bench compare)",
-                    d.ping, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
+            claims.add(claim(PING_CPU, "echo-bench compare", d.ping, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
         }
         if (d.pingWrk != null) {
-            claims.add(claim("vt's server CPU per keep-alive /ping within 1.25× lt's (wrk)",
-                    d.pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
+            claims.add(claim(PING_CPU, "wrk", d.pingWrk, "vt", "lt", Slice::serverCpuUsPerRequest, 1.25, false));
         }
         List<Side> sides = new ArrayList<>();
         if (d.echo != null) {
-            sides.add(side("with echo-bench", ratio(d.echo, "vt", "lt", Slice::rate), d.architectures));
-            claims.add(claim("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (echo-bench compare)",
-                    d.echo, "vt", "lt", Slice::rate, VT_RATE_BOUND, true));
+            sides.add(side("eb", ratio(d.echo, "vt", "lt", Slice::rate), d.architectures));
+            claims.add(claim(ECHO_RATE, "echo-bench compare", d.echo, "vt", "lt", Slice::rate, VT_RATE_BOUND, true));
         }
         Interval echoC = null;
         if (d.echoC != null) {
             ForkInterval c = Claim.paired(d.echoC[0], d.echoC[1]);
             echoC = c.ratio();
-            sides.add(side("with the C client", echoC, d.architectures));
-            claims.add(Claim.atLeast("vt's keep-alive echo rate at 50 connections at least 0.7× lt's (the C keepalive-client)",
-                    c, d.echoC[0].length, VT_RATE_BOUND));
+            sides.add(side("c", echoC, d.architectures));
+            claims.add(Claim.atLeast(statement("vt", ECHO_RATE, true, VT_RATE_BOUND, "lt", "the C keepalive-client"), c, d.echoC[0].length,
+                    VT_RATE_BOUND));
         }
         if (d.shortRun != null) {
             for (BenchComparison.Server s : d.shortRun.servers()) {
                 if (!s.name().startsWith("lt")) continue;
-                claims.add(claim(s.name() + "'s server CPU per short connection within 1.2× c's (echo-bench compare, serial)",
-                        d.shortRun, s.name(), "c", Slice::serverCpuUsPerRequest, 1.2, false));
+                claims.add(claim(SHORT_CPU, "echo-bench compare, serial", d.shortRun, s.name(), "c", Slice::serverCpuUsPerRequest, 1.2, false));
             }
         }
         sides.removeIf(x -> Double.isNaN(x.ratio.estimate()));
@@ -133,12 +142,16 @@ public final class VtExperiment implements Experiment {
         out.put("table_ping", table(d.ping, "lt", t));
         out.put("table_echo", table(d.echo, "lt", t));
         out.put("table_short", table(d.shortRun, "c", t));
-        out.put("echo_c", f.echoC == null ? "Not measured in this run"
-                : "Over " + d.echoC[0].length + " paired rounds, vt's median rate " + Md.f0(Stats.median(d.echoC[0])) + " requests/s, lt's "
-                        + Md.f0(Stats.median(d.echoC[1])) + "; vt/lt " + CompareRun.words(f.echoC, Quantity.RATE, t));
-        out.put("knobs_ping", knobs(d.ping, Slice::serverCpuUsPerRequest, Quantity.COST, "server CPU per request", t));
-        out.put("knobs_echo", knobs(d.echo, Slice::rate, Quantity.RATE, "rate", t));
-        out.put("architectures_gap", gap(f.sides));
+        out.put("echo_c_measured", f.echoC != null);
+        if (f.echoC != null) {
+            out.put("echo_c_rounds", Integer.toString(d.echoC[0].length));
+            out.put("echo_c_vt", Md.f0(Stats.median(d.echoC[0])));
+            out.put("echo_c_lt", Md.f0(Stats.median(d.echoC[1])));
+            out.put("echo_c_ratio", CompareRun.words(f.echoC, Quantity.RATE, t));
+        }
+        out.put("knobs_ping", knobs(d.ping, Slice::serverCpuUsPerRequest, Quantity.COST, t));
+        out.put("knobs_echo", knobs(d.echo, Slice::rate, Quantity.RATE, t));
+        gap(f.sides, d.architectures, out);
         Claim.report(f.claims, "ratio", out);
         if (f.forks > 0) CompareRun.forkPrecision(out, f.forks, f.rounds);
         out.put("c_client_one_fork", f.forks > 1 && d.echoC != null ? "yes" : "no");
@@ -218,9 +231,13 @@ public final class VtExperiment implements Experiment {
         return p[0].length == 0 ? Interval.exactly(Double.NaN) : CompareRun.forkLevel(p).ratio();
     }
 
-    /** A claim on {@code a}'s metric over {@code b}'s, paired by round, with its design; "at least" or "at most" {@code bound}. */
-    private static Claim claim(String statement, BenchComparison c, String a, String b, Function<Slice, Double> metric, double bound,
-            boolean atLeast) {
+    /**
+     * A claim on {@code a}'s metric over {@code b}'s, paired by round, with its design; "at least" or "at most" {@code bound}:
+     * {@code what} names the metric in the statement and {@code client} the load generator that measured it.
+     */
+    private static Claim claim(String what, String client, BenchComparison c, String a, String b, Function<Slice, Double> metric,
+            double bound, boolean atLeast) {
+        String statement = statement(a, what, atLeast, bound, b, client);
         double[][] p = pairs(c, a, b, metric);
         int n = p[0].length;
         if (n == 0) {
@@ -229,6 +246,11 @@ public final class VtExperiment implements Experiment {
         }
         ForkInterval f = CompareRun.forkLevel(p);
         return atLeast ? Claim.atLeast(statement, f, n, bound) : Claim.atMost(statement, f, n, bound);
+    }
+
+    /** "vt's WHAT within 1.25× lt's (CLIENT)": a claim's statement, its bound written from the bound the claim checks. */
+    static String statement(String a, String what, boolean atLeast, double bound, String b, String client) {
+        return a + "'s " + what + (atLeast ? " at least " : " within ") + bound + "× " + b + "'s (" + client + ")";
     }
 
     /** echo-c.csv's rates paired by round: [vt's, lt's]. */
@@ -270,8 +292,9 @@ public final class VtExperiment implements Experiment {
     }
 
     /** Each knob against plain vt: "vt-poller1: costlier by 4% [1%, 7%]; ...". */
-    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, String what, double threshold) {
+    private static String knobs(BenchComparison c, Function<Slice, Double> metric, Quantity q, double threshold) {
         if (c == null) return "not measured in this run";
+        String what = q == Quantity.RATE ? "rate" : "server CPU per request";
         List<String> parts = new ArrayList<>();
         for (BenchComparison.Server s : c.servers()) {
             if (!s.name().startsWith("vt-")) continue;
@@ -290,11 +313,19 @@ public final class VtExperiment implements Experiment {
         return new ArchitecturesRun(new Results(dir)).vtOverLtEcho();
     }
 
-    /** Where this run's paired vt/lt echo intervals lie against exp-architectures' interval. */
-    private static String gap(List<Side> sides) {
-        List<String> parts = new ArrayList<>();
-        for (Side x : sides) parts.add(side(x));
-        return parts.isEmpty() ? "No keep-alive echo run in this data: nothing decides it yet" : String.join("; ", parts);
+    /**
+     * Where this run's paired vt/lt echo intervals lie against exp-architectures' interval: per
+     * client ({@link #CLIENTS}) its relation as a case ("absent" where not measured) and its interval.
+     */
+    static void gap(List<Side> sides, Interval architectures, Report out) {
+        out.put("architectures_echo", architectures == null ? "–" : Md.interval(architectures));
+        out.put("gap_measured", !sides.isEmpty());
+        out.put("gap_both", sides.size() == CLIENTS.length);
+        for (String client : CLIENTS) out.put("gap_" + client, "absent");
+        for (Side x : sides) {
+            out.put("gap_" + x.client, x.relation.name().toLowerCase(Locale.ROOT));
+            out.put("gap_" + x.client + "_ratio", Md.interval(x.ratio));
+        }
     }
 
     /** One client's vt/lt interval against exp-architectures' (null: none committed): an interval that overlaps it cannot tell them apart. */
@@ -302,15 +333,6 @@ public final class VtExperiment implements Experiment {
         Relation where = architectures == null ? Relation.NO_ARCHITECTURES
                 : overlaps(i, architectures.low(), architectures.high()) ? Relation.OVERLAPS : Relation.APART;
         return new Side(client, i, architectures, where);
-    }
-
-    static String side(Side x) {
-        String said = x.client + " vt/lt is " + Md.interval(x.ratio) + ", ";
-        return switch (x.relation) {
-            case NO_ARCHITECTURES -> said + "and exp-architectures has no committed result to compare with";
-            case OVERLAPS -> said + "overlapping exp-architectures' committed " + Md.interval(x.architectures) + ": this run cannot tell them apart";
-            case APART -> said + "apart from exp-architectures' committed " + Md.interval(x.architectures) + ": this run differs from it";
-        };
     }
 
     private static boolean overlaps(Interval i, double low, double high) {

@@ -159,4 +159,11 @@ class ArchitecturesExperimentTest {
         assertThat(ArchitecturesExperiment.fastest(run, ArchitecturesExperiment.fastest(run, ArchitecturesExperiment.PIPELINE)))
                 .contains("against the next");
     }
+
+    @Test
+    void theMemorySentencesCaseIsTheSignOfTheDifference() {
+        assertThat(ArchitecturesExperiment.memoryCase(69.7)).isEqualTo("more");
+        assertThat(ArchitecturesExperiment.memoryCase(0)).isEqualTo("more");
+        assertThat(ArchitecturesExperiment.memoryCase(-3.2)).isEqualTo("less");
+    }
 }

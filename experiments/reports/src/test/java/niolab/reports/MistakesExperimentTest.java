@@ -125,7 +125,7 @@ class MistakesExperimentTest {
         assertThat(targetSentence(md)).contains("slower by").contains("(20 paired rounds)").endsWith(" holds on this run.");
         assertThat(out.values.get("claims_summary")).isEqualTo("Of the lab's 8 claims checked on this run, 8 hold, 0 fail and 0 are undecided"
                 + " at this run's precision");
-        assertThat(out.values.get("keys_not_removed_compare")).contains("8 rounds of 1.00 s slices");
+        assertThat(out.values.get("keys_not_removed_compare_design")).contains("8 rounds of 1.00 s slices");
         assertThat(md).contains("(medians of the slices' p50):\nlt: p50 44.0 ms against 200 µs");
     }
 
@@ -152,7 +152,8 @@ class MistakesExperimentTest {
     void aSmokeRunsComparesBecomeTablesAndClaims() throws IOException {
         Report out = generated(new Results(SMOKE));
         String md = rendered(out);
-        assertThat(out.values.get("target_compare")).contains("8 rounds of 0.25 s slices").contains("| broken |");
+        assertThat(out.values.get("target_compare_design")).contains("8 rounds of 0.25 s slices");
+        assertThat(out.values.get("target_compare_table")).contains("| broken |");
         assertThat(targetSentence(md)).contains("(8 paired rounds)");
         assertThat(out.values.get("claims_summary")).startsWith("Of the lab's 8 claims checked on this run");
         assertThat(md).contains(" on lt, where the claim of at least 40 ms ");

@@ -121,6 +121,43 @@ class NetworkExperimentTest {
     }
 
     @Test
+    void theConclusionsCaseSaysWhereTheClientAndTheCpuToldServersApart() {
+        int[] none = {0, 4}, some = {2, 4};
+        // rate: routed, then at the longest round trip
+        assertThat(NetworkExperiment.rateCase(some, none)).isEqualTo("near");
+        assertThat(NetworkExperiment.rateCase(none, none)).isEqualTo("neither");
+        assertThat(NetworkExperiment.rateCase(none, some)).isEqualTo("far");
+        assertThat(NetworkExperiment.rateCase(some, some)).isEqualTo("both");
+        // CPU at the longest round trip, then the rate there
+        assertThat(NetworkExperiment.cpuCase(some, none)).isEqualTo("cpu");
+        assertThat(NetworkExperiment.cpuCase(some, some)).isEqualTo("both");
+        assertThat(NetworkExperiment.cpuCase(none, none)).isEqualTo("neither");
+        assertThat(NetworkExperiment.cpuCase(none, some)).isEqualTo("rate");
+    }
+
+    /** The template's conclusions as one case of the run's counts reads them: the sentence, said in both its places. */
+    private static String conclusions(Report out) throws IOException {
+        out.put("env", "").put("threshold", "");
+        String md = out.fill(Files.readString(Path.of("..", "templates", "exp-network.md")), "exp-network.md");
+        String said = md.substring(md.indexOf("## 5. Conclusions\n\n") + "## 5. Conclusions\n\n".length(), md.indexOf(" Where the client's window"));
+        assertThat(md.substring(md.indexOf("## 6. The answer"))).contains(said);
+        return said;
+    }
+
+    @Test
+    void theTemplateSaysEachCaseOfTheConclusions() throws IOException {
+        Report out = new Report();
+        NetworkExperiment.render(NetworkExperiment.analyse(NetworkExperiment.load(new Results(COMPARE_RUN))), out);
+        out.put("rate_case", "far").put("cpu_case", "rate");
+        assertThat(conclusions(out)).startsWith("Against lt, paired by round, the client resolved a difference in rate in ")
+                .contains(": the client told servers apart by rate at 5 ms but not routed. By the server's CPU per request, ")
+                .endsWith(": CPU per request did not tell them apart at the longest round trip, where the rate did.");
+        out.put("conclusions_measured", false);
+        assertThat(conclusions(out)).isEqualTo("This run has too few paired rounds (fewer than " + MedianInterval.MIN_ROUNDS
+                + ") for an interval on any server against lt: it cannot say whether the client told the architectures apart, routed or at 5 ms.");
+    }
+
+    @Test
     void theClaimsAreThreeValuedFromTheirOwnRatios() {
         NetworkExperiment.Run run = new NetworkExperiment.Run(new Results(COMPARE_RUN));
         var claims = NetworkExperiment.claims(run);

@@ -152,10 +152,21 @@ class VtExperimentTest {
         Interval arch = new Interval(0.551, 0.518, 0.561);
         VtExperiment.Side apart = VtExperiment.side("c", new Interval(0.63, 0.61, 1.03), arch);
         assertThat(apart.relation()).isEqualTo(VtExperiment.Relation.APART);
-        assertThat(VtExperiment.side(apart)).endsWith("apart from exp-architectures' committed 0.551 [0.518, 0.561]: this run differs from it");
         VtExperiment.Side overlapping = VtExperiment.side("c", new Interval(0.56, 0.50, 0.87), arch);
         assertThat(overlapping.relation()).isEqualTo(VtExperiment.Relation.OVERLAPS);
-        assertThat(VtExperiment.side(overlapping)).endsWith("overlapping exp-architectures' committed 0.551 [0.518, 0.561]: this run cannot tell them apart");
         assertThat(VtExperiment.side("c", new Interval(0.43, 0.42, 0.44), null).relation()).isEqualTo(VtExperiment.Relation.NO_ARCHITECTURES);
+    }
+
+    @Test
+    void eachClientsCaseIsItsRelationOrAbsent() {
+        Interval arch = new Interval(0.551, 0.518, 0.561);
+        Report out = new Report();
+        VtExperiment.gap(java.util.List.of(VtExperiment.side("c", new Interval(0.63, 0.61, 1.03), arch)), arch, out);
+        // echo-bench not measured: its case is absent, and there is no second side to join
+        assertThat(out.values()).containsEntry("gap_eb", "absent").containsEntry("gap_c", "apart").containsEntry("gap_c_ratio", "0.63 [0.61, 1.03]")
+                .containsEntry("gap_measured", "true").containsEntry("gap_both", "false").containsEntry("architectures_echo", "0.551 [0.518, 0.561]");
+        Report none = new Report();
+        VtExperiment.gap(java.util.List.of(), null, none);
+        assertThat(none.values()).containsEntry("gap_measured", "false").containsEntry("gap_eb", "absent").containsEntry("gap_c", "absent");
     }
 }
