@@ -150,6 +150,7 @@ public final class HttpRequestParser {
             }
             if (++headBytes > MAX_HEAD_BYTES) {
                 r = fail(HEAD_TOO_LARGE);
+                s = state; // DEAD, which the state = s below must keep
                 break;
             }
             int b = in.get(i++) & 0xFF;
