@@ -1,14 +1,17 @@
 package niolab.common.results;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.std.NumberDeserializers;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
@@ -20,7 +23,9 @@ import java.util.Locale;
  * side that reads. JSON names are snake_case, record components camelCase. Unknown fields are
  * skipped, since a schema lets fields be added without a new version; a null where a record has
  * a primitive is an error, since it would read as a silent 0. Every double is written with three
- * decimals, never in exponent form, and one that is not finite as null (see {@link ThreeDecimals}).
+ * decimals, never in exponent form, and one that is not finite as null (see {@link ThreeDecimals});
+ * so a number read must be finite too ({@link FiniteDouble}): {@code 1E999} would read as infinity
+ * and be written back as a null that no longer reads.
  */
 public final class ResultsJson {
     public static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -29,7 +34,9 @@ public final class ResultsJson {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .addModule(new SimpleModule("three-decimals")
                     .addSerializer(Double.class, new ThreeDecimals())
-                    .addSerializer(double.class, new ThreeDecimals()))
+                    .addSerializer(double.class, new ThreeDecimals())
+                    .addDeserializer(Double.class, new FiniteDouble(Double.class, null))
+                    .addDeserializer(double.class, new FiniteDouble(Double.TYPE, 0.0)))
             .build();
 
     /** Two-space indent, {@code "name": value}: the layout of the files people open (env.json, conditions.json). */
@@ -89,6 +96,22 @@ public final class ResultsJson {
             } else {
                 out.writeNull();
             }
+        }
+    }
+
+    /** Jackson's own reading of a double, which refuses what is not finite (a literal past a double's range, "Infinity", "NaN"). */
+    static final class FiniteDouble extends NumberDeserializers.DoubleDeserializer {
+        FiniteDouble(Class<Double> type, Double nullValue) {
+            super(type, nullValue);
+        }
+
+        @Override
+        public Double deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            Double v = super.deserialize(p, ctxt);
+            if (v != null && !Double.isFinite(v)) {
+                return (Double) ctxt.handleWeirdNumberValue(Double.class, v, "not a finite number (a results file holds finite values, or null)");
+            }
+            return v;
         }
     }
 }
