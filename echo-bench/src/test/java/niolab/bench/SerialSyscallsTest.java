@@ -34,12 +34,12 @@ import niolab.testkit.Capability;
  * calls (the thread with one connect per measured request, and the thread it cloned): the
  * JVM's own threads (compilers, GC) are not the client's work, and the warm-up run before it
  * takes the one-off costs of a cold start. The run's own start and stop (two threads, a few
- * futex and signal-mask calls) are spread over 2,000 requests.
+ * futex and signal-mask calls) are spread over 1,500 requests.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class SerialSyscallsTest {
-    private static final int WARMUP = 3000;
-    private static final int REQUESTS = 2000;
+    private static final int WARMUP = 1500;
+    private static final int REQUESTS = 1500;
     private static final double AT_MOST_PER_REQUEST = 0.05;
     private static final Set<String> PER_REQUEST = Set.of("socket", "setsockopt", "connect", "write", "sendto", "read", "recvfrom", "close");
     private static final Pattern CALL = Pattern.compile("^([a-z0-9_]+)\\(");
@@ -67,6 +67,7 @@ class SerialSyscallsTest {
         Map<String, Integer> watchdog = threads.get(clonedBy(dir, serialTid));
         assertThat(watchdog).as("the watchdog thread").isNotNull();
         watchdog.forEach((call, n) -> calls.merge(call, n, Integer::sum));
+        System.out.printf("serial client, %s: calls over %d requests: %s%n", kind, REQUESTS, calls);
 
         // The whole per-request list, each call exactly once a request (write or sendto, read or
         // recvfrom: a 64-byte echo is one of each): an extra read, write or setsockopt fails it.
