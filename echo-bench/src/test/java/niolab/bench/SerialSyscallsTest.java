@@ -27,7 +27,8 @@ import niolab.testkit.Capability;
  * The serial client's syscall diet, checked with strace: per request it makes the calls of a
  * minimal C client (socket, setsockopt, connect, write, read, close), each exactly once, and,
  * on the JDK's channel, the two getsockname the JDK adds to every connect; any other call
- * comes less than once per 20 requests.
+ * comes less than once per 20 requests, futex less than once per 4 (the JVM's own stops of the
+ * thread grow with the machine's load).
  *
  * <p>echo-bench runs as users run it, in its own JVM under {@code strace -ff} (a file per
  * thread). Counted are the measured run's serial thread and its watchdog, found by their
@@ -41,6 +42,7 @@ class SerialSyscallsTest {
     private static final int WARMUP = 1500;
     private static final int REQUESTS = 1500;
     private static final double AT_MOST_PER_REQUEST = 0.05;
+    private static final double AT_MOST_FUTEX_PER_REQUEST = 0.25;
     private static final Set<String> PER_REQUEST = Set.of("socket", "setsockopt", "connect", "write", "sendto", "read", "recvfrom", "close");
     private static final Pattern CALL = Pattern.compile("^([a-z0-9_]+)\\(");
     private static final Pattern CLONE = Pattern.compile("^clone3?\\(.*= (\\d+)$");
@@ -85,7 +87,10 @@ class SerialSyscallsTest {
             String call = c.getKey();
             if (PER_REQUEST.contains(call) || kind == Kind.CHANNEL && call.equals("getsockname")) continue;
             double perRequest = (double) c.getValue() / REQUESTS;
-            assertThat(perRequest).as("%s per request, among %s", call, calls).isLessThan(AT_MOST_PER_REQUEST);
+            // futex is also the JVM stopping the thread (safepoints, handshakes), which a busy machine
+            // makes more of; a wait per request would still be one per request
+            double bound = call.equals("futex") ? AT_MOST_FUTEX_PER_REQUEST : AT_MOST_PER_REQUEST;
+            assertThat(perRequest).as("%s per request, among %s", call, calls).isLessThan(bound);
         }
     }
 
