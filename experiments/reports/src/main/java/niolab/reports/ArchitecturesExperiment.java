@@ -16,10 +16,9 @@ import niolab.common.stats.Interval;
  * connections and its time from exec to ready; the lab's claims checked on the run.
  */
 public final class ArchitecturesExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "at 50 connections a server design is worth choosing for " + Md.f0(MATTERS * 100)
-            + "% of rate or CPU per request; less, a deployment's other costs swamp");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05,
+            "at 50 connections a server design is worth choosing for {size} of rate or CPU per request; less, a deployment's other costs swamp");
 
     @Override
     public Threshold threshold() {

@@ -18,7 +18,7 @@ import niolab.common.stats.Interval;
  */
 public final class BackendExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "a backend's path is worth 5% of rate; the hop swamps less");
+    static final Threshold THRESHOLD = Threshold.of(0.05, "a backend's path is worth {size} of rate; the hop swamps less");
 
     @Override
     public Threshold threshold() {

@@ -20,10 +20,9 @@ import niolab.common.stats.MedianInterval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class ColdStartExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "a start-up technique is worth its build step for " + Md.f0(MATTERS * 100)
-            + "% of the first seconds' rate or readiness");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05,
+            "a start-up technique is worth its build step for {size} of the first seconds' rate or readiness");
 
     @Override
     public Threshold threshold() {

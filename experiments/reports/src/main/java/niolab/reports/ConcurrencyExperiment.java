@@ -14,10 +14,9 @@ import niolab.common.stats.Interval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class ConcurrencyExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "which server peaks highest matters at " + Md.f0(MATTERS * 100)
-            + "% of rate; less, the client's own share of a 2-core machine decides");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05,
+            "which server peaks highest matters at {size} of rate; less, the client's own share of a 2-core machine decides");
 
     @Override
     public Threshold threshold() {

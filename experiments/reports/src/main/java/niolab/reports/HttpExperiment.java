@@ -19,12 +19,11 @@ import niolab.common.stats.MedianInterval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class HttpExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
     /** The ruler's claim, declared before any run: echo-bench's keep-alive rate within this fraction of wrk's, either way. */
     static final double RULER = 0.1;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "a load generator or a server is worth preferring for " + Md.f0(MATTERS * 100)
-            + "% of rate; the claims' " + Md.f1(1 - RULER) + "-" + Md.f1(1 + RULER) + " band is wider still");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05, "a load generator or a server is worth preferring for {size} of rate; the claims' "
+            + Md.f1(1 - RULER) + "-" + Md.f1(1 + RULER) + " band is wider still");
 
     @Override
     public Threshold threshold() {

@@ -26,10 +26,9 @@ import niolab.common.stats.MedianInterval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class MistakesExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "a mistake worth teaching costs at least " + Md.f0(MATTERS * 100)
-            + "% of rate or CPU per request; the lab's own are far larger");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05,
+            "a mistake worth teaching costs at least {size} of rate or CPU per request; the lab's own are far larger");
 
     @Override
     public Threshold threshold() {

@@ -24,10 +24,9 @@ import niolab.common.stats.MedianInterval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class NetworkExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "a relay or a protocol costs something worth naming at " + Md.f0(MATTERS * 100)
-            + "% of rate or CPU per request");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05,
+            "a relay or a protocol costs something worth naming at {size} of rate or CPU per request");
 
     @Override
     public Threshold threshold() {

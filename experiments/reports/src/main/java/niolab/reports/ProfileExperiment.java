@@ -21,7 +21,7 @@ import niolab.reports.ProfileCategories.Category;
  */
 public final class ProfileExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "ratios between designs, read at 5% as in exp-architectures");
+    static final Threshold THRESHOLD = Threshold.of(0.05, "ratios between designs, read at {size} as in exp-architectures");
 
     @Override
     public Threshold threshold() {

@@ -19,7 +19,7 @@ import niolab.common.stats.Interval;
  */
 public final class ShortRunExperiment implements Experiment {
     /** The smallest difference that matters to this report, declared before any run, with why. */
-    static final Threshold THRESHOLD = new Threshold(0.05, "a warm-up setting is worth changing for 5% of the rate");
+    static final Threshold THRESHOLD = Threshold.of(0.05, "a warm-up setting is worth changing for {size} of the rate");
 
     @Override
     public Threshold threshold() {

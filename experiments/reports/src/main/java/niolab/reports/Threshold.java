@@ -23,10 +23,20 @@ public record Threshold(double value, String reason) {
     static final Threshold DEFAULT = new Threshold(Comparison.MIN_THRESHOLD,
             "the least difference a shared machine's drift leaves readable, for a report that declares none");
 
+    /** A threshold whose reason names its size as {@code {size}} ("5%"), so that the number is written once. */
+    static Threshold of(double value, String reason) {
+        return new Threshold(value, reason.replace("{size}", size(value)));
+    }
+
+    /** "5%". */
+    private static String size(double value) {
+        double percent = value * 100;
+        return (percent == Math.rint(percent) ? Md.f0(percent) : Md.f1(percent)) + "%";
+    }
+
     /** "±5%": the threshold as a report prints it. */
     String percent() {
-        double percent = value * 100;
-        return "±" + (percent == Math.rint(percent) ? Md.f0(percent) : Md.f1(percent)) + "%";
+        return "±" + size(value);
     }
 
     /** "±5%, fixed before the run: REASON": the threshold and why, for a report's design sentence. */

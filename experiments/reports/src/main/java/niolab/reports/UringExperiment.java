@@ -21,10 +21,9 @@ import niolab.common.stats.Interval;
  * In three steps, {@link #load}, {@link #analyse} and {@link #render}, as {@link LongRunExperiment} describes.
  */
 public final class UringExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "a second syscall interface is worth its code only for " + Md.f0(MATTERS * 100)
-            + "% of rate or CPU per request");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05,
+            "a second syscall interface is worth its code only for {size} of rate or CPU per request");
 
     @Override
     public Threshold threshold() {

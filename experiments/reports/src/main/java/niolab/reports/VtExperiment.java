@@ -24,10 +24,9 @@ import niolab.common.stats.Interval;
  * the C client alike.
  */
 public final class VtExperiment implements Experiment {
-    /** The smallest difference that matters to this report, declared before any run, with why (which says the size once, from the value). */
-    private static final double MATTERS = 0.05;
-    static final Threshold THRESHOLD = new Threshold(MATTERS, "virtual threads against a selector loop: " + Md.f0(MATTERS * 100)
-            + "% of rate or CPU per request would change a design's choice");
+    /** The smallest difference that matters to this report, declared before any run, with why. */
+    static final Threshold THRESHOLD = Threshold.of(0.05,
+            "virtual threads against a selector loop: {size} of rate or CPU per request would change a design's choice");
 
     /** The lab's claim, declared before any run: vt keeps at least 0.7× lt's keep-alive echo rate, the loss its simpler code is worth. */
     static final double VT_RATE_BOUND = 0.7;
